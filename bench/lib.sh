@@ -1,0 +1,25 @@
+# Shared by bench/*.sh (sourced by bench/run). Times whole commands: median wall
+# of $BENCH_REPS runs, peak RSS of the slowest-memory run, and the speed-up over
+# the reference tool's wall time measured on the same machine kind
+# (../shared/refs/README.md).
+BENCH_REPS=${BENCH_REPS:-3}
+
+# bench LABEL REF_LABEL REF_WALL_S LINES 'shell command'
+bench() {
+  local label=$1 ref=$2 refwall=$3 lines=$4 cmd=$5 walls=() rss=0 i t m
+  for ((i = 0; i < BENCH_REPS; i++)); do
+    /usr/bin/time -f '%e %M' -o "$BENCH_DIR/time.out" bash -c "$cmd" >/dev/null 2>"$BENCH_DIR/err.out" ||
+      { echo "bench: '$label' failed: $(tail -n1 "$BENCH_DIR/err.out")" >&2; return 1; }
+    read -r t m <"$BENCH_DIR/time.out"
+    walls+=("$t"); ((m > rss)) && rss=$m
+  done
+  local med
+  med=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  awk -v l="$label" -v r="$ref" -v w="$med" -v rw="$refwall" -v n="$lines" -v m="$rss" 'BEGIN {
+    printf "| %s | %.3f | %d | %.0f | %s | %s | %.1fx |\n", l, w, (w > 0 ? n / w : 0), m / 1024, r, rw, (w > 0 ? rw / w : 0) }'
+}
+
+bench_header() {
+  echo "| command | wall s (median of $BENCH_REPS) | lines/s | peak MiB | reference | ref wall s | speed-up |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+}

@@ -1,0 +1,55 @@
+/* The current error: one line per thread, set by nmt_fail, printed by tools. */
+#include "err.h"
+#include "io.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local char err_msg[1024];
+static _Thread_local int err_code;
+
+static int vfail(int code, int with_errno, const char *fmt, va_list ap) {
+  int saved = errno;
+  int n = vsnprintf(err_msg, sizeof err_msg, fmt, ap);
+  if (with_errno && n >= 0 && (size_t)n < sizeof err_msg)
+    snprintf(err_msg + n, sizeof err_msg - n, ": %s", strerror(saved));
+  err_code = code;
+  return code;
+}
+
+int nmt_fail(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(code, 0, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+int nmt_fail_errno(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(code, 1, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+const char *nmt_errmsg(void) { return err_msg; }
+int nmt_errcode(void) { return err_code; }
+
+void nmt_die(const char *prog, int status) {
+  if (status == NMT_DONE) exit(0);
+  nmt_writers_abort_all();
+  fprintf(stderr, "%s: %s\n", prog, err_msg[0] ? err_msg : "failed");
+  exit(status == NMT_OK ? NMT_EIO : status);
+}
+
+void nmt_warn(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: warning: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}

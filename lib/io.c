@@ -1,0 +1,383 @@
+/* Line readers (plain or zstd, detected by magic) and atomic writers. */
+#include "io.h"
+#include "err.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+enum { READ_CHUNK = 1 << 18, WRITE_BUF = 1 << 18 };
+
+struct nmt_reader {
+  int fd;
+  char *name;
+  long lineno;
+  char *buf;          /* decompressed data: [pos, end) not yet consumed */
+  size_t pos, end, cap;
+  int eof;            /* the source has no more bytes */
+  ZSTD_DCtx *zd;      /* non-NULL for zstd input */
+  char *zin;          /* compressed bytes: [zpos, zend) */
+  size_t zpos, zend, zcap;
+  size_t zlast;       /* last ZSTD_decompressStream result: 0 = frame complete */
+};
+
+static int read_fd(nmt_reader *r, char *dst, size_t n, size_t *got) {
+  *got = 0;
+  for (;;) {
+    ssize_t k = read(r->fd, dst, n);
+    if (k >= 0) { *got = (size_t)k; return NMT_OK; }
+    if (errno != EINTR) return nmt_fail_errno(NMT_EIO, "%s: read error", r->name);
+  }
+}
+
+int nmt_reader_open(nmt_reader **out, const char *path) {
+  nmt_reader *r = calloc(1, sizeof *r);
+  if (!r) return nmt_fail(NMT_EIO, "out of memory");
+  int is_stdin = !path || !strcmp(path, "-");
+  r->name = strdup(is_stdin ? "<stdin>" : path);
+  r->fd = is_stdin ? 0 : open(path, O_RDONLY);
+  if (r->fd < 0) {
+    nmt_fail_errno(NMT_EIO, "%s: cannot open", path);
+    free(r->name); free(r);
+    return NMT_EIO;
+  }
+  r->cap = READ_CHUNK * 2;
+  r->buf = malloc(r->cap + 1);
+  /* Peek at the first bytes: zstd frames start with 28 B5 2F FD. */
+  size_t got = 0, k = 0;
+  while (got < 4) {
+    if (read_fd(r, r->buf + got, READ_CHUNK - got, &k)) { nmt_reader_close(r); return NMT_EIO; }
+    if (!k) { r->eof = 1; break; }
+    got += k;
+  }
+  static const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+  if (got >= 4 && !memcmp(r->buf, magic, 4)) {
+    r->zd = ZSTD_createDCtx();
+    r->zcap = ZSTD_DStreamInSize();
+    if (r->zcap < got) r->zcap = got;
+    r->zin = malloc(r->zcap);
+    memcpy(r->zin, r->buf, got);
+    r->zend = got;
+    r->zlast = 1;
+  } else {
+    r->end = got;
+  }
+  *out = r;
+  return NMT_OK;
+}
+
+/* Append decompressed bytes to buf[end..cap). Returns bytes added (0 at EOF) or -1. */
+static long fill(nmt_reader *r) {
+  size_t room = r->cap - r->end;
+  if (!r->zd) {
+    if (r->eof) return 0;
+    size_t k;
+    if (read_fd(r, r->buf + r->end, room, &k)) return -1;
+    if (!k) r->eof = 1;
+    r->end += k;
+    return (long)k;
+  }
+  for (;;) {
+    if (r->zpos == r->zend && !r->eof) {
+      size_t k;
+      if (read_fd(r, r->zin, r->zcap, &k)) return -1;
+      r->zpos = 0; r->zend = k;
+      if (!k) r->eof = 1;
+    }
+    if (r->zpos == r->zend && r->eof) {
+      if (r->zlast != 0) {
+        nmt_fail(NMT_EINPUT, "%s: truncated zstd input", r->name);
+        return -1;
+      }
+      return 0;
+    }
+    ZSTD_inBuffer in = {r->zin, r->zend, r->zpos};
+    ZSTD_outBuffer ob = {r->buf + r->end, room, 0};
+    size_t ret = ZSTD_decompressStream(r->zd, &ob, &in);
+    if (ZSTD_isError(ret)) {
+      nmt_fail(NMT_EINPUT, "%s: corrupt zstd input: %s", r->name, ZSTD_getErrorName(ret));
+      return -1;
+    }
+    r->zpos = in.pos;
+    r->zlast = ret;
+    r->end += ob.pos;
+    if (ob.pos) return (long)ob.pos;
+  }
+}
+
+/* Make room at the end of buf: drop consumed bytes, grow if still full. */
+static int make_room(nmt_reader *r) {
+  if (r->pos > 0) {
+    memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+    r->end -= r->pos;
+    r->pos = 0;
+  }
+  if (r->cap - r->end < READ_CHUNK) {
+    size_t cap = r->cap * 2;
+    char *b = realloc(r->buf, cap + 1);
+    if (!b) return nmt_fail(NMT_EIO, "%s: out of memory for a line", r->name);
+    r->buf = b;
+    r->cap = cap;
+  }
+  return NMT_OK;
+}
+
+int nmt_reader_next(nmt_reader *r, char **line, size_t *len) {
+  size_t scanned = r->pos;
+  for (;;) {
+    char *nl = memchr(r->buf + scanned, '\n', r->end - scanned);
+    if (nl) {
+      *nl = 0;
+      *line = r->buf + r->pos;
+      *len = (size_t)(nl - *line);
+      r->pos = (size_t)(nl - r->buf) + 1;
+      r->lineno++;
+      return 1;
+    }
+    size_t pending = r->end - r->pos;
+    if (make_room(r)) return -1;
+    scanned = pending;
+    long k = fill(r);
+    if (k < 0) return -1;
+    if (k == 0) {
+      if (r->end == r->pos) return 0;
+      r->buf[r->end] = 0; /* last line without '\n' */
+      *line = r->buf + r->pos;
+      *len = r->end - r->pos;
+      r->pos = r->end;
+      r->lineno++;
+      return 1;
+    }
+  }
+}
+
+long nmt_reader_read(nmt_reader *r, void *dst, size_t n) {
+  if (r->pos == r->end) {
+    r->pos = r->end = 0;
+    long k = fill(r);
+    if (k <= 0) return k;
+  }
+  size_t k = r->end - r->pos < n ? r->end - r->pos : n;
+  memcpy(dst, r->buf + r->pos, k);
+  r->pos += k;
+  return (long)k;
+}
+
+const char *nmt_reader_name(const nmt_reader *r) { return r->name; }
+long nmt_reader_lineno(const nmt_reader *r) { return r->lineno; }
+
+void nmt_reader_close(nmt_reader *r) {
+  if (!r) return;
+  if (r->fd > 0) close(r->fd);
+  ZSTD_freeDCtx(r->zd);
+  free(r->zin);
+  free(r->buf);
+  free(r->name);
+  free(r);
+}
+
+int nmt_read_file(const char *path, char **data, size_t *len) {
+  nmt_reader *r;
+  int st = nmt_reader_open(&r, path);
+  if (st) return st;
+  size_t cap = 1 << 16, n = 0;
+  char *d = malloc(cap + 1);
+  for (;;) {
+    if (cap - n < (1 << 15)) { cap *= 2; d = realloc(d, cap + 1); }
+    long k = nmt_reader_read(r, d + n, cap - n);
+    if (k < 0) { free(d); nmt_reader_close(r); return nmt_errcode(); }
+    if (!k) break;
+    n += (size_t)k;
+  }
+  nmt_reader_close(r);
+  d[n] = 0;
+  *data = d;
+  *len = n;
+  return NMT_OK;
+}
+
+/* ---- writers ---- */
+
+struct nmt_writer {
+  int fd;
+  char *name;     /* final name, or "<stdout>" */
+  char *tmp;      /* temp path for files, NULL for stdout */
+  char *buf;
+  size_t n;
+  ZSTD_CCtx *zc;
+  char *zout;
+  size_t zcap;
+  int failed;
+};
+
+/* Temp files still open, so a fatal error or a signal can remove them. */
+enum { MAX_OPEN_WRITERS = 64 };
+static char *open_tmps[MAX_OPEN_WRITERS];
+static pthread_mutex_t tmps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_signal(int sig) {
+  for (int i = 0; i < MAX_OPEN_WRITERS; i++)
+    if (open_tmps[i]) unlink(open_tmps[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void track_tmp(char *tmp, int add) {
+  static int handlers;
+  pthread_mutex_lock(&tmps_lock);
+  if (add && !handlers) {
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) signal(sigs[i], on_signal);
+    handlers = 1;
+  }
+  for (int i = 0; i < MAX_OPEN_WRITERS; i++) {
+    if (add && !open_tmps[i]) { open_tmps[i] = tmp; break; }
+    if (!add && open_tmps[i] == tmp) { open_tmps[i] = NULL; break; }
+  }
+  pthread_mutex_unlock(&tmps_lock);
+}
+
+void nmt_writers_abort_all(void) {
+  pthread_mutex_lock(&tmps_lock);
+  for (int i = 0; i < MAX_OPEN_WRITERS; i++)
+    if (open_tmps[i]) { unlink(open_tmps[i]); open_tmps[i] = NULL; }
+  pthread_mutex_unlock(&tmps_lock);
+}
+
+int nmt_writer_open(nmt_writer **out, const char *path, int flags) {
+  nmt_writer *w = calloc(1, sizeof *w);
+  if (!w) return nmt_fail(NMT_EIO, "out of memory");
+  if (!path || !strcmp(path, "-")) {
+    w->fd = 1;
+    w->name = strdup("<stdout>");
+  } else {
+    w->name = strdup(path);
+    if (asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) w->tmp = NULL;
+    w->fd = w->tmp ? open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
+    if (w->fd < 0) {
+      nmt_fail_errno(NMT_EIO, "%s: cannot create", path);
+      free(w->tmp); free(w->name); free(w);
+      return NMT_EIO;
+    }
+    track_tmp(w->tmp, 1);
+  }
+  w->buf = malloc(WRITE_BUF);
+  if (flags & NMT_W_ZSTD) {
+    w->zc = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, 3);
+    w->zcap = ZSTD_CStreamOutSize();
+    w->zout = malloc(w->zcap);
+  }
+  *out = w;
+  return NMT_OK;
+}
+
+static int write_fd(nmt_writer *w, const char *p, size_t n) {
+  while (n) {
+    ssize_t k = write(w->fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      w->failed = 1;
+      return nmt_fail_errno(NMT_EIO, "%s: write error", w->name);
+    }
+    p += k;
+    n -= (size_t)k;
+  }
+  return NMT_OK;
+}
+
+/* Push buffered bytes to the fd, through zstd if on; `end` closes the frame. */
+static int drain(nmt_writer *w, int end) {
+  if (w->failed) return NMT_EIO;
+  if (!w->zc) {
+    int st = write_fd(w, w->buf, w->n);
+    w->n = 0;
+    return st;
+  }
+  ZSTD_inBuffer in = {w->buf, w->n, 0};
+  for (;;) {
+    ZSTD_outBuffer ob = {w->zout, w->zcap, 0};
+    size_t left = ZSTD_compressStream2(w->zc, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+    if (ZSTD_isError(left)) return nmt_fail(NMT_EIO, "%s: zstd: %s", w->name, ZSTD_getErrorName(left));
+    if (write_fd(w, w->zout, ob.pos)) return NMT_EIO;
+    if (end ? left == 0 : in.pos == in.size) break;
+  }
+  w->n = 0;
+  return NMT_OK;
+}
+
+int nmt_writer_write(nmt_writer *w, const void *data, size_t n) {
+  const char *p = data;
+  while (n) {
+    size_t k = WRITE_BUF - w->n < n ? WRITE_BUF - w->n : n;
+    memcpy(w->buf + w->n, p, k);
+    w->n += k; p += k; n -= k;
+    if (w->n == WRITE_BUF && drain(w, 0)) return NMT_EIO;
+  }
+  return w->failed ? NMT_EIO : NMT_OK;
+}
+
+int nmt_writer_puts(nmt_writer *w, const char *s) { return nmt_writer_write(w, s, strlen(s)); }
+
+int nmt_writer_line(nmt_writer *w, const char *s, size_t n) {
+  if (nmt_writer_write(w, s, n)) return NMT_EIO;
+  return nmt_writer_write(w, "\n", 1);
+}
+
+int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) {
+  char small[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return nmt_fail(NMT_EIO, "%s: format error", w->name);
+  if ((size_t)n < sizeof small) return nmt_writer_write(w, small, (size_t)n);
+  char *big = malloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  int st = nmt_writer_write(w, big, (size_t)n);
+  free(big);
+  return st;
+}
+
+const char *nmt_writer_name(const nmt_writer *w) { return w->name; }
+
+static void writer_free(nmt_writer *w) {
+  ZSTD_freeCCtx(w->zc);
+  free(w->zout);
+  free(w->buf);
+  free(w->tmp);
+  free(w->name);
+  free(w);
+}
+
+int nmt_writer_commit(nmt_writer *w) {
+  int st = drain(w, 1);
+  if (w->tmp) {
+    if (!st && close(w->fd)) st = nmt_fail_errno(NMT_EIO, "%s: close", w->name);
+    else if (st) close(w->fd);
+    if (!st && rename(w->tmp, w->name)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
+    if (st) unlink(w->tmp);
+    track_tmp(w->tmp, 0);
+  }
+  writer_free(w);
+  return st;
+}
+
+void nmt_writer_abort(nmt_writer *w) {
+  if (!w) return;
+  if (w->tmp) {
+    close(w->fd);
+    unlink(w->tmp);
+    track_tmp(w->tmp, 0);
+  }
+  writer_free(w);
+}

@@ -1,0 +1,47 @@
+/* Line streams: read lines of any length from a file or stdin ("-" or NULL),
+ * decompressing zstd transparently (detected by magic number); write to a file
+ * atomically (temp file + rename on commit) or to stdout, optionally zstd. */
+#ifndef NMT_IO_H
+#define NMT_IO_H
+#include <stddef.h>
+#include <stdbool.h>
+
+typedef struct nmt_reader nmt_reader;
+
+/* path "-" or NULL reads stdin. Returns NMT_OK or NMT_EIO (message names the file). */
+int nmt_reader_open(nmt_reader **r, const char *path);
+/* Next line without its '\n' (a '\r' is kept), NUL-terminated, valid until the
+ * next call. Returns 1 with a line, 0 at end of input, -1 on error (nmt_errcode()
+ * is NMT_EIO for read failures, NMT_EINPUT for corrupt/truncated zstd). */
+int nmt_reader_next(nmt_reader *r, char **line, size_t *len);
+/* Read up to `n` bytes of raw (decompressed) data; returns bytes read, 0 at EOF, -1 on error. */
+long nmt_reader_read(nmt_reader *r, void *buf, size_t n);
+const char *nmt_reader_name(const nmt_reader *r); /* "<stdin>" for stdin */
+long nmt_reader_lineno(const nmt_reader *r);      /* 1-based number of the last line read */
+void nmt_reader_close(nmt_reader *r);
+
+typedef struct nmt_writer nmt_writer;
+enum { NMT_W_ZSTD = 1 };
+
+/* path "-" or NULL writes stdout; a named file is written to "path.tmp.PID" and
+ * renamed on commit, so the final name only ever holds complete output. */
+int nmt_writer_open(nmt_writer **w, const char *path, int flags);
+int nmt_writer_write(nmt_writer *w, const void *buf, size_t n);
+int nmt_writer_puts(nmt_writer *w, const char *s);
+/* s followed by '\n' */
+int nmt_writer_line(nmt_writer *w, const char *s, size_t n);
+int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Flush, close and rename into place. Frees w. Returns NMT_OK or NMT_EIO. */
+int nmt_writer_commit(nmt_writer *w);
+/* Drop the output: remove the temp file. Frees w. Safe on NULL. */
+void nmt_writer_abort(nmt_writer *w);
+const char *nmt_writer_name(const nmt_writer *w);
+
+/* Remove every temp file of writers still open; tools call it from their fatal
+ * path (nmt_die does) so nothing partial is left behind. */
+void nmt_writers_abort_all(void);
+
+/* Read a whole (possibly zstd) file into memory; *data is NUL-terminated, free() it. */
+int nmt_read_file(const char *path, char **data, size_t *len);
+
+#endif

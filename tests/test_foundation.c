@@ -1,0 +1,159 @@
+/* lib/io, lib/utf8, lib/cli, lib/err. */
+#include "cli.h"
+#include "err.h"
+#include "io.h"
+#include "test.h"
+#include "utf8.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void write_text(const char *path, const char *s, size_t n) {
+  FILE *f = fopen(path, "wb");
+  fwrite(s, 1, n, f);
+  fclose(f);
+}
+
+/* Read every line of path, joined with '|' */
+static char *read_joined(const char *path, int *status) {
+  nmt_reader *r;
+  *status = nmt_reader_open(&r, path);
+  if (*status) return NULL;
+  size_t cap = 1024, n = 0;
+  char *out = malloc(cap);
+  char *line;
+  size_t len;
+  int k;
+  while ((k = nmt_reader_next(r, &line, &len)) == 1) {
+    while (n + len + 2 > cap) out = realloc(out, cap *= 2);
+    memcpy(out + n, line, len);
+    n += len;
+    out[n++] = '|';
+  }
+  out[n] = 0;
+  if (k < 0) *status = nmt_errcode();
+  nmt_reader_close(r);
+  return out;
+}
+
+TEST(io_lines_plain) {
+  const char *p = t_tmp("a.txt");
+  write_text(p, "one\ntwo\r\n\nlast", 14);
+  int st;
+  char *s = read_joined(p, &st);
+  CHECK_INT(st, NMT_OK);
+  CHECK_STR(s, "one|two\r||last|");
+  free(s);
+}
+
+TEST(io_long_line) {
+  const char *p = t_tmp("long.txt");
+  size_t n = 3u << 20;
+  char *big = malloc(n + 4);
+  memset(big, 'x', n);
+  memcpy(big + n, "\ny\n", 3);
+  write_text(p, big, n + 3);
+  nmt_reader *r;
+  CHECK_INT(nmt_reader_open(&r, p), NMT_OK);
+  char *line;
+  size_t len;
+  CHECK_INT(nmt_reader_next(r, &line, &len), 1);
+  CHECK_INT(len, n);
+  CHECK_INT(nmt_reader_next(r, &line, &len), 1);
+  CHECK_STR(line, "y");
+  CHECK_INT(nmt_reader_lineno(r), 2);
+  CHECK_INT(nmt_reader_next(r, &line, &len), 0);
+  nmt_reader_close(r);
+  free(big);
+}
+
+TEST(io_zstd_roundtrip_and_truncation) {
+  const char *p = t_tmp("z.zst");
+  nmt_writer *w;
+  CHECK_INT(nmt_writer_open(&w, p, NMT_W_ZSTD), NMT_OK);
+  for (int i = 0; i < 100000; i++) nmt_writer_printf(w, "line %d\n", i);
+  CHECK_INT(nmt_writer_commit(w), NMT_OK);
+  nmt_reader *r;
+  CHECK_INT(nmt_reader_open(&r, p), NMT_OK);
+  char *line;
+  size_t len;
+  long count = 0;
+  while (nmt_reader_next(r, &line, &len) == 1) count++;
+  CHECK_INT(count, 100000);
+  CHECK_STR(line, "line 99999");
+  nmt_reader_close(r);
+  CHECK_INT(t_sh("head -c 2000 '%s' > '%s'", p, t_tmp("cut.zst")), 0);
+  int st;
+  free(read_joined(t_tmp("cut.zst"), &st));
+  CHECK_INT(st, NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "truncated zstd") != NULL);
+}
+
+TEST(io_writer_is_atomic) {
+  const char *p = t_tmp("out.txt");
+  nmt_writer *w;
+  CHECK_INT(nmt_writer_open(&w, p, 0), NMT_OK);
+  nmt_writer_puts(w, "partial\n");
+  CHECK(access(p, F_OK) != 0);
+  nmt_writer_abort(w);
+  CHECK(access(p, F_OK) != 0);
+  CHECK_INT(t_sh("ls '%s' | grep -c tmp >/dev/null", t_tmp("")), 1);
+  CHECK_INT(nmt_writer_open(&w, p, 0), NMT_OK);
+  nmt_writer_puts(w, "done\n");
+  CHECK_INT(nmt_writer_commit(w), NMT_OK);
+  CHECK(access(p, F_OK) == 0);
+}
+
+TEST(io_missing_file) {
+  nmt_reader *r;
+  CHECK_INT(nmt_reader_open(&r, "/nonexistent/x"), NMT_EIO);
+  CHECK(strstr(nmt_errmsg(), "/nonexistent/x: cannot open") != NULL);
+}
+
+TEST(utf8_validation) {
+  CHECK_INT(nmt_utf8_invalid("abc", 3), 3);
+  CHECK_INT(nmt_utf8_invalid("caf\xc3\xa9 ok", 8), 8);
+  CHECK_INT(nmt_utf8_invalid("ab\xc3", 3), 2);           /* truncated */
+  CHECK_INT(nmt_utf8_invalid("a\xc0\xafz", 4), 1);       /* overlong */
+  CHECK_INT(nmt_utf8_invalid("\xed\xa0\x80", 3), 0);     /* surrogate */
+  CHECK_INT(nmt_utf8_invalid("12345678\xff", 9), 8);
+  char buf[4];
+  uint32_t cp;
+  CHECK_INT(nmt_utf8_encode(0x1F600, buf), 4);
+  CHECK_INT(nmt_utf8_decode(buf, 4, &cp), 4);
+  CHECK_INT(cp, 0x1F600);
+}
+
+TEST(cli_parse_forms) {
+  bool flag = false;
+  long n = 0;
+  double d = 0;
+  const char *s = NULL;
+  nmt_strlist m = {0};
+  const nmt_opt opts[] = {
+      {"flag", 'f', NMT_OPT_FLAG, &flag, NULL, "a flag"},
+      {"num", 'n', NMT_OPT_INT, &n, "N", "a number"},
+      {"ratio", 0, NMT_OPT_DOUBLE, &d, "R", "a ratio"},
+      {"name", 0, NMT_OPT_STR, &s, "S", "a name"},
+      {"metrics", 'm', NMT_OPT_LIST, &m, "M", "metrics"},
+      {0}};
+  nmt_cli cli = {"nmt-x", "[options] FILE...", NULL, "nmt-x -n 3 a b", opts, true};
+  char *argv[] = {"nmt-x", "-f", "--num=7", "--ratio", "-2.5", "-name", "z", "-m", "bleu", "chrf", "pos1", "--", "-pos2", NULL};
+  nmt_strlist pos;
+  CHECK_INT(nmt_cli_parse(&cli, 13, argv, &pos), NMT_OK);
+  CHECK(flag);
+  CHECK_INT(n, 7);
+  CHECK_NEAR(d, -2.5, 0);
+  CHECK_STR(s, "z");
+  CHECK_INT(m.n, 3); /* pos1 is taken by the list: lists end at the next option */
+  CHECK_INT(pos.n, 1);
+  CHECK_STR(pos.v[0], "-pos2");
+  char *bad[] = {"nmt-x", "--nope", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 2, bad, &pos), NMT_EUSAGE);
+  char *badnum[] = {"nmt-x", "-n", "x1", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 3, badnum, &pos), NMT_EUSAGE);
+  CHECK(strstr(nmt_errmsg(), "not an integer") != NULL);
+  free(m.v);
+  free(pos.v);
+}

@@ -33,7 +33,8 @@ $(BUILD)/libnmt.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 .SECONDEXPANSION:
-$(BIN)/nmt-%: $$(patsubst %.c,$(BUILD)/%.o,$$(wildcard tools/$$*/*.c)) $(BUILD)/libnmt.a
+# (no patsubst here: make would replace its % with the stem)
+$(BIN)/nmt-%: $$(addprefix $(BUILD)/,$$(addsuffix .o,$$(basename $$(wildcard tools/$$*/*.c)))) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -1,0 +1,158 @@
+/* See chunks.h. A ring of chunks: each is filled by the reader, claimed by a
+ * worker in order, and written once done; memory stays flat in the input size. */
+#include "chunks.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "err.h"
+#include "utf8.h"
+
+enum { CHUNK_LINES = 2048, CHUNK_BYTES = 1 << 18 };
+enum { FREE, QUEUED, DONE };
+
+typedef struct {
+  tok_str text;  /* the lines, back to back */
+  size_t *start; /* line i is text[start[i] .. start[i+1]) */
+  size_t nlines;
+  tok_str out;
+  int state;
+  bool ok;
+} chunk;
+
+typedef struct {
+  chunk *ring;
+  int nring;
+  long queued, claimed; /* sequence numbers */
+  bool stop;
+  line_fn fn;
+  void *ctx;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+} pool;
+
+static void process(pool *p, chunk *c, chunk_worker *w) {
+  c->out.n = 0;
+  c->ok = true;
+  for (size_t i = 0; i < c->nlines && c->ok; i++)
+    c->ok = p->fn(p->ctx, w, c->text.p + c->start[i], c->start[i + 1] - c->start[i], &c->out);
+}
+
+static void *worker(void *arg) {
+  pool *p = arg;
+  chunk_worker w = {0};
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (!p->stop && p->claimed == p->queued) pthread_cond_wait(&p->cv, &p->mu);
+    if (p->claimed == p->queued) break;
+    chunk *c = &p->ring[p->claimed++ % p->nring];
+    pthread_mutex_unlock(&p->mu);
+    process(p, c, &w);
+    pthread_mutex_lock(&p->mu);
+    c->state = DONE;
+    pthread_cond_broadcast(&p->cv);
+  }
+  pthread_mutex_unlock(&p->mu);
+  tok_scratch_free(&w.scratch);
+  free(w.tmp.p);
+  return NULL;
+}
+
+/* Fill c with up to CHUNK_LINES lines. Returns 1 with lines, 0 at the end, -1 on error. */
+static int fill(chunk *c, nmt_reader **in, int nin, int *cur) {
+  c->nlines = 0;
+  c->text.n = 0;
+  if (!c->start && !(c->start = malloc((CHUNK_LINES + 1) * sizeof *c->start)))
+    return nmt_fail(NMT_EIO, "out of memory"), -1;
+  while (*cur < nin && c->nlines < CHUNK_LINES && c->text.n < CHUNK_BYTES) {
+    char *line;
+    size_t len;
+    int r = nmt_reader_next(in[*cur], &line, &len);
+    if (r < 0) return -1;
+    if (r == 0) {
+      ++*cur;
+      continue;
+    }
+    size_t bad = nmt_utf8_invalid(line, len);
+    if (bad < len) {
+      nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", nmt_reader_name(in[*cur]),
+               nmt_reader_lineno(in[*cur]), bad);
+      return -1;
+    }
+    c->start[c->nlines++] = c->text.n;
+    if (!tok_put(&c->text, line, len)) return nmt_fail(NMT_EIO, "out of memory"), -1;
+  }
+  c->start[c->nlines] = c->text.n;
+  return c->nlines > 0;
+}
+
+static int write_chunk(chunk *c, nmt_writer *w) {
+  if (!c->ok) return nmt_fail(NMT_EIO, "out of memory");
+  return nmt_writer_write(w, c->out.p, c->out.n);
+}
+
+static int run_serial(nmt_reader **in, int nin, nmt_writer *w, line_fn fn, void *ctx) {
+  pool p = {.fn = fn, .ctx = ctx};
+  chunk c = {0};
+  chunk_worker cw = {0};
+  int cur = 0, r, st = NMT_OK;
+  while (st == NMT_OK && (r = fill(&c, in, nin, &cur)) > 0) {
+    process(&p, &c, &cw);
+    st = write_chunk(&c, w);
+  }
+  if (st == NMT_OK && r < 0) st = nmt_errcode();
+  free(c.text.p), free(c.start), free(c.out.p), free(cw.tmp.p);
+  tok_scratch_free(&cw.scratch);
+  return st;
+}
+
+int chunks_run(nmt_reader **in, int nin, nmt_writer *w, int threads, line_fn fn, void *ctx) {
+  if (threads <= 1) return run_serial(in, nin, w, fn, ctx);
+  pool p = {.nring = 2 * threads + 2, .fn = fn, .ctx = ctx};
+  p.ring = calloc((size_t)p.nring, sizeof *p.ring);
+  pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+  if (!p.ring || !tid) return free(p.ring), free(tid), nmt_fail(NMT_EIO, "out of memory");
+  pthread_mutex_init(&p.mu, NULL);
+  pthread_cond_init(&p.cv, NULL);
+  int started = 0;
+  for (; started < threads; started++)
+    if (pthread_create(&tid[started], NULL, worker, &p)) break;
+  int cur = 0, st = started ? NMT_OK : nmt_fail(NMT_EIO, "cannot start threads");
+  long written = 0;
+  for (;;) { /* read chunk `queued`, first writing out the one that used its slot */
+    chunk *c = &p.ring[p.queued % p.nring];
+    if (st == NMT_OK && c->state != FREE) {
+      pthread_mutex_lock(&p.mu);
+      while (c->state != DONE) pthread_cond_wait(&p.cv, &p.mu);
+      pthread_mutex_unlock(&p.mu);
+      st = write_chunk(c, w);
+      c->state = FREE;
+      written++;
+    }
+    int r = st == NMT_OK ? fill(c, in, nin, &cur) : 0;
+    if (r < 0) st = nmt_errcode();
+    if (r <= 0) break;
+    pthread_mutex_lock(&p.mu);
+    c->state = QUEUED;
+    p.queued++;
+    pthread_cond_broadcast(&p.cv);
+    pthread_mutex_unlock(&p.mu);
+  }
+  for (; written < p.queued; written++) { /* the rest, in order */
+    chunk *c = &p.ring[written % p.nring];
+    pthread_mutex_lock(&p.mu);
+    while (c->state != DONE) pthread_cond_wait(&p.cv, &p.mu);
+    pthread_mutex_unlock(&p.mu);
+    if (st == NMT_OK) st = write_chunk(c, w);
+  }
+  pthread_mutex_lock(&p.mu);
+  p.stop = true;
+  pthread_cond_broadcast(&p.cv);
+  pthread_mutex_unlock(&p.mu);
+  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  for (int i = 0; i < p.nring; i++)
+    free(p.ring[i].text.p), free(p.ring[i].start), free(p.ring[i].out.p);
+  free(p.ring), free(tid);
+  pthread_mutex_destroy(&p.mu);
+  pthread_cond_destroy(&p.cv);
+  return st;
+}

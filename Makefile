@@ -10,7 +10,7 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
 LDFLAGS += -pthread $(SAN)
-LDLIBS  := -lzstd -lcsv -lpcre2-8 -lexttextcat-2.0 -lm
+LDLIBS  := -lzstd -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "tok_nbp.h"
 
 typedef struct { char *p; size_t n, cap; } tok_str;
@@ -46,10 +47,8 @@ bool tok_lowercase(tok_scratch *s, const char *line, size_t n, tok_str *out);
 /* Helpers shared by the passes (lib/tok_buf.c). */
 bool tok_decode(tok_cps *c, const char *s, size_t n);       /* valid UTF-8 → code points */
 bool tok_encode(tok_str *out, const uint32_t *cp, size_t n); /* append as UTF-8 */
-static inline bool tok_put(tok_str *o, const void *p, size_t n);
-
-#include <string.h>
 static inline bool tok_put(tok_str *o, const void *p, size_t n) {
+  if (!n) return true; /* p may be NULL for an empty piece */
   if (o->n + n > o->cap && !tok_str_reserve(o, o->n + n)) return false;
   memcpy(o->p + o->n, p, n);
   o->n += n;

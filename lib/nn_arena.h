@@ -1,0 +1,25 @@
+/* A per-batch activation arena: a bump allocator reset every training step.
+ * Allocations past the block spill into overflow blocks; the next reset
+ * replaces everything by one block of the peak size, so once the largest batch
+ * has been seen the step loop allocates nothing. Pointers live until reset. */
+#ifndef NMT_NN_ARENA_H
+#define NMT_NN_ARENA_H
+#include <stddef.h>
+
+typedef struct nn_arena_block nn_arena_block;
+
+typedef struct {
+  char *base;              /* the main block */
+  size_t cap, used;        /* bytes */
+  size_t peak;             /* bytes asked since the last reset, overflow included */
+  nn_arena_block *spill;   /* overflow blocks since the last reset */
+} nn_arena;
+
+/* 64-byte aligned, uninitialised; NULL (with nmt_fail NMT_EIO) when out of memory. */
+void *nn_arena_alloc(nn_arena *a, size_t bytes);
+/* Forget every allocation; regrow the main block to the peak if it spilled.
+ * Returns NMT_OK or NMT_EIO. */
+int nn_arena_reset(nn_arena *a);
+void nn_arena_free(nn_arena *a);
+
+#endif

@@ -1,0 +1,26 @@
+/* The Luong (2015) attention layer: scores (dot, general, concat/MLP), masked
+ * softmax, optional local-p window, context, attentional vector h̃. */
+#include "nn_attn.h"
+#include "nn_ops.h"
+
+nn_tensor *nn_attn_keys(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w, nn_tensor *Hs) {
+  return cfg->score == NN_ATTN_DOT ? Hs : nn_matmul(g, Hs, false, w->Wa, false);
+}
+
+nn_tensor *nn_attn_step(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w, nn_tensor *h,
+                        nn_tensor *K, nn_tensor *Hs, const float *mask, const int *len,
+                        nn_tensor **align) {
+  nn_tensor *score = cfg->score == NN_ATTN_MLP
+                         ? nn_attn_mlp(g, nn_matmul(g, h, false, w->Wq, false), K, w->v)
+                         : nn_attn_dot(g, h, K); /* (B,S) */
+  nn_tensor *a = nn_softmax(g, score, mask);
+  if (cfg->local) {
+    nn_tensor *hp = nn_tanh(g, nn_matmul(g, h, false, w->Wp, false));     /* (B,A) */
+    nn_tensor *sig = nn_sigmoid(g, nn_matmul(g, hp, false, w->vp, false)); /* (B,1) */
+    a = nn_attn_local(g, a, sig, len, cfg->D);
+  }
+  nn_tensor *ctx = nn_attn_context(g, a, Hs);                                   /* (B,F) */
+  nn_tensor *ht = nn_tanh(g, nn_matmul(g, nn_concat(g, ctx, h), false, w->Wc, false)); /* (B,F) */
+  if (align) *align = g->failed ? NULL : a;
+  return g->failed ? NULL : ht;
+}

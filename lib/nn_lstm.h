@@ -1,0 +1,28 @@
+/* The LSTM layer (Hochreiter & Schmidhuber 1997, as in Luong 2015): the input
+ * projection for all timesteps is one GEMM; each step adds one recurrent GEMM
+ * and runs the fused cell (nn_lstm_cell_fwd/bwd in nn_kernels.h). */
+#ifndef NMT_NN_LSTM_H
+#define NMT_NN_LSTM_H
+#include "nn_tape.h"
+
+/* One step. gx (B,4H): input projection plus bias; gh (B,4H) recurrent part or
+ * NULL; h_prev, c_prev (B,H); mask (B) or NULL (1 = real token, 0 = padding:
+ * state carried). Writes h_out, c_out (B,H), which the caller allocates (e.g.
+ * row views of a sequence tensor). */
+void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, nn_tensor *c_prev,
+                  const float *mask, nn_tensor *h_out, nn_tensor *c_out);
+
+typedef struct {
+  nn_tensor *Wx; /* (E,4H) */
+  nn_tensor *Wh; /* (H,4H) */
+  nn_tensor *b;  /* (1,4H) */
+} nn_lstm_w;
+
+/* A layer over X (T*B, E) time-major, mask (T*B) or NULL, initial state h0,
+ * c0 (B,H) (NULL: zeros). Returns the outputs (T*B, H); *c_seq gets the cell
+ * states (T*B, H). Through padding the state is carried, so rows of step T-1
+ * are each sentence's final state. */
+nn_tensor *nn_lstm_layer(nn_graph *g, const nn_lstm_w *w, nn_tensor *X, const float *mask, int T,
+                         nn_tensor *h0, nn_tensor *c0, nn_tensor **c_seq);
+
+#endif

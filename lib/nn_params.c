@@ -1,0 +1,109 @@
+/* The one parameter buffer: views, init, gradient norm, clipping, Adam. */
+#include "nn_params.h"
+#include "err.h"
+#include "nn_rng.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ALIGN_FLOATS = 16 };
+
+int nn_params_find(const nn_params *p, const char *name) {
+  for (int i = 0; i < p->nviews; i++)
+    if (!strcmp(p->views[i].name, name)) return i;
+  return -1;
+}
+
+int nn_params_add(nn_params *p, const char *name, int rows, int cols) {
+  if (rows <= 0 || cols <= 0 || strlen(name) >= sizeof p->views[0].name || p->w) {
+    nmt_fail(NMT_EUSAGE, "parameter %s: bad shape (%d, %d) or added after alloc", name, rows, cols);
+    return -1;
+  }
+  if (nn_params_find(p, name) >= 0) {
+    nmt_fail(NMT_EUSAGE, "parameter %s declared twice", name);
+    return -1;
+  }
+  if (p->nviews == p->cap_views) {
+    int cap = p->cap_views ? 2 * p->cap_views : 32;
+    nn_view *v = realloc(p->views, sizeof *v * (size_t)cap);
+    if (!v) {
+      nmt_fail(NMT_EIO, "out of memory");
+      return -1;
+    }
+    p->views = v;
+    p->cap_views = cap;
+  }
+  nn_view *v = &p->views[p->nviews];
+  snprintf(v->name, sizeof v->name, "%s", name);
+  v->rows = rows;
+  v->cols = cols;
+  v->off = p->n;
+  size_t size = (size_t)rows * (size_t)cols;
+  p->n += (size + ALIGN_FLOATS - 1) / ALIGN_FLOATS * ALIGN_FLOATS;
+  return p->nviews++;
+}
+
+int nn_params_alloc(nn_params *p) {
+  float **bufs[] = {&p->w, &p->g, &p->m, &p->v};
+  for (int i = 0; i < 4; i++) {
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, (p->n ? p->n : 1) * sizeof(float))) {
+      nn_params_free(p);
+      return nmt_fail(NMT_EIO, "out of memory: %zu parameters", p->n);
+    }
+    memset(mem, 0, p->n * sizeof(float));
+    *bufs[i] = mem;
+  }
+  p->step = 0;
+  return NMT_OK;
+}
+
+void nn_params_free(nn_params *p) {
+  free(p->w);
+  free(p->g);
+  free(p->m);
+  free(p->v);
+  free(p->views);
+  *p = (nn_params){0};
+}
+
+void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed) {
+  for (int i = 0; i < p->nviews; i++) {
+    const nn_view *v = &p->views[i];
+    float lim = scale;
+    if (how == NN_INIT_XAVIER) lim = v->rows == 1 ? 0.0f : sqrtf(6.0f / (float)(v->rows + v->cols));
+    nn_rng_fill_uniform(p->w + v->off, (size_t)v->rows * v->cols, -lim, lim, seed, 0, v->off);
+  }
+}
+
+void nn_params_zero_grad(nn_params *p) { memset(p->g, 0, p->n * sizeof(float)); }
+
+double nn_params_grad_norm(const nn_params *p) {
+  double s = 0;
+  for (size_t i = 0; i < p->n; i++) s += (double)p->g[i] * p->g[i];
+  return sqrt(s);
+}
+
+double nn_params_clip(nn_params *p, double max_norm) {
+  double norm = nn_params_grad_norm(p);
+  if (norm > max_norm) {
+    float k = (float)(max_norm / norm);
+    for (size_t i = 0; i < p->n; i++) p->g[i] *= k;
+  }
+  return norm;
+}
+
+void nn_adam_step(nn_params *p, const nn_adam *o) {
+  p->step++;
+  float b1 = o->beta1, b2 = o->beta2;
+  /* Bias correction folded into the step size and epsilon. */
+  double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
+  float lr = (float)(o->lr * sqrt(c2) / c1), eps = (float)(o->eps * sqrt(c2));
+  for (size_t i = 0; i < p->n; i++) {
+    float g = p->g[i];
+    p->m[i] = b1 * p->m[i] + (1 - b1) * g;
+    p->v[i] = b2 * p->v[i] + (1 - b2) * g * g;
+    p->w[i] -= lr * p->m[i] / (sqrtf(p->v[i]) + eps);
+  }
+}

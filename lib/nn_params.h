@@ -1,0 +1,51 @@
+/* All parameters of a model in one contiguous buffer, each tensor a named view
+ * (name, rows, cols, offset); gradients and the Adam moments are parallel
+ * buffers with the same layout, so init, zero-grad, norm, clipping and the
+ * optimiser step are single loops, and a checkpoint is one write per buffer. */
+#ifndef NMT_NN_PARAMS_H
+#define NMT_NN_PARAMS_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  char name[64];
+  int rows, cols;
+  size_t off; /* in floats, a multiple of 16 (64-byte aligned) */
+} nn_view;
+
+typedef struct {
+  float *w, *g, *m, *v; /* (n) each: weights, gradients, Adam first/second moments */
+  size_t n;             /* floats, padding included */
+  nn_view *views;
+  int nviews, cap_views;
+  long step;            /* Adam steps taken */
+} nn_params;
+
+enum nn_init { NN_INIT_UNIFORM, NN_INIT_XAVIER };
+
+/* Declare a (rows, cols) view before nn_params_alloc. Returns its index, or -1
+ * (nmt_fail) on a bad shape or a duplicate name. */
+int nn_params_add(nn_params *p, const char *name, int rows, int cols);
+/* The view called `name`, or -1. */
+int nn_params_find(const nn_params *p, const char *name);
+/* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
+int nn_params_alloc(nn_params *p);
+void nn_params_free(nn_params *p);
+
+/* NN_INIT_UNIFORM: every weight ~ U(-scale, scale) (Luong: 0.1).
+ * NN_INIT_XAVIER: matrices ~ U(±sqrt(6/(rows+cols))) (Glorot), row vectors
+ * (biases, gains) 0. Element i of the buffer uses Philox stream 0, index i. */
+void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed);
+void nn_params_zero_grad(nn_params *p);
+/* The L2 norm of the whole gradient (accumulated in double). */
+double nn_params_grad_norm(const nn_params *p);
+/* Scale the gradient so its norm is at most max_norm; returns the norm before. */
+double nn_params_clip(nn_params *p, double max_norm);
+
+typedef struct {
+  float lr, beta1, beta2, eps;
+} nn_adam;
+/* One bias-corrected Adam step (Kingma & Ba 2015) over the whole buffer. */
+void nn_adam_step(nn_params *p, const nn_adam *opt);
+
+#endif

@@ -1,0 +1,57 @@
+/* The bits of Python's str that sacreBLEU's results depend on: which code points
+ * are whitespace for str.split()/str.rstrip(), and str.lower(). Inputs are valid
+ * UTF-8 (tools validate lines before scoring). */
+#ifndef NMT_SACRE_TEXT_H
+#define NMT_SACRE_TEXT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable byte buffer reused across lines. */
+typedef struct {
+  char *p;
+  size_t n, cap;
+} nmt_buf;
+
+void nmt_buf_reserve(nmt_buf *b, size_t extra);
+static inline void nmt_buf_put(nmt_buf *b, char c) {
+  if (b->n + 1 >= b->cap) nmt_buf_reserve(b, 1);
+  b->p[b->n++] = c;
+}
+void nmt_buf_add(nmt_buf *b, const char *s, size_t n);
+void nmt_buf_free(nmt_buf *b);
+
+/* Python's str.isspace() set (what str.split() with no argument splits on). */
+static inline bool nmt_py_space(uint32_t c) {
+  if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* Decode the code point at s[*i] (valid UTF-8) and advance *i. */
+static inline uint32_t nmt_next_cp(const char *str, size_t *i) {
+  const unsigned char *s = (const unsigned char *)str + *i;
+  uint32_t c = s[0];
+  if (c < 0x80) { *i += 1; return c; }
+  if (c < 0xE0) { *i += 2; return ((c & 0x1F) << 6) | (s[1] & 0x3F); }
+  if (c < 0xF0) { *i += 3; return ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F); }
+  *i += 4;
+  return ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+}
+
+/* Length of s[0..n) without trailing Python whitespace (str.rstrip()). */
+size_t nmt_py_rstrip(const char *s, size_t n);
+
+/* out = str.lower() of s[0..n) (replaces out's content). */
+void nmt_py_lower(const char *s, size_t n, nmt_buf *out);
+
+/* A slice of a buffer: one token. */
+typedef struct {
+  uint32_t off, len;
+} nmt_span;
+
+/* Split s[0..n) on Python whitespace (str.split()); spans index into s.
+ * *toks grows as needed (capacity *cap). Returns the token count. */
+size_t nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap);
+
+#endif

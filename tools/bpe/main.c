@@ -1,0 +1,44 @@
+/* nmt-bpe: subword-nmt compatible BPE. "nmt-bpe SUBCOMMAND ...", or
+ * "nmt-bpe -c CODES" (apply_bpe.py's spelling) to apply. */
+#include "bpe_tool.h"
+#include "cli.h"
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: " PROG " learn|learn-joint|apply|vocab [options] [FILE...]\n"
+          "Byte-pair encoding with the output of subword-nmt.\n\n"
+          "  learn        learn merge codes (learn_bpe.py)\n"
+          "  learn-joint  learn codes on several files and write each one's vocabulary\n"
+          "               (learn_joint_bpe_and_vocab.py)\n"
+          "  apply        segment text with codes (apply_bpe.py); also " PROG " -c CODES\n"
+          "  vocab        count the words of a text (get_vocab.py)\n\n"
+          "'" PROG " SUBCOMMAND --help' tells more.\n\n"
+          "Example:\n"
+          "  " PROG " learn -s 8000 -o codes train.tok.fr train.tok.en\n"
+          "  " PROG " apply -c codes < test.tok.en > test.bpe.en\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 1;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "learn")) return cmd_learn(argc - 1, argv + 1);
+  if (!strcmp(cmd, "learn-joint")) return cmd_learn_joint(argc - 1, argv + 1);
+  if (!strcmp(cmd, "apply")) return cmd_apply(argc - 1, argv + 1);
+  if (!strcmp(cmd, "vocab")) return cmd_vocab(argc - 1, argv + 1);
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+    printf(PROG " %s\n", NMT_VERSION);
+    return 0;
+  }
+  if (cmd[0] == '-') return cmd_apply(argc, argv);
+  fprintf(stderr, PROG ": unknown subcommand '%s' (see --help)\n", cmd);
+  return 1;
+}

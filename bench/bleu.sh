@@ -11,7 +11,7 @@ bench "nmt-bleu BLEU 13a" "sacreBLEU BLEU 13a" 33.2 290000 \
   "nmt-bleu $BENCH_DIR/train10.en -i $BENCH_DIR/train10.en.drop -m bleu -q"
 bench "nmt-bleu chrF" "sacreBLEU chrF" 54.6 290000 \
   "nmt-bleu $BENCH_DIR/train10.en -i $BENCH_DIR/train10.en.drop -m chrf -q"
-bench "nmt-bleu TER" "(no reference timing)" 0 290000 \
+bench "nmt-bleu TER" "-" - 290000 \
   "nmt-bleu $BENCH_DIR/train10.en -i $BENCH_DIR/train10.en.drop -m ter -q"
 bench "nmt-bleu --multi-bleu (tokenized)" "multi-bleu.perl" 16.6 290000 \
   "nmt-bleu --multi-bleu $BENCH_DIR/train10.tok.en < $BENCH_DIR/train10.tok.en.drop"

@@ -6,17 +6,21 @@ BENCH_REPS=${BENCH_REPS:-3}
 
 # bench LABEL REF_LABEL REF_WALL_S LINES 'shell command'
 bench() {
-  local label=$1 ref=$2 refwall=$3 lines=$4 cmd=$5 walls=() rss=0 i t m
+  local label=$1 ref=$2 refwall=$3 lines=$4 cmd=$5 walls=() rss=0 i t0 t1 m
   for ((i = 0; i < BENCH_REPS; i++)); do
-    /usr/bin/time -f '%e %M' -o "$BENCH_DIR/time.out" bash -c "$cmd" >/dev/null 2>"$BENCH_DIR/err.out" ||
+    t0=$(date +%s%N)
+    /usr/bin/time -f '%M' -o "$BENCH_DIR/time.out" bash -c "$cmd" >/dev/null 2>"$BENCH_DIR/err.out" ||
       { echo "bench: '$label' failed: $(tail -n1 "$BENCH_DIR/err.out")" >&2; return 1; }
-    read -r t m <"$BENCH_DIR/time.out"
-    walls+=("$t"); ((m > rss)) && rss=$m
+    t1=$(date +%s%N)
+    read -r m <"$BENCH_DIR/time.out"
+    walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')"); ((m > rss)) && rss=$m
   done
   local med
   med=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   awk -v l="$label" -v r="$ref" -v w="$med" -v rw="$refwall" -v n="$lines" -v m="$rss" 'BEGIN {
-    printf "| %s | %.3f | %d | %.0f | %s | %s | %.1fx |\n", l, w, (w > 0 ? n / w : 0), m / 1024, r, rw, (w > 0 ? rw / w : 0) }'
+    gsub(/\|/, "\\|", r)
+    up = (rw + 0 > 0 && w > 0) ? sprintf("%.1fx", rw / w) : "-"
+    printf "| %s | %.3f | %d | %.0f | %s | %s | %s |\n", l, w, (w > 0 ? n / w : 0), m / 1024, r, rw, up }'
 }
 
 bench_header() {

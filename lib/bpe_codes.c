@@ -2,6 +2,7 @@
 #include "bpe.h"
 #include "bpe_internal.h"
 #include "err.h"
+#include "utf8.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static int parse_codes(nmt_bpe *b, const char *data, size_t len, const char *pat
     const char *s = p;
     size_t sl = (size_t)((nl ? nl : end) - p);
     p = nl ? nl + 1 : end;
-    if ((st = nmt_bpe_check_utf8(s, sl, path, lineno))) break;
+    if ((st = nmt_utf8_check_line(s, sl, path, lineno))) break;
     nmt_bpe_strip(&s, &sl);
     const char *sp = memchr(s, ' ', sl);
     if (!sp || memchr(sp + 1, ' ', (size_t)(s + sl - sp - 1))) {
@@ -124,7 +125,7 @@ static int load_vocab(nmt_bpe *b, const char *path, long threshold) {
   int k = 0;
   while (!st && (k = nmt_reader_next(r, &line, &len)) == 1) {
     long no = nmt_reader_lineno(r);
-    if ((st = nmt_bpe_check_utf8(line, len, path, no))) break;
+    if ((st = nmt_utf8_check_line(line, len, path, no))) break;
     const char *s = line;
     nmt_bpe_strip(&s, &len);
     const char *sp = memchr(s, ' ', len);

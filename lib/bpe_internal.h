@@ -18,8 +18,6 @@ int32_t *nmt_wordfreq_sorted(const nmt_wordfreq *wf);
 
 /* Python's str.strip("\r\n "). */
 void nmt_bpe_strip(const char **s, size_t *n);
-/* NMT_EINPUT "name:line: invalid UTF-8 at byte offset N" unless valid. */
-int nmt_bpe_check_utf8(const char *line, size_t len, const char *name, long lineno);
 
 #define NMT_BPE_EOW "</w>"
 enum { NMT_BPE_EOW_LEN = 4 };

@@ -79,11 +79,6 @@ static int add_dict_line(nmt_wordfreq *wf, const char *line, size_t len, const c
   return nmt_wordfreq_add(wf, line, (size_t)(sp - line), count);
 }
 
-int nmt_bpe_check_utf8(const char *line, size_t len, const char *name, long lineno) {
-  size_t bad = nmt_utf8_invalid(line, len);
-  if (bad < len) return nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", name, lineno, bad);
-  return NMT_OK;
-}
 
 /* Words of the lines in text[0..n). */
 static int count_text(nmt_wordfreq *wf, const char *text, size_t n) {
@@ -149,7 +144,7 @@ static int read_dict(nmt_wordfreq *wf, const char *path) {
   while ((k = nmt_reader_next(r, &line, &len)) == 1) {
     const char *name = nmt_reader_name(r);
     long no = nmt_reader_lineno(r);
-    if ((st = nmt_bpe_check_utf8(line, len, name, no)) || (st = add_dict_line(wf, line, len, name, no))) break;
+    if ((st = nmt_utf8_check_line(line, len, name, no)) || (st = add_dict_line(wf, line, len, name, no))) break;
   }
   if (k < 0) st = nmt_errcode();
   nmt_reader_close(r);

@@ -1,4 +1,5 @@
 #include "utf8.h"
+#include "err.h"
 
 int nmt_utf8_decode(const char *str, size_t n, uint32_t *cp) {
   const unsigned char *s = (const unsigned char *)str;
@@ -53,4 +54,10 @@ int nmt_utf8_encode(uint32_t cp, char *out) {
   o[0] = 0xF0 | (cp >> 18); o[1] = 0x80 | ((cp >> 12) & 0x3F);
   o[2] = 0x80 | ((cp >> 6) & 0x3F); o[3] = 0x80 | (cp & 0x3F);
   return 4;
+}
+
+int nmt_utf8_check_line(const char *line, size_t len, const char *name, long lineno) {
+  size_t bad = nmt_utf8_invalid(line, len);
+  if (bad < len) return nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", name, lineno, bad);
+  return NMT_OK;
 }

@@ -45,9 +45,7 @@ static int read_all(streams *s, int *done) {
     if (k < 0) return nmt_errcode();
     if (k == 0) { ended++; s->line[i] = NULL; continue; }
     s->count[i]++;
-    size_t bad = nmt_utf8_invalid(s->line[i], s->len[i]);
-    if (bad < s->len[i])
-      return nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", s->name[i], s->count[i], bad);
+    if (nmt_utf8_check_line(s->line[i], s->len[i], s->name[i], s->count[i])) return NMT_EINPUT;
     s->len[i] = nmt_py_rstrip(s->line[i], s->len[i]);
   }
   if (ended == 0) { *done = 0; return NMT_OK; }

@@ -17,12 +17,7 @@ static int apply_file(nmt_bpe *bpe, const char *path, nmt_writer *w, nmt_strbuf 
   size_t len;
   int k;
   while ((k = nmt_reader_next(r, &line, &len)) == 1) {
-    size_t bad = nmt_utf8_invalid(line, len);
-    if (bad < len) {
-      st = nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", nmt_reader_name(r),
-                    nmt_reader_lineno(r), bad);
-      break;
-    }
+    if ((st = nmt_utf8_check_line(line, len, nmt_reader_name(r), nmt_reader_lineno(r)))) break;
     if ((st = nmt_bpe_apply_line(bpe, line, len, out))) break;
     if (nmt_strbuf_addc(out, '\n')) { st = nmt_fail(NMT_EIO, "out of memory"); break; }
     if (out->len >= FLUSH_AT) {

@@ -72,12 +72,7 @@ static int fill(chunk *c, nmt_reader **in, int nin, int *cur) {
       ++*cur;
       continue;
     }
-    size_t bad = nmt_utf8_invalid(line, len);
-    if (bad < len) {
-      nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", nmt_reader_name(in[*cur]),
-               nmt_reader_lineno(in[*cur]), bad);
-      return -1;
-    }
+    if (nmt_utf8_check_line(line, len, nmt_reader_name(in[*cur]), nmt_reader_lineno(in[*cur]))) return -1;
     c->start[c->nlines++] = c->text.n;
     if (!tok_put(&c->text, line, len)) return nmt_fail(NMT_EIO, "out of memory"), -1;
   }

@@ -85,12 +85,15 @@ static masks make_masks(nn_graph *g, const nn_luong_batch *bt, int pad) {
   return mk;
 }
 
-/* The encoder: top-layer outputs (S*B,H); final states of each layer into h0, c0. */
-static nn_tensor *encode(nn_graph *g, const nn_luong *m, nn_params *p, const nn_luong_batch *bt,
-                         const float *mask, nn_tensor **h0, nn_tensor **c0) {
+nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_luong *m, nn_params *p) {
+  return (nn_attn_w){param(g, p, m->attn_wa), param(g, p, m->attn_wq), param(g, p, m->attn_v),
+                     param(g, p, m->attn_wp), param(g, p, m->attn_vp), param(g, p, m->attn_wc)};
+}
+
+nn_tensor *nn_luong_encode(nn_graph *g, const nn_luong *m, nn_params *p, const int *src, int S,
+                           int B, const float *mask, nn_tensor **h0, nn_tensor **c0) {
   const nn_luong_cfg *c = &m->cfg;
-  int B = bt->B, S = bt->S;
-  nn_tensor *x = nn_dropout(g, nn_embed(g, param(g, p, m->src_emb), bt->src, S * B), c->dropout);
+  nn_tensor *x = nn_dropout(g, nn_embed(g, param(g, p, m->src_emb), src, S * B), c->dropout);
   for (int l = 0; l < c->layers && !g->failed; l++) {
     nn_lstm_w w = layer_w(g, p, m->enc_wx[l], m->enc_wh[l], m->enc_b[l]);
     nn_tensor *Cs, *Hs = nn_lstm_layer(g, &w, l ? nn_dropout(g, x, c->dropout) : x, mask, S, NULL, NULL, &Cs);
@@ -102,10 +105,8 @@ static nn_tensor *encode(nn_graph *g, const nn_luong *m, nn_params *p, const nn_
   return g->failed ? NULL : x;
 }
 
-/* One decoder step over all layers; h, c (per layer) are replaced by the new
- * states. Returns the top layer's h. */
-static nn_tensor *decode_step(nn_graph *g, const nn_luong *m, nn_params *p, nn_tensor *gx0,
-                              nn_tensor *feed, const float *mask, nn_tensor **h, nn_tensor **c) {
+nn_tensor *nn_luong_decode_step(nn_graph *g, const nn_luong *m, nn_params *p, nn_tensor *gx0,
+                                nn_tensor *feed, const float *mask, nn_tensor **h, nn_tensor **c) {
   const nn_luong_cfg *cf = &m->cfg;
   int B = gx0->rows, H = cf->hidden;
   for (int l = 0; l < cf->layers && !g->failed; l++) {
@@ -131,9 +132,8 @@ nn_tensor *nn_luong_forward(nn_graph *g, const nn_luong *m, nn_params *p,
     return NULL;
   masks mk = make_masks(g, bt, c->pad);
   nn_tensor *h[NN_LUONG_MAX_LAYERS], *cs[NN_LUONG_MAX_LAYERS];
-  nn_tensor *Hs = encode(g, m, p, bt, mk.src, h, cs); /* (S*B,H) */
-  nn_attn_w aw = {param(g, p, m->attn_wa), param(g, p, m->attn_wq), param(g, p, m->attn_v),
-                  param(g, p, m->attn_wp), param(g, p, m->attn_vp), param(g, p, m->attn_wc)};
+  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->S, B, mk.src, h, cs); /* (S*B,H) */
+  nn_attn_w aw = nn_luong_attn_w(g, m, p);
   nn_tensor *K = Hs ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
   /* The decoder's first-layer input projection for all steps at once. */
   nn_tensor *Ey = nn_dropout(g, nn_embed(g, param(g, p, m->tgt_emb), bt->tgt_in, T * B), c->dropout);
@@ -143,7 +143,7 @@ nn_tensor *nn_luong_forward(nn_graph *g, const nn_luong *m, nn_params *p,
   if (g->failed) return NULL;
   memset(feed->v, 0, sizeof(float) * (size_t)B * H);
   for (int t = 0; t < T && !g->failed; t++) {
-    nn_tensor *top = decode_step(g, m, p, nn_rows(g, G0, t * B, B), feed, mk.tgt + (size_t)t * B, h, cs);
+    nn_tensor *top = nn_luong_decode_step(g, m, p, nn_rows(g, G0, t * B, B), feed, mk.tgt + (size_t)t * B, h, cs);
     if (!top) break;
     feed = outs[t] = nn_attn_step(g, &c->attn, &aw, top, K, Hs, mk.attn, mk.len, NULL);
   }

@@ -49,6 +49,18 @@ typedef struct {
   const int *tgt_out; /* (T*B) targets: y1 .. EOS, pad after */
 } nn_luong_batch;
 
+/* The pieces training and step-wise decoding share. */
+nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_luong *m, nn_params *p);
+/* The encoder over src (S*B ids, time-major) with mask (S*B): top-layer
+ * outputs (S*B,H); each layer's final h, c (B,H) into h0[l], c0[l]. */
+nn_tensor *nn_luong_encode(nn_graph *g, const nn_luong *m, nn_params *p, const int *src, int S,
+                           int B, const float *mask, nn_tensor **h0, nn_tensor **c0);
+/* One decoder step over all layers: gx0 (B,4H) is layer 0's input projection,
+ * feed (B,H) the previous attentional vector, mask (B) or NULL. h[l], c[l] are
+ * replaced by the new states; returns the top layer's h (B,H). */
+nn_tensor *nn_luong_decode_step(nn_graph *g, const nn_luong *m, nn_params *p, nn_tensor *gx0,
+                                nn_tensor *feed, const float *mask, nn_tensor **h, nn_tensor **c);
+
 /* The summed label-smoothed loss (1,1) over the batch's target tokens
  * (*ntokens of them); NULL with the graph failed on bad shapes or ids.
  * Train: nn_tape_backward(g, loss, 1.0f / ntokens). */

@@ -1,0 +1,150 @@
+/* Step-wise Luong inference; see decode_luong.h. */
+#include "decode_luong.h"
+#include "err.h"
+#include "nn_ops.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static nn_tensor *param(nn_graph *g, nn_params *p, int index) {
+  return index < 0 ? NULL : nn_param(g, p, index);
+}
+
+static int graph_status(nn_graph *g) { return g->failed ? nmt_errcode() : NMT_OK; }
+
+/* Rows of x (S*B, F), time-major, repeated K times per sentence → (S*B*K, F). */
+static nn_tensor *repeat_rows(nn_graph *g, nn_tensor *x, int S, int B, int K) {
+  nn_tensor *y = nn_new(g, S * B * K, x->cols);
+  if (!y) return NULL;
+  size_t F = (size_t)x->cols;
+  for (int s = 0; s < S; s++)
+    for (int b = 0; b < B; b++)
+      for (int k = 0; k < K; k++)
+        memcpy(y->v + ((size_t)(s * B + b) * K + k) * F, x->v + (size_t)(s * B + b) * F, F * sizeof(float));
+  return y;
+}
+
+static int grow(float **a, size_t *cap, size_t n) {
+  if (n <= *cap) return NMT_OK;
+  float *b = realloc(*a, n * sizeof *b);
+  if (!b) return nmt_fail(NMT_EIO, "out of memory");
+  *a = b;
+  *cap = n;
+  return NMT_OK;
+}
+
+/* The encoder; each layer's final (h, c) goes into the decoder state of all K rows. */
+static nn_tensor *encode(nmt_luong_dec *d, const int *src, const float *src_mask) {
+  nn_graph *g = &d->enc;
+  const nn_luong *m = d->net;
+  int B = d->B, H = m->cfg.hidden;
+  nn_tensor *h0[NN_LUONG_MAX_LAYERS], *c0[NN_LUONG_MAX_LAYERS];
+  nn_tensor *Hs = nn_luong_encode(g, m, d->p, src, d->S, B, src_mask, h0, c0);
+  if (!Hs) return NULL;
+  for (int l = 0; l < m->cfg.layers; l++)
+    for (int b = 0; b < B; b++)
+      for (int k = 0; k < d->K; k++) {
+        size_t to = ((size_t)l * d->R + (size_t)b * d->K + k) * H, from = (size_t)b * H;
+        memcpy(d->h + to, h0[l]->v + from, H * sizeof(float));
+        memcpy(d->c + to, c0[l]->v + from, H * sizeof(float));
+      }
+  return Hs;
+}
+
+int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *src,
+                        const int *src_len, int B, int S, int K) {
+  d->net = net, d->p = p, d->B = B, d->K = K, d->R = B * K, d->S = S;
+  int H = net->cfg.hidden, R = d->R, L = net->cfg.layers;
+  size_t cap_c = d->cap_state;
+  if (grow(&d->h, &d->cap_state, (size_t)L * R * H) || grow(&d->c, &cap_c, (size_t)L * R * H))
+    return NMT_EIO;
+  free(d->feed);
+  if (!(d->feed = calloc((size_t)R * H, sizeof(float)))) return nmt_fail(NMT_EIO, "out of memory");
+  nn_graph *g = &d->enc;
+  nn_graph_reset(g, false, 0);
+  float *src_mask = nn_floats(g, (size_t)S * B, NULL);
+  d->mask = nn_floats(g, (size_t)R * S, NULL);
+  d->len = nn_ints(g, (size_t)R, NULL);
+  if (g->failed) return graph_status(g);
+  for (int r = 0; r < R; r++) {
+    d->len[r] = src_len[r / K];
+    for (int s = 0; s < S; s++) d->mask[r * S + s] = s < d->len[r];
+  }
+  for (int s = 0; s < S; s++)
+    for (int b = 0; b < B; b++) src_mask[s * B + b] = s < src_len[b];
+  nn_tensor *Hs = encode(d, src, src_mask);
+  nn_attn_w aw = nn_luong_attn_w(g, net, p);
+  nn_tensor *keys = Hs ? nn_attn_keys(g, &net->cfg.attn, &aw, Hs) : NULL;
+  d->Hs = keys ? repeat_rows(g, Hs, S, B, K) : NULL;
+  d->keys = d->Hs ? (keys == Hs ? d->Hs : repeat_rows(g, keys, S, B, K)) : NULL;
+  return graph_status(g);
+}
+
+/* Row-wise log-softmax of logits (R, V) into out. */
+static void log_softmax(float *out, const float *x, int R, int V) {
+  for (int r = 0; r < R; r++) {
+    const float *a = x + (size_t)r * V;
+    float mx = a[0];
+    for (int v = 1; v < V; v++) mx = a[v] > mx ? a[v] : mx;
+    double z = 0;
+    for (int v = 0; v < V; v++) z += exp((double)(a[v] - mx));
+    float lz = mx + (float)log(z);
+    for (int v = 0; v < V; v++) out[(size_t)r * V + v] = a[v] - lz;
+  }
+}
+
+int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
+  nn_graph *g = &d->step;
+  const nn_luong *m = d->net;
+  const nn_luong_cfg *cf = &m->cfg;
+  int R = d->R, H = cf->hidden, V = cf->tgt_vocab;
+  nn_graph_reset(g, false, 0);
+  int *ids = nn_ints(g, (size_t)R, prev);
+  nn_tensor *x = nn_embed(g, param(g, d->p, m->tgt_emb), ids, R);
+  nn_tensor *gx0 = nn_linear(g, x, param(g, d->p, m->dec_wx[0]), param(g, d->p, m->dec_b[0]));
+  nn_tensor *feed = nn_input(g, R, H, d->feed);
+  nn_tensor *hn[NN_LUONG_MAX_LAYERS], *cn[NN_LUONG_MAX_LAYERS];
+  for (int l = 0; l < cf->layers; l++) {
+    hn[l] = nn_input(g, R, H, d->h + (size_t)l * R * H);
+    cn[l] = nn_input(g, R, H, d->c + (size_t)l * R * H);
+  }
+  nn_tensor *top = g->failed ? NULL : nn_luong_decode_step(g, m, d->p, gx0, feed, NULL, hn, cn);
+  nn_attn_w aw = nn_luong_attn_w(g, m, d->p);
+  nn_tensor *ht = top ? nn_attn_step(g, &cf->attn, &aw, top, d->keys, d->Hs, d->mask, d->len, NULL) : NULL;
+  nn_tensor *logits = nn_linear(g, ht, param(g, d->p, m->out_w), param(g, d->p, m->out_b));
+  if (g->failed || !logits) return graph_status(g);
+  for (int l = 0; l < cf->layers; l++) {
+    memcpy(d->h + (size_t)l * R * H, hn[l]->v, sizeof(float) * (size_t)R * H);
+    memcpy(d->c + (size_t)l * R * H, cn[l]->v, sizeof(float) * (size_t)R * H);
+  }
+  memcpy(d->feed, ht->v, sizeof(float) * (size_t)R * H);
+  if (grow(&d->logp, &d->cap_logp, (size_t)R * V)) return NMT_EIO;
+  log_softmax(d->logp, logits->v, R, V);
+  return NMT_OK;
+}
+
+/* Gather rows of a (R, H) block in place through a scratch copy. */
+static void gather(float *a, float *tmp, const int *from, int R, int H) {
+  memcpy(tmp, a, sizeof(float) * (size_t)R * H);
+  for (int r = 0; r < R; r++) memcpy(a + (size_t)r * H, tmp + (size_t)from[r] * H, sizeof(float) * H);
+}
+
+int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from) {
+  int R = d->R, H = d->net->cfg.hidden;
+  float *tmp = malloc(sizeof(float) * (size_t)R * H);
+  if (!tmp) return nmt_fail(NMT_EIO, "out of memory");
+  for (int l = 0; l < d->net->cfg.layers; l++) {
+    gather(d->h + (size_t)l * R * H, tmp, from, R, H);
+    gather(d->c + (size_t)l * R * H, tmp, from, R, H);
+  }
+  gather(d->feed, tmp, from, R, H);
+  free(tmp);
+  return NMT_OK;
+}
+
+void nmt_luong_dec_free(nmt_luong_dec *d) {
+  nn_graph_free(&d->enc);
+  nn_graph_free(&d->step);
+  free(d->h), free(d->c), free(d->feed), free(d->logp);
+  memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,33 @@
+/* Inference for the Luong model one target step at a time: the inference twin
+ * of nn_luong_forward (same ops, same weights; tests/test_decode.c checks that
+ * forced decoding scores equal the training loss). Rows are sentences × beam:
+ * row b*K+k is hypothesis k of sentence b. */
+#ifndef NMT_DECODE_LUONG_H
+#define NMT_DECODE_LUONG_H
+#include "nn_model_luong.h"
+
+typedef struct {
+  const nn_luong *net;
+  nn_params *p;
+  nn_graph enc, step;  /* encoder memory lives for the batch; the step graph is reset each step */
+  int B, K, R, S;      /* sentences, beam, rows R = B*K, source steps */
+  nn_tensor *Hs, *keys; /* (S*R, H) encoder outputs and attention keys, per row */
+  float *mask;          /* (R, S) attention mask */
+  int *len;             /* (R) source lengths */
+  float *h, *c;         /* (layers, R, H) decoder state */
+  float *feed;          /* (R, H) previous attentional vector h̃ */
+  float *logp;          /* (R, Vt) log-probabilities of the last step */
+  size_t cap_state, cap_logp;
+} nmt_luong_dec;
+
+/* Encode B sentences (src (S*B) time-major with </s> and padding, src_len (B))
+ * and prepare K rows per sentence. NMT_OK or an error (graph message). */
+int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *src,
+                        const int *src_len, int B, int S, int K);
+/* Feed the previous tokens (R) and compute d->logp (R, Vt). */
+int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev);
+/* Row r takes the decoder state of row from[r] (beam reordering). */
+int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from);
+void nmt_luong_dec_free(nmt_luong_dec *d);
+
+#endif

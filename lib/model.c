@@ -1,0 +1,223 @@
+/* Model create/save/load. Sections: "config" (key=value lines), "srcvocab",
+ * "tgtvocab" (vocab text), "bpecodes" (optional), "tensors" ("name rows cols
+ * offset" lines), "weights" (the parameter buffer, float32). */
+#include "model.h"
+#include "err.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const attn_names[] = {"dot", "general", "mlp"};
+
+static int config_of(nn_luong_cfg *c, const nmt_model_opts *o, int vs, int vt) {
+  int score = -1;
+  for (int i = 0; i < 3; i++)
+    if (o->attention && !strcmp(o->attention, attn_names[i])) score = i;
+  if (score < 0) return nmt_fail(NMT_EUSAGE, "--attention must be dot, general or mlp");
+  if (o->dropout < 0 || o->dropout >= 1) return nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1)");
+  if (o->label_smoothing < 0 || o->label_smoothing >= 1)
+    return nmt_fail(NMT_EUSAGE, "--label-smoothing must be in [0, 1)");
+  *c = (nn_luong_cfg){vs, vt, o->dim_emb, o->dim_rnn, o->depth,
+                      {(enum nn_attn_score)score, o->local, (float)o->window}, o->dim_rnn,
+                      o->input_feed, o->dropout, o->label_smoothing, NMT_PAD};
+  return NMT_OK;
+}
+
+int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_vocab *tgt,
+                     uint64_t seed) {
+  memset(m, 0, sizeof *m);
+  m->src = src;
+  m->tgt = tgt;
+  nn_luong_cfg c;
+  int st = config_of(&c, o, nmt_vocab_size(src), nmt_vocab_size(tgt));
+  if (!st) st = nn_luong_layout(&m->net, &c, &m->params);
+  if (!st) st = nn_params_alloc(&m->params);
+  if (!st) nn_params_init(&m->params, NN_INIT_UNIFORM, 0.1f, seed);
+  return st;
+}
+
+void nmt_model_free(nmt_model *m) {
+  nn_params_free(&m->params);
+  nmt_vocab_free(m->src);
+  nmt_vocab_free(m->tgt);
+  free(m->bpe_codes);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- saving ---- */
+
+static int addf(nmt_strbuf *b, const char *fmt, ...) {
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  return nmt_strbuf_add(b, line, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+static int config_text(const nn_luong_cfg *c, nmt_strbuf *b) {
+  return addf(b,
+              "family=luong\ndim-emb=%d\ndim-rnn=%d\ndepth=%d\nattention=%s\nlocal=%d\n"
+              "window=%g\ninput-feed=%d\ndropout=%.9g\nlabel-smoothing=%.9g\n",
+              c->emb, c->hidden, c->layers, attn_names[c->attn.score], c->attn.local,
+              (double)c->attn.D, c->input_feed, (double)c->dropout, (double)c->label_smoothing);
+}
+
+static int tensor_table(const nn_params *p, nmt_strbuf *b) {
+  int st = NMT_OK;
+  for (int i = 0; i < p->nviews && !st; i++)
+    st = addf(b, "%s %d %d %zu\n", p->views[i].name, p->views[i].rows, p->views[i].cols,
+              p->views[i].off);
+  return st;
+}
+
+int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
+  /* s[0] config, s[1] source then target vocabulary, s[2] tensor table */
+  int st = config_text(&m->net.cfg, &s[0]);
+  size_t src_len = 0;
+  if (!st) st = nmt_vocab_text(m->src, &s[1]);
+  if (!st) src_len = s[1].len, st = nmt_vocab_text(m->tgt, &s[1]);
+  if (!st) st = tensor_table(&m->params, &s[2]);
+  if (!st) st = nmt_mf_add(f, "config", s[0].s, s[0].len);
+  if (!st) st = nmt_mf_add(f, "srcvocab", s[1].s, src_len);
+  if (!st) st = nmt_mf_add(f, "tgtvocab", s[1].s + src_len, s[1].len - src_len);
+  if (!st && m->bpe_codes) st = nmt_mf_add(f, "bpecodes", m->bpe_codes, m->bpe_len);
+  if (!st) st = nmt_mf_add(f, "tensors", s[2].s, s[2].len);
+  if (!st) st = nmt_mf_add(f, "weights", m->params.w, sizeof(float) * m->params.n);
+  return st;
+}
+
+int nmt_model_save(const nmt_model *m, const char *path) {
+  nmt_model_file f = {0};
+  nmt_strbuf s[3] = {{0}};
+  int st = nmt_model_sections(m, &f, s);
+  if (!st) st = nmt_mf_write(&f, path);
+  for (int i = 0; i < 3; i++) free(s[i].s);
+  free(f.s);
+  return st;
+}
+
+/* ---- loading ---- */
+
+static const nmt_section *need(const nmt_model_file *f, const char *tag, const char *path) {
+  const nmt_section *s = nmt_mf_get(f, tag);
+  if (!s) nmt_fail(NMT_EINPUT, "%s: no '%s' section", path, tag);
+  return s;
+}
+
+/* One "key=value" line into o (attention names point into a static table). */
+static int config_line(nmt_model_opts *o, const char *key, const char *val) {
+  char *end;
+  double x = strtod(val, &end);
+  bool num = *val && !*end;
+  if (!strcmp(key, "family")) return strcmp(val, "luong") ? -1 : 0;
+  if (!strcmp(key, "attention")) {
+    for (int i = 0; i < 3; i++)
+      if (!strcmp(val, attn_names[i])) o->attention = attn_names[i];
+    return o->attention ? 0 : -1;
+  }
+  if (!num) return -1;
+  if (!strcmp(key, "dim-emb")) o->dim_emb = (int)x;
+  else if (!strcmp(key, "dim-rnn")) o->dim_rnn = (int)x;
+  else if (!strcmp(key, "depth")) o->depth = (int)x;
+  else if (!strcmp(key, "local")) o->local = x != 0;
+  else if (!strcmp(key, "window")) o->window = (int)x;
+  else if (!strcmp(key, "input-feed")) o->input_feed = x != 0;
+  else if (!strcmp(key, "dropout")) o->dropout = (float)x;
+  else if (!strcmp(key, "label-smoothing")) o->label_smoothing = (float)x;
+  else return -1;
+  return 0;
+}
+
+static int parse_config(nmt_model_opts *o, const nmt_section *s, const char *path) {
+  char *text = strndup(s->data, s->len), *save = NULL;
+  if (!text) return nmt_fail(NMT_EIO, "out of memory");
+  int st = NMT_OK;
+  for (char *line = strtok_r(text, "\n", &save); line && !st; line = strtok_r(NULL, "\n", &save)) {
+    char *eq = strchr(line, '=');
+    if (eq) *eq = 0;
+    if (!eq || config_line(o, line, eq + 1))
+      st = nmt_fail(NMT_EINPUT, "%s: config: cannot use '%s%s%s'", path, line, eq ? "=" : "",
+                    eq ? eq + 1 : "");
+  }
+  free(text);
+  return st;
+}
+
+/* Copy the tensors named in the table from `data` (floats) into buffer `dst`
+ * laid out as m->params. */
+static int copy_tensors(nn_params *p, float *dst, const nmt_section *table, const nmt_section *data,
+                        const char *path) {
+  char *text = strndup(table->data, table->len), *save = NULL;
+  if (!text) return nmt_fail(NMT_EIO, "out of memory");
+  int st = NMT_OK, found = 0;
+  size_t nfloats = data->len / sizeof(float);
+  for (char *line = strtok_r(text, "\n", &save); line && !st; line = strtok_r(NULL, "\n", &save)) {
+    char name[64];
+    int rows, cols;
+    size_t off;
+    if (sscanf(line, "%63s %d %d %zu", name, &rows, &cols, &off) != 4)
+      st = nmt_fail(NMT_EINPUT, "%s: bad tensor table line '%s'", path, line);
+    int i = st ? -1 : nn_params_find(p, name);
+    if (!st && (i < 0 || p->views[i].rows != rows || p->views[i].cols != cols))
+      st = nmt_fail(NMT_EINPUT, "%s: tensor %s (%d,%d) does not fit the configuration", path, name,
+                    rows, cols);
+    if (!st && (off > nfloats || (size_t)rows * cols > nfloats - off))
+      st = nmt_fail(NMT_EINPUT, "%s: tensor %s lies outside the data", path, name);
+    if (!st) {
+      memcpy(dst + p->views[i].off, (const float *)data->data + off, sizeof(float) * (size_t)rows * cols);
+      found++;
+    }
+  }
+  free(text);
+  if (!st && found != p->nviews)
+    st = nmt_fail(NMT_EINPUT, "%s: %d of the model's %d tensors are missing", path,
+                  p->nviews - found, p->nviews);
+  return st;
+}
+
+int nmt_model_load_buffer(nmt_model *m, float *dst, const nmt_model_file *f, const char *tag,
+                          const char *path) {
+  const nmt_section *table = need(f, "tensors", path), *data = table ? need(f, tag, path) : NULL;
+  return data ? copy_tensors(&m->params, dst, table, data, path) : nmt_errcode();
+}
+
+static int load_vocab(nmt_vocab **v, const nmt_model_file *f, const char *tag, const char *path) {
+  const nmt_section *s = need(f, tag, path);
+  if (!s) return nmt_errcode();
+  char name[512];
+  snprintf(name, sizeof name, "%s: %s", path, tag);
+  return nmt_vocab_parse(v, s->data, s->len, name);
+}
+
+int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
+  memset(m, 0, sizeof *m);
+  nmt_model_opts o = {0};
+  const nmt_section *cfg = need(f, "config", path), *codes = nmt_mf_get(f, "bpecodes");
+  int st = cfg ? parse_config(&o, cfg, path) : nmt_errcode();
+  nn_luong_cfg c;
+  if (!st) st = load_vocab(&m->src, f, "srcvocab", path);
+  if (!st) st = load_vocab(&m->tgt, f, "tgtvocab", path);
+  if (!st && config_of(&c, &o, nmt_vocab_size(m->src), nmt_vocab_size(m->tgt)))
+    st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
+  if (!st && nn_luong_layout(&m->net, &c, &m->params))
+    st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
+  if (!st) st = nn_params_alloc(&m->params);
+  if (!st) st = nmt_model_load_buffer(m, m->params.w, f, "weights", path);
+  if (!st && codes && !(m->bpe_codes = strndup(codes->data, codes->len)))
+    st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && codes) m->bpe_len = codes->len;
+  if (st) nmt_model_free(m);
+  return st;
+}
+
+int nmt_model_load(nmt_model *m, const char *path) {
+  nmt_model_file f;
+  int st = nmt_mf_read(&f, path);
+  if (st) return st;
+  st = nmt_model_from_file(m, &f, path);
+  nmt_mf_free(&f);
+  return st;
+}

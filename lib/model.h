@@ -1,0 +1,49 @@
+/* A translation model as the tools see it: the configuration, both
+ * vocabularies, optional BPE codes and the parameters, saved to and loaded
+ * from one model file (model_file.h, docs/formats.md). */
+#ifndef NMT_MODEL_H
+#define NMT_MODEL_H
+#include "model_file.h"
+#include "nn_model_luong.h"
+#include "strbuf.h"
+#include "vocab.h"
+
+/* What the command line chooses; the rest of nn_luong_cfg follows from it. */
+typedef struct {
+  int dim_emb, dim_rnn, depth;
+  const char *attention; /* "dot", "general", "mlp" */
+  bool local;            /* local-p instead of global attention */
+  int window;            /* local-p half-width D */
+  bool input_feed;
+  float dropout, label_smoothing;
+} nmt_model_opts;
+
+typedef struct {
+  nn_luong net;      /* layout and config */
+  nn_params params;
+  nmt_vocab *src, *tgt;
+  char *bpe_codes;   /* NULL when none */
+  size_t bpe_len;
+} nmt_model;
+
+/* A fresh model (weights initialised from seed) over the two vocabularies,
+ * which it takes over. NMT_OK or NMT_EUSAGE naming the bad option. */
+int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_vocab *tgt,
+                     uint64_t seed);
+void nmt_model_free(nmt_model *m);
+
+/* Add the model's sections (config, vocabularies, codes, tensor table,
+ * weights) to f; `scratch` holds the text sections until f is written. */
+int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf scratch[3]);
+/* Save the model alone, atomically. */
+int nmt_model_save(const nmt_model *m, const char *path);
+/* Build a model from a read file (a model or a checkpoint); `path` names it
+ * in messages. */
+int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path);
+int nmt_model_load(nmt_model *m, const char *path);
+/* Fill dst, a buffer laid out as m->params (weights or an Adam moment), from
+ * section `tag` of f through its tensor table. */
+int nmt_model_load_buffer(nmt_model *m, float *dst, const nmt_model_file *f, const char *tag,
+                          const char *path);
+
+#endif

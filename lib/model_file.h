@@ -1,0 +1,42 @@
+/* The model file container (docs/formats.md): a magic, a format version, the
+ * total size, named sections of bytes, and a 64-bit FNV-1a checksum over
+ * everything before it. Models and checkpoints are sets of sections; readers
+ * tell a file from a newer version, a truncated file and a corrupted one apart,
+ * each a one-line NMT_EINPUT error naming the file. */
+#ifndef NMT_MODEL_FILE_H
+#define NMT_MODEL_FILE_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum { NMT_MF_VERSION = 1, NMT_MF_TAG = 8 };
+
+typedef struct {
+  char tag[NMT_MF_TAG + 1]; /* e.g. "config", "weights"; at most 8 bytes */
+  const void *data;         /* borrowed (writing) or inside the file buffer (reading) */
+  size_t len;
+} nmt_section;
+
+typedef struct {
+  nmt_section *s;
+  int n, cap;
+  char *buf; /* the file's bytes once read */
+  size_t size;
+} nmt_model_file;
+
+/* Add a section (data is borrowed until write). NMT_OK, NMT_EUSAGE (bad tag) or NMT_EIO. */
+int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len);
+/* Write all sections atomically (temp file + rename). NMT_OK or NMT_EIO. */
+int nmt_mf_write(const nmt_model_file *f, const char *path);
+/* Read and check a file: NMT_EIO when it cannot be read, NMT_EINPUT
+ * "PATH: not an nmt model file", "...: format version N is newer...",
+ * "PATH: truncated", "PATH: checksum mismatch". */
+int nmt_mf_read(nmt_model_file *f, const char *path);
+/* The section called tag, or NULL. */
+const nmt_section *nmt_mf_get(const nmt_model_file *f, const char *tag);
+void nmt_mf_free(nmt_model_file *f);
+
+/* 64-bit FNV-1a, continued from h (start with NMT_FNV_INIT). */
+#define NMT_FNV_INIT 0xcbf29ce484222325ull
+uint64_t nmt_fnv1a(uint64_t h, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,61 @@
+/* Checkpoints: a model file plus the sections "adam.m", "adam.v" (the moment
+ * buffers, laid out as "weights") and "state" (key=value lines). */
+#include "err.h"
+#include "train_loop.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
+  char text[1024];
+  /* %a: doubles written and read back bit for bit, so a resumed run is the same run */
+  int n = snprintf(text, sizeof text,
+                   "seed=%" PRIu64 "\nstep=%ld\nepoch=%ld\nbatch=%ld\nlr=%a\nbest-ppl=%a\n"
+                   "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\n",
+                   s->seed, s->step, s->epoch, s->batch, s->lr, s->best_ppl, s->stalls, s->tokens,
+                   s->elapsed, adam_step);
+  return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path) {
+  nmt_model_file f = {0};
+  nmt_strbuf text[4] = {{0}};
+  size_t bytes = sizeof(float) * m->params.n;
+  int st = nmt_model_sections(m, &f, text);
+  if (!st) st = state_text(s, m->params.step, &text[3]);
+  if (!st) st = nmt_mf_add(&f, "adam.m", m->params.m, bytes);
+  if (!st) st = nmt_mf_add(&f, "adam.v", m->params.v, bytes);
+  if (!st) st = nmt_mf_add(&f, "state", text[3].s, text[3].len);
+  if (!st) st = nmt_mf_write(&f, path);
+  for (int i = 0; i < 4; i++) free(text[i].s);
+  free(f.s);
+  return st;
+}
+
+static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *sec, const char *path) {
+  char *text = strndup(sec->data, sec->len);
+  if (!text) return nmt_fail(NMT_EIO, "out of memory");
+  int n = sscanf(text,
+                 "seed=%" SCNu64 " step=%ld epoch=%ld batch=%ld lr=%la best-ppl=%la stalls=%d "
+                 "tokens=%ld elapsed=%la adam-step=%ld",
+                 &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best_ppl, &s->stalls,
+                 &s->tokens, &s->elapsed, adam_step);
+  free(text);
+  return n == 10 ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+}
+
+int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {
+  nmt_model_file f;
+  int st = nmt_mf_read(&f, path);
+  if (st) return st;
+  const nmt_section *state = nmt_mf_get(&f, "state");
+  st = state ? nmt_model_from_file(m, &f, path)
+             : nmt_fail(NMT_EINPUT, "%s: a model, not a checkpoint (no training state)", path);
+  if (!st) st = parse_state(s, &m->params.step, state, path);
+  if (!st) st = nmt_model_load_buffer(m, m->params.m, &f, "adam.m", path);
+  if (!st) st = nmt_model_load_buffer(m, m->params.v, &f, "adam.v", path);
+  if (st && state) nmt_model_free(m);
+  nmt_mf_free(&f);
+  return st;
+}

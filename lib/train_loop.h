@@ -1,0 +1,80 @@
+/* The training loop of nmt-train: Adam with gradient clipping over an epoch's
+ * planned batches, NaN/Inf steps skipped (five in a row stop the run),
+ * validation (perplexity and greedy BLEU) every valid_freq steps with learning
+ * rate decay and early stopping on plateaus, the best model and a checkpoint
+ * written atomically, and a checkpoint on request (a signal). The library
+ * prints nothing: progress goes through hooks. */
+#ifndef NMT_TRAIN_LOOP_H
+#define NMT_TRAIN_LOOP_H
+#include "batch.h"
+#include "model.h"
+#include <signal.h>
+#include <stdbool.h>
+
+typedef struct {
+  nmt_batch_opts batch;
+  uint64_t seed;
+  double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
+  double clip_norm;          /* 0: no clipping */
+  long after_epochs, after_batches; /* stop after this many (0: no limit) */
+  long valid_freq, save_freq, log_freq; /* in steps (0: never) */
+  int early_stopping;        /* stop after this many validations without improvement */
+  const char *model_path;    /* the best model (the last one without validation) */
+  const char *ckpt_path;     /* the checkpoint: last model + training state */
+} nmt_train_opts;
+
+/* Everything a checkpoint restores besides the model and the Adam moments. */
+typedef struct {
+  uint64_t seed;
+  long step, epoch, batch;  /* batch: the next batch of the epoch's plan */
+  double lr;
+  double best_ppl;          /* 0: no validation yet */
+  int stalls;               /* validations since the best one */
+  long tokens;              /* target tokens trained on */
+  double elapsed;           /* seconds of training */
+} nmt_train_state;
+
+typedef struct {
+  long step, epoch, tokens;
+  double loss, ppl, lr, grad_norm, tokens_per_s, elapsed;
+} nmt_train_metrics;
+
+typedef struct {
+  void *ctx;
+  void (*log)(void *ctx, const char *line);                  /* progress, validation, warnings */
+  void (*metrics)(void *ctx, const nmt_train_metrics *row);  /* every log_freq steps */
+} nmt_train_hooks;
+
+typedef struct {
+  nmt_corpus corpus;
+  char **refs;  /* (corpus.n) target lines, BPE joined */
+} nmt_valid_set;
+
+typedef struct {
+  nmt_model *model;
+  const nmt_corpus *train;
+  const nmt_valid_set *valid; /* NULL: no validation */
+  nmt_train_opts o;
+  nmt_train_hooks hooks;
+  nmt_train_state s;
+  bool interrupted;           /* set when *stop ended the run */
+} nmt_trainer;
+
+/* A fresh state for opts. */
+nmt_train_state nmt_train_state_new(const nmt_train_opts *o);
+/* Train until a limit, early stopping, or *stop becomes non-zero (then a
+ * checkpoint is saved and t->interrupted set). */
+int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop);
+
+/* ---- validation (train_valid.c) ---- */
+int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m);
+void nmt_valid_free(nmt_valid_set *v);
+/* Perplexity (no label smoothing) and greedy-decode BLEU of the model. */
+int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
+
+/* ---- checkpoints (train_checkpoint.c) ---- */
+int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
+/* Load model, Adam moments and state from a checkpoint. */
+int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);
+
+#endif

@@ -1,0 +1,147 @@
+/* Step-wise decoding against the training forward, beam search properties,
+ * and an end-to-end train + decode run through the tools. */
+#include "decode_search.h"
+#include "err.h"
+#include "model.h"
+#include "test.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { V = 9, B = 3 };
+
+static void random_model(nmt_model *m, const char *attention, bool local, uint64_t seed) {
+  const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n";
+  nmt_vocab *vs, *vt;
+  nmt_vocab_parse(&vs, text, strlen(text), "v");
+  nmt_vocab_parse(&vt, text, strlen(text), "v");
+  nmt_model_opts o = {5, 7, 2, attention, local, 2, true, 0, 0};
+  CHECK_INT(nmt_model_create(m, &o, vs, vt, seed), NMT_OK);
+  nn_params_init(&m->params, NN_INIT_UNIFORM, 0.5f, seed); /* peakier than 0.1: a real test */
+}
+
+/* -log p(tgt | src) summed over sentences, one step at a time. */
+static double forced_score(nmt_model *m, const int *src, const int *src_len, int S,
+                           const int *tgt_out, int T, int nb) {
+  nmt_luong_dec d = {0};
+  CHECK_INT(nmt_luong_dec_start(&d, &m->net, &m->params, src, src_len, nb, S, 1), NMT_OK);
+  int prev[B];
+  double nll = 0;
+  for (int b = 0; b < nb; b++) prev[b] = NMT_BOS;
+  for (int t = 0; t < T; t++) {
+    CHECK_INT(nmt_luong_dec_step(&d, prev), NMT_OK);
+    for (int b = 0; b < nb; b++) {
+      int y = tgt_out[t * nb + b];
+      if (y != NMT_PAD) nll -= d.logp[b * V + y];
+      prev[b] = y == NMT_PAD ? NMT_EOS : y;
+    }
+  }
+  nmt_luong_dec_free(&d);
+  return nll;
+}
+
+/* Three sentences, time-major: sources 4, 2, 3 tokens with </s>; targets. */
+static const int fsrc[4 * B] = {4, 5, 6, 5, NMT_EOS, 7, 8, NMT_PAD, 4, 6, NMT_PAD, NMT_EOS};
+static const int fsrc_len[B] = {4, 2, 4};
+static const int tgt_in[4 * B] = {NMT_BOS, NMT_BOS, NMT_BOS, 5, 8, 4, 6, NMT_PAD, 7, NMT_PAD, NMT_PAD, 7};
+static const int tgt_out[4 * B] = {5, 8, 4, 6, NMT_EOS, 7, NMT_EOS, NMT_PAD, 7, NMT_PAD, NMT_PAD, NMT_EOS};
+
+TEST(decode_step_matches_training_forward) {
+  const char *attn[] = {"dot", "general", "mlp", "mlp"};
+  for (int i = 0; i < 4; i++) {
+    nmt_model m;
+    random_model(&m, attn[i], i == 3, 11 + (uint64_t)i);
+    nn_luong_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
+    nn_graph g = {0};
+    nn_graph_reset(&g, false, 0);
+    long ntok;
+    nn_tensor *loss = nn_luong_forward(&g, &m.net, &m.params, &batch, &ntok);
+    CHECK(loss != NULL);
+    double want = loss->v[0], got = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
+    CHECK_NEAR(got, want, 1e-4 * want);
+    nn_graph_free(&g);
+    nmt_model_free(&m);
+  }
+}
+
+/* Every n-best hypothesis carries its own forced-decoding score, best first. */
+TEST(decode_beam_scores_are_exact) {
+  nmt_model m;
+  random_model(&m, "general", false, 5);
+  const int s0[] = {4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
+  const int *srcs[B] = {s0, s1, s2}, lens[B] = {3, 1, 4};
+  nmt_luong_dec d = {0};
+  nmt_nbest out[B];
+  nmt_search_opts o = {4, 0, 2.0f};
+  CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, out), NMT_OK);
+  for (int b = 0; b < B; b++) {
+    CHECK(out[b].n >= 1 && out[b].n <= 4);
+    for (int j = 0; j < out[b].n; j++) {
+      const nmt_hyp *h = &out[b].hyps[j];
+      if (j) CHECK(h->score <= out[b].hyps[j - 1].score);
+      CHECK(h->n <= 2 * (lens[b] + 1));
+      int x[8], xl = lens[b] + 1, y[16];
+      for (int t = 0; t < xl; t++) x[t] = t < lens[b] ? srcs[b][t] : NMT_EOS;
+      for (int t = 0; t < h->n; t++) y[t] = h->ids[t];
+      int T = h->n + (h->n < 2 * xl); /* a hypothesis cut at the limit has no </s> */
+      if (h->n < 2 * xl) y[h->n] = NMT_EOS;
+      CHECK_NEAR(-forced_score(&m, x, &xl, xl, y, T, 1), h->score, 1e-4 * fabs(h->score) + 1e-5);
+    }
+    nmt_nbest_free(&out[b]);
+  }
+  nmt_luong_dec_free(&d);
+  nmt_model_free(&m);
+}
+
+/* Digit strings and their reversals, from a fixed LCG. */
+static void reverse_corpus(const char *src, const char *tgt, int n, unsigned seed) {
+  FILE *a = fopen(src, "w"), *b = fopen(tgt, "w");
+  for (int i = 0; i < n; i++) {
+    int len = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 6, d[8];
+    for (int k = 0; k < len; k++) d[k] = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 10;
+    for (int k = 0; k < len; k++) fprintf(a, k ? " %d" : "%d", d[k]);
+    for (int k = len - 1; k >= 0; k--) fprintf(b, k < len - 1 ? " %d" : "%d", d[k]);
+    fputc('\n', a), fputc('\n', b);
+  }
+  fclose(a), fclose(b);
+}
+
+static double csv_loss(const char *path, bool last) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  double loss = -1, x;
+  long step, epoch, tokens;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "%ld,%ld,%ld,%lf", &step, &epoch, &tokens, &x) == 4) {
+      loss = x;
+      if (!last) break;
+    }
+  if (f) fclose(f);
+  return loss;
+}
+
+/* t_tmp recycles its answers after four calls: keep copies. */
+typedef char path[512];
+static void keep(path out, const char *name) { snprintf(out, sizeof(path), "%s", t_tmp(name)); }
+
+TEST(decode_end_to_end_reverse) {
+  path src, tgt, vsrc, vtgt, model, metrics, want, got, in;
+  keep(src, "train.src"), keep(tgt, "train.tgt"), keep(vsrc, "valid.src"), keep(vtgt, "valid.tgt");
+  keep(model, "m.bin"), keep(metrics, "metrics.csv"), keep(want, "want"), keep(got, "got"), keep(in, "in");
+  reverse_corpus(src, tgt, 1000, 1);
+  reverse_corpus(vsrc, vtgt, 20, 2);
+  CHECK_INT(t_sh("nmt-train --train-sets %s %s --valid-sets %s %s -m %s --dim-emb 16 --dim-rnn 32 "
+                 "--mini-batch 32 --learn-rate 0.01 --after-batches 700 --valid-freq 350 "
+                 "--log-freq 50 --cpu-threads 1 --metrics %s 2>/dev/null",
+                 src, tgt, vsrc, vtgt, model, metrics), 0);
+  double first = csv_loss(metrics, false), last = csv_loss(metrics, true);
+  if (!(first > 1.5 && last < 0.1)) T_FAIL("loss %g -> %g: did not learn", first, last);
+  /* greedy decodes are exact; beam 3 keeps one line per input line, empty ones too */
+  CHECK_INT(t_sh("head -8 %s > %s && head -8 %s > %s", vsrc, in, vtgt, want), 0);
+  CHECK_INT(t_sh("nmt-decode -m %s -b 1 -i %s > %s", model, in, got), 0);
+  CHECK_SAME_FILE(got, want);
+  CHECK_INT(t_sh("(echo; head -3 %s; echo; echo '7 zz 1'; echo) | nmt-decode -m %s -b 3 > %s", vsrc, model, got), 0);
+  CHECK_INT(t_sh("test $(wc -l < %s) = 7 && sed -n 1p %s | grep -qx '' && sed -n 5p %s | grep -qx '' "
+                 "&& sed -n 7p %s | grep -qx ''", got, got, got, got), 0);
+  CHECK_INT(t_sh("head -3 %s > %s.3 && sed -n 2,4p %s | cmp -s - %s.3", want, want, got, want), 0);
+  CHECK_INT(t_sh("nmt-decode -m %s -b 3 --n-best -i %s | awk -F' [|][|][|] ' 'NF != 3 {exit 1}'", model, in), 0);
+}

@@ -1,0 +1,224 @@
+/* Vocabulary, model file, checkpoint and batching tests. */
+#include "batch.h"
+#include "err.h"
+#include "io.h"
+#include "model.h"
+#include "test.h"
+#include "train_loop.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+TEST(train_vocab_build_and_round_trip) {
+  const char *path = t_tmp("text");
+  write_text(path, "b a c\na b\nd b a c\n");
+  nmt_vocab *v, *w;
+  CHECK_INT(nmt_vocab_build(&v, path, 1, 0), NMT_OK);
+  /* counts b 3, a 3, c 2, d 1: ties in order of first occurrence */
+  CHECK_INT(nmt_vocab_size(v), 8);
+  CHECK_STR(nmt_vocab_token(v, 4), "b");
+  CHECK_STR(nmt_vocab_token(v, 5), "a");
+  CHECK_STR(nmt_vocab_token(v, 7), "d");
+  CHECK_INT(nmt_vocab_id(v, "c", 1), 6);
+  CHECK_INT(nmt_vocab_id(v, "zz", 2), NMT_UNK);
+  nmt_strbuf text = {0};
+  CHECK_INT(nmt_vocab_text(v, &text), NMT_OK);
+  CHECK_STR(text.s, "<pad>\n<unk>\n<s>\n</s>\nb\na\nc\nd\n");
+  CHECK_INT(nmt_vocab_parse(&w, text.s, text.len, "v"), NMT_OK);
+  for (int i = 0; i < nmt_vocab_size(v); i++) CHECK_STR(nmt_vocab_token(w, i), nmt_vocab_token(v, i));
+  int *ids = NULL, n = 0, cap = 0;
+  CHECK_INT(nmt_vocab_encode(w, " d  x a", 7, &ids, &n, &cap), NMT_OK);
+  CHECK(n == 3 && ids[0] == 7 && ids[1] == NMT_UNK && ids[2] == 5);
+  nmt_vocab *lim;
+  CHECK_INT(nmt_vocab_build(&lim, path, 2, 6), NMT_OK); /* min count 2, at most 6 ids */
+  CHECK_INT(nmt_vocab_size(lim), 6);
+  free(ids), free(text.s);
+  nmt_vocab_free(v), nmt_vocab_free(w), nmt_vocab_free(lim);
+}
+
+TEST(train_vocab_parse_errors) {
+  nmt_vocab *v;
+  CHECK_INT(nmt_vocab_parse(&v, "<pad>\n<unk>\n<s>\n</s>\na\na\n", 24, "v"), NMT_EINPUT);
+  CHECK_STR(nmt_errmsg(), "v:6: duplicate token");
+  CHECK_INT(nmt_vocab_parse(&v, "a\n<unk>\n<s>\n</s>\n", 17, "v"), NMT_EINPUT);
+  CHECK_STR(nmt_errmsg(), "v:1: the specials <pad> <unk> <s> </s> must come first");
+}
+
+/* A small model over a 5-word vocabulary on each side. */
+static void tiny_model(nmt_model *m, const char *attention, uint64_t seed) {
+  const char *text = "<pad>\n<unk>\n<s>\n</s>\nx\n";
+  nmt_vocab *vs, *vt;
+  nmt_vocab_parse(&vs, text, strlen(text), "v");
+  nmt_vocab_parse(&vt, text, strlen(text), "v");
+  nmt_model_opts o = {6, 8, 2, attention, false, 3, true, 0.1f, 0.1f};
+  CHECK_INT(nmt_model_create(m, &o, vs, vt, seed), NMT_OK);
+}
+
+static bool same_floats(const float *a, const float *b, size_t n) { return !memcmp(a, b, n * sizeof *a); }
+
+TEST(train_model_file_round_trip) {
+  const char *path = t_tmp("m.bin");
+  nmt_model m, r;
+  tiny_model(&m, "mlp", 3);
+  m.bpe_codes = strdup("#version: 0.2\na b\n");
+  m.bpe_len = strlen(m.bpe_codes);
+  CHECK_INT(nmt_model_save(&m, path), NMT_OK);
+  CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  CHECK_INT(r.params.n, m.params.n);
+  CHECK(same_floats(r.params.w, m.params.w, m.params.n));
+  CHECK_INT(r.net.cfg.attn.score, NN_ATTN_MLP);
+  CHECK_INT(r.net.cfg.layers, 2);
+  CHECK_NEAR(r.net.cfg.dropout, 0.1, 1e-7);
+  CHECK_STR(r.bpe_codes, "#version: 0.2\na b\n");
+  CHECK_STR(nmt_vocab_token(r.tgt, 4), "x");
+  nmt_model_free(&r);
+  nmt_model_free(&m);
+}
+
+TEST(train_checkpoint_round_trip) {
+  const char *path = t_tmp("m.ckpt");
+  nmt_model m, r;
+  tiny_model(&m, "general", 4);
+  for (int k = 0; k < m.params.nviews; k++) /* padding between views stays 0 */
+    for (size_t i = m.params.views[k].off; i < m.params.views[k].off + (size_t)m.params.views[k].rows * m.params.views[k].cols; i++)
+      m.params.m[i] = (float)i, m.params.v[i] = 0.5f * (float)i;
+  m.params.step = 17;
+  nmt_train_state s = {99, 17, 2, 5, 1e-3 / 3, 12.25, 1, 4321, 1.5}, got;
+  CHECK_INT(nmt_checkpoint_save(&m, &s, path), NMT_OK);
+  CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
+  CHECK(got.seed == 99 && got.step == 17 && got.epoch == 2 && got.batch == 5 && got.stalls == 1);
+  CHECK(got.lr == s.lr && got.best_ppl == 12.25 && got.tokens == 4321 && got.elapsed == 1.5);
+  CHECK_INT(r.params.step, 17);
+  CHECK(same_floats(r.params.w, m.params.w, m.params.n));
+  CHECK(same_floats(r.params.m, m.params.m, m.params.n));
+  CHECK(same_floats(r.params.v, m.params.v, m.params.n));
+  nmt_model_free(&r);
+  /* a plain model is not a checkpoint, but a checkpoint is a model */
+  const char *model = t_tmp("m.bin");
+  nmt_model_save(&m, model);
+  CHECK_INT(nmt_checkpoint_load(&r, &got, model), NMT_EINPUT);
+  CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  nmt_model_free(&r);
+  nmt_model_free(&m);
+}
+
+/* Rewrite the file at `path` through fn, then expect load to fail with msg. */
+static void expect_load_error(const char *path, const char *want) {
+  nmt_model r;
+  CHECK_INT(nmt_model_load(&r, path), NMT_EINPUT);
+  char full[1024];
+  snprintf(full, sizeof full, "%s: %s", path, want);
+  if (strncmp(nmt_errmsg(), full, strlen(full))) T_FAIL("error '%s', expected '%s'", nmt_errmsg(), full);
+}
+
+TEST(train_model_file_damage) {
+  const char *path = t_tmp("m.bin");
+  nmt_model m;
+  tiny_model(&m, "dot", 5);
+  CHECK_INT(nmt_model_save(&m, path), NMT_OK);
+  char *data;
+  size_t len;
+  CHECK_INT(nmt_read_file(path, &data, &len), NMT_OK);
+  FILE *f = fopen(path, "wb");
+  fwrite(data, 1, len - 100, f); /* truncated */
+  fclose(f);
+  expect_load_error(path, "truncated");
+  data[len / 2] ^= 1; /* one flipped bit */
+  f = fopen(path, "wb");
+  fwrite(data, 1, len, f);
+  fclose(f);
+  expect_load_error(path, "checksum mismatch");
+  data[len / 2] ^= 1;
+  data[8] = 2; /* a newer format version */
+  f = fopen(path, "wb");
+  fwrite(data, 1, len, f);
+  fclose(f);
+  expect_load_error(path, "format version 2 is newer");
+  write_text(path, "hello\n");
+  expect_load_error(path, "not an nmt model file");
+  free(data);
+  nmt_model_free(&m);
+}
+
+/* A corpus of n pairs, pair i with i%7 source and i%5 target tokens. */
+static void make_corpus(nmt_corpus *c, const char *dir, int n, long max_length) {
+  char src[512], tgt[512];
+  snprintf(src, sizeof src, "%s.src", dir);
+  snprintf(tgt, sizeof tgt, "%s.tgt", dir);
+  FILE *a = fopen(src, "w"), *b = fopen(tgt, "w");
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < i % 7; k++) fputs(k ? " x" : "x", a);
+    for (int k = 0; k < i % 5; k++) fputs(k ? " x" : "x", b);
+    fputc('\n', a), fputc('\n', b);
+  }
+  fclose(a), fclose(b);
+  const char *text = "<pad>\n<unk>\n<s>\n</s>\nx\n";
+  nmt_vocab *v;
+  nmt_vocab_parse(&v, text, strlen(text), "v");
+  CHECK_INT(nmt_corpus_read(c, src, tgt, v, v, max_length), NMT_OK);
+  nmt_vocab_free(v);
+}
+
+TEST(train_batch_plan_properties) {
+  nmt_corpus c;
+  make_corpus(&c, t_tmp("c"), 500, 5);
+  CHECK_INT(c.n + c.dropped, 500);
+  CHECK_INT(c.dropped, 500 / 7 + (500 % 7 > 6)); /* source length 6 is over 5 */
+  nmt_batch_opts o = {16, 40, 64, true};
+  nmt_plan p, q;
+  CHECK_INT(nmt_plan_epoch(&p, &c, &o, 7, 0), NMT_OK);
+  /* every pair exactly once; limits kept; lengths sorted within batches' windows */
+  char *seen = calloc((size_t)c.n, 1);
+  nmt_batch b = {0};
+  for (long i = 0; i < p.nbatches; i++) {
+    int n = (int)(p.start[i + 1] - p.start[i]);
+    CHECK(n >= 1 && n <= 16);
+    for (int k = 0; k < n; k++) seen[p.pairs[p.start[i] + k]]++;
+    CHECK_INT(nmt_batch_fill(&b, &c, p.pairs + p.start[i], n), NMT_OK);
+    CHECK(b.B * b.T <= 40 || b.B == 1);
+    for (int k = 0; k < n; k++) { /* </s> after each source, <s> first, padding after */
+      long pr = p.pairs[p.start[i] + k];
+      int m = (int)(c.src_off[pr + 1] - c.src_off[pr]), t = (int)(c.tgt_off[pr + 1] - c.tgt_off[pr]);
+      CHECK_INT(b.src[m * n + k], NMT_EOS);
+      CHECK_INT(b.src_len[k], m + 1);
+      CHECK_INT(b.tgt_in[k], NMT_BOS);
+      CHECK_INT(b.tgt_out[t * n + k], NMT_EOS);
+      if (t + 1 < b.T) CHECK_INT(b.tgt_out[(t + 1) * n + k], NMT_PAD);
+    }
+  }
+  for (long i = 0; i < c.n; i++) CHECK_INT(seen[i], 1);
+  /* same seed and epoch: same plan; another epoch: another order */
+  CHECK_INT(nmt_plan_epoch(&q, &c, &o, 7, 0), NMT_OK);
+  CHECK(q.nbatches == p.nbatches && !memcmp(p.pairs, q.pairs, sizeof(long) * (size_t)c.n));
+  nmt_plan_free(&q);
+  CHECK_INT(nmt_plan_epoch(&q, &c, &o, 7, 1), NMT_OK);
+  CHECK(memcmp(p.pairs, q.pairs, sizeof(long) * (size_t)c.n));
+  free(seen);
+  nmt_batch_free(&b);
+  nmt_plan_free(&p), nmt_plan_free(&q);
+  nmt_corpus_free(&c);
+}
+
+TEST(train_corpus_errors) {
+  const char *a = t_tmp("a"), *b = t_tmp("b");
+  write_text(a, "x\nx\nx\n");
+  write_text(b, "x\nx\n");
+  const char *text = "<pad>\n<unk>\n<s>\n</s>\nx\n";
+  nmt_vocab *v;
+  nmt_vocab_parse(&v, text, strlen(text), "v");
+  nmt_corpus c;
+  CHECK_INT(nmt_corpus_read(&c, a, b, v, v, 0), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "has 3 lines but") && strstr(nmt_errmsg(), "has 2"));
+  CHECK_INT(nmt_corpus_read(&c, b, a, v, v, 0), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "has 2 lines but") && strstr(nmt_errmsg(), "has 3"));
+  write_text(a, "");
+  write_text(b, "");
+  CHECK_INT(nmt_corpus_read(&c, a, b, v, v, 0), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "no sentence pairs") != NULL);
+  nmt_vocab_free(v);
+}

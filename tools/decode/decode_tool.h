@@ -1,0 +1,20 @@
+/* nmt-decode's pieces: options (main.c) and the windowed stream (stream.c). */
+#ifndef NMT_DECODE_TOOL_H
+#define NMT_DECODE_TOOL_H
+#include "model.h"
+#include <stdbool.h>
+
+#define PROG "nmt-decode"
+
+typedef struct {
+  const char *model, *input, *output;
+  long beam, mini_batch, maxi_batch, cpu_threads;
+  double normalize, max_length_factor;
+  bool n_best, no_postprocess;
+} decode_args;
+
+/* Translate a.input into a.output: windows of maxi_batch × mini_batch lines,
+ * sorted by length into batches, written back in input order. */
+int decode_stream(nmt_model *m, const decode_args *a);
+
+#endif

@@ -1,0 +1,50 @@
+/* nmt-decode: translate BPE'd text with a model from nmt-train. */
+#include "cli.h"
+#include "decode_tool.h"
+#include "err.h"
+#include <cblas.h>
+#include <stdlib.h>
+
+static int parse_args(decode_args *a, int argc, char **argv) {
+  *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
+                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100};
+  const nmt_opt opts[] = {
+      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
+      {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
+      {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
+      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5)"},
+      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6)"},
+      {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
+       "at most F x (source tokens + 1) target tokens (3)"},
+      {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses as 'i ||| hyp ||| score'"},
+      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64)"},
+      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
+      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "keep BPE subwords in the output"},
+      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
+      {0}};
+  const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
+                       "Translate BPE'd text, one output line per input line (empty in, empty out).\n"
+                       "Unknown tokens become <unk>. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
+                       "nmt-bpe -c codes < test.tok.fr | " PROG " -m fr-en.bin -b 5 > test.tok.en", opts,
+                       false};
+  nmt_strlist pos = {0};
+  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
+  free(pos.v);
+  if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && (a->beam < 1 || a->mini_batch < 1 || a->maxi_batch < 1 || a->max_length_factor <= 0))
+    st = nmt_fail(NMT_EUSAGE, "--beam-size, --mini-batch, --maxi-batch and --max-length-factor must be > 0");
+  return st;
+}
+
+int main(int argc, char **argv) {
+  decode_args a;
+  int st = parse_args(&a, argc, argv);
+  if (st) nmt_die(PROG, st);
+  if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
+  nmt_model m;
+  if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
+  if ((st = decode_stream(&m, &a))) nmt_die(PROG, st);
+  nmt_model_free(&m);
+  return 0;
+}

@@ -1,0 +1,141 @@
+/* nmt-train: train a Luong LSTM attention model on BPE'd parallel text. */
+#include "cli.h"
+#include "err.h"
+#include "io.h"
+#include "train_loop.h"
+#include "train_tool.h"
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+static void catch_signals(void) {
+  struct sigaction sa = {0};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+static void log_line(void *ctx, const char *line) {
+  (void)ctx;
+  fprintf(stderr, PROG ": %s\n", line);
+}
+
+static int check_options(const train_args *a) {
+  if (a->train.n != 2) return nmt_fail(NMT_EUSAGE, "--train-sets takes two files: SRC TGT");
+  if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
+  if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
+  if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (a->enc_depth != a->dec_depth)
+    return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be equal for now");
+  if (a->dim_emb < 1 || a->dim_rnn < 1 || a->enc_depth < 1 || a->mini_batch < 1)
+    return nmt_fail(NMT_EUSAGE, "--dim-emb, --dim-rnn, --enc-depth and --mini-batch must be >= 1");
+  if (a->learn_rate <= 0 || a->lr_decay <= 0 || a->lr_decay > 1)
+    return nmt_fail(NMT_EUSAGE, "--learn-rate must be > 0 and --lr-decay in (0, 1]");
+  return NMT_OK;
+}
+
+static int load_vocab_file(nmt_vocab **v, const char *path) {
+  char *text;
+  size_t len;
+  int st = nmt_read_file(path, &text, &len);
+  if (st) return st;
+  st = nmt_vocab_parse(v, text, len, path);
+  free(text);
+  return st;
+}
+
+/* A fresh model: vocabularies built from the training data (or given), codes embedded. */
+static int new_model(nmt_model *m, const train_args *a) {
+  nmt_vocab *vs = NULL, *vt = NULL;
+  int st = a->vocabs.n ? load_vocab_file(&vs, a->vocabs.v[0]) : nmt_vocab_build(&vs, a->train.v[0], 1, 0);
+  if (!st) st = a->vocabs.n ? load_vocab_file(&vt, a->vocabs.v[1]) : nmt_vocab_build(&vt, a->train.v[1], 1, 0);
+  if (st) {
+    nmt_vocab_free(vs);
+    return st;
+  }
+  nmt_model_opts mo = {(int)a->dim_emb, (int)a->dim_rnn, (int)a->enc_depth, a->attention,
+                       a->local, (int)a->window, !a->no_input_feed, (float)a->dropout,
+                       (float)a->label_smoothing};
+  st = nmt_model_create(m, &mo, vs, vt, (uint64_t)a->seed);
+  if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
+  return st;
+}
+
+static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
+  long valid_freq = a->valid.n ? a->valid_freq : 0;
+  return (nmt_train_opts){
+      .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
+      .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay,
+      .clip_norm = a->clip_norm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
+      .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : valid_freq,
+      .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .model_path = a->model,
+      .ckpt_path = ckpt};
+}
+
+/* Model and state: from the checkpoint with --resume when there is one. */
+static int start(nmt_trainer *t, nmt_model *m, const train_args *a) {
+  if (a->resume && !access(t->o.ckpt_path, F_OK)) {
+    int st = nmt_checkpoint_load(m, &t->s, t->o.ckpt_path);
+    if (!st)
+      fprintf(stderr, PROG ": resuming %s at step %ld (epoch %ld)\n", t->o.ckpt_path, t->s.step,
+              t->s.epoch + 1);
+    return st;
+  }
+  if (a->resume) fprintf(stderr, PROG ": no checkpoint %s yet: starting afresh\n", t->o.ckpt_path);
+  t->s = nmt_train_state_new(&t->o);
+  return new_model(m, a);
+}
+
+/* Fail now, not after hours of training, when the model cannot be written. */
+static int check_writable(const char *path) {
+  nmt_writer *w;
+  int st = nmt_writer_open(&w, path, 0);
+  if (!st) nmt_writer_abort(w);
+  return st;
+}
+
+int main(int argc, char **argv) {
+  train_args a;
+  int st = train_parse_args(&a, argc, argv);
+  if (!st) st = check_options(&a);
+  if (!st) st = check_writable(a.model);
+  if (st) nmt_die(PROG, st);
+  if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
+  char ckpt[4096];
+  snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
+  nmt_model model;
+  nmt_corpus corpus;
+  nmt_valid_set valid;
+  nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
+                   .hooks = {NULL, log_line, NULL}};
+  if ((st = start(&t, &model, &a))) nmt_die(PROG, st);
+  if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
+    nmt_die(PROG, st);
+  fprintf(stderr, PROG ": %ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d\n",
+          corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt));
+  if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) nmt_die(PROG, st);
+  t.valid = a.valid.n ? &valid : NULL;
+  metrics_csv csv;
+  if (a.metrics && (st = metrics_open(&csv, a.metrics, a.resume))) nmt_die(PROG, st);
+  if (a.metrics) t.hooks = (nmt_train_hooks){&csv, log_line, metrics_row};
+  catch_signals();
+  st = nmt_train(&t, &stop_signal);
+  if (a.metrics) metrics_close(&csv);
+  if (st) nmt_die(PROG, st);
+  if (t.interrupted)
+    fprintf(stderr, PROG ": interrupted at step %ld; checkpoint %s saved (continue with --resume)\n",
+            t.s.step, ckpt);
+  else
+    fprintf(stderr, PROG ": done after %ld steps; model %s, checkpoint %s\n", t.s.step, a.model, ckpt);
+  if (t.valid) nmt_valid_free(&valid);
+  nmt_corpus_free(&corpus);
+  nmt_model_free(&model);
+  free(a.train.v), free(a.valid.v), free(a.vocabs.v);
+  return t.interrupted ? 128 + stop_signal : 0;
+}

@@ -34,16 +34,7 @@ bool tok_decode(tok_cps *c, const char *str, size_t n) {
   if (!tok_cps_reserve(c, n + 1)) return false;
   const unsigned char *s = (const unsigned char *)str;
   size_t i = 0, k = 0;
-  while (i < n) {
-    unsigned b = s[i];
-    if (b < 0x80) c->p[k++] = b, i++;
-    else if (b < 0xE0) c->p[k++] = (b & 0x1F) << 6 | (s[i + 1] & 0x3F), i += 2;
-    else if (b < 0xF0)
-      c->p[k++] = (b & 0x0F) << 12 | (s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F), i += 3;
-    else
-      c->p[k++] = (b & 0x07) << 18 | (s[i + 1] & 0x3F) << 12 | (s[i + 2] & 0x3F) << 6 |
-                  (s[i + 3] & 0x3F), i += 4;
-  }
+  while (i < n) c->p[k++] = tok_utf8_next(s, &i);
   c->n = k;
   return true;
 }
@@ -51,17 +42,7 @@ bool tok_decode(tok_cps *c, const char *str, size_t n) {
 bool tok_encode(tok_str *o, const uint32_t *cp, size_t n) {
   if (!tok_str_reserve(o, o->n + 4 * n)) return false;
   char *q = o->p + o->n;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t c = cp[i];
-    if (c < 0x80) *q++ = (char)c;
-    else if (c < 0x800) *q++ = (char)(0xC0 | c >> 6), *q++ = (char)(0x80 | (c & 0x3F));
-    else if (c < 0x10000)
-      *q++ = (char)(0xE0 | c >> 12), *q++ = (char)(0x80 | (c >> 6 & 0x3F)),
-      *q++ = (char)(0x80 | (c & 0x3F));
-    else
-      *q++ = (char)(0xF0 | c >> 18), *q++ = (char)(0x80 | (c >> 12 & 0x3F)),
-      *q++ = (char)(0x80 | (c >> 6 & 0x3F)), *q++ = (char)(0x80 | (c & 0x3F));
-  }
+  for (size_t i = 0; i < n; i++) q = tok_utf8_put(q, cp[i]);
   o->n = (size_t)(q - o->p);
   return true;
 }

@@ -10,19 +10,30 @@
 typedef struct { const uint32_t *p; size_t n; } word;
 
 static bool is_cjk(uint32_t c) {
+  if (c < 0x1100) return false; /* the common case, first */
   return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0xA4CF) ||
          (c >= 0xA840 && c <= 0xA87F) || (c >= 0xAC00 && c <= 0xD7AF) ||
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
          (c >= 0xFF65 && c <= 0xFFDC) || (c >= 0x20000 && c <= 0x2FFFF);
 }
 
-/* Is every character of w (at least one) in the ASCII set or, when sc, \p{Sc}? */
-static bool all_in(word w, const char *set, bool sc, const uint32_t *extra) {
+/* The ASCII sets of the word rules. */
+enum { OPEN = 1, CLOSE = 2, QUOTE = 4, FR_SPACED = 8 };
+static const uint8_t ASCII_SET[128] = {
+  ['('] = OPEN,  ['['] = OPEN,  ['{'] = OPEN,
+  [','] = CLOSE, ['.'] = CLOSE, ['?'] = CLOSE | FR_SPACED, ['!'] = CLOSE | FR_SPACED,
+  [':'] = CLOSE | FR_SPACED, [';'] = CLOSE | FR_SPACED, ['\\'] = CLOSE | FR_SPACED,
+  ['%'] = CLOSE | FR_SPACED, ['}'] = CLOSE, [']'] = CLOSE, [')'] = CLOSE,
+  ['\''] = QUOTE, ['"'] = QUOTE, ['`'] = QUOTE};
+
+/* Is every character of w (at least one) in the ASCII set or, when sc, \p{Sc},
+ * or in extra? */
+static inline bool all_in(word w, int set, bool sc, const uint32_t *extra) {
   if (!w.n) return false;
   for (size_t i = 0; i < w.n; i++) {
     uint32_t c = w.p[i];
-    bool ok = (c < 128 && c && strchr(set, (int)c)) || (sc && IS(c, TOK_SC));
-    for (const uint32_t *e = extra; !ok && e && *e; e++) ok = c == *e;
+    bool ok = (c < 128 && (ASCII_SET[c] & set)) || (sc && IS(c, TOK_SC));
+    for (const uint32_t *e = extra; !ok && c >= 128 && e && *e; e++) ok = c == *e; /* no ASCII */
     if (!ok) return false;
   }
   return true;
@@ -86,14 +97,22 @@ static bool match_seq(const uint32_t *p, size_t n, const char *const *alts, int 
 
 static bool fi_suffix(word w) { return match_seq(w.p, w.n, fi_case, 0); }
 
-/* s/ \@\-\@ /-/g and de-escaping, on " $line " */
-static void unescape(tok_scratch *s) {
+static void swap(tok_scratch *s, size_t n) {
+  tok_cps t = s->a;
+  s->a = s->b;
+  s->b = t;
+  s->a.n = n;
+}
+
+/* s/ \@\-\@ /-/g and de-escaping, on " $line " in s->a; `at` and `amp` say
+ * whether the line has an '@' and an '&' (each pass needs one). */
+static void unescape(tok_scratch *s, bool at, bool amp) {
   static const struct { const char *ent; uint32_t c; } ents[] = {
     {"&bar;", '|'}, {"&#124;", '|'}, {"&lt;", '<'},  {"&gt;", '>'},  {"&bra;", '['}, {"&ket;", ']'},
     {"&quot;", '"'}, {"&apos;", '\''}, {"&#91;", '['}, {"&#93;", ']'}, {"&amp;", '&'}};
   uint32_t *a = s->a.p, *o = s->b.p;
   size_t k = 0, n = s->a.n;
-  for (size_t i = 0; i < n; i++) { /* " @-@ " matches do not overlap */
+  for (size_t i = 0; at && i < n; i++) { /* " @-@ " matches do not overlap */
     if (a[i] == ' ' && i + 4 < n && a[i + 1] == '@' && a[i + 2] == '-' && a[i + 3] == '@' &&
         a[i + 4] == ' ') {
       o[k++] = '-';
@@ -102,7 +121,9 @@ static void unescape(tok_scratch *s) {
       o[k++] = a[i];
     }
   }
-  a = s->b.p, n = k, k = 0, o = s->a.p;
+  if (at) swap(s, k);
+  if (!amp) return;
+  a = s->a.p, n = s->a.n, k = 0, o = s->b.p;
   for (size_t i = 0; i < n; i++) { /* each entity's replacement cannot form another */
     if (a[i] == '&') {
       size_t e;
@@ -119,7 +140,18 @@ static void unescape(tok_scratch *s) {
     }
     o[k++] = a[i];
   }
-  s->a.n = k;
+  swap(s, k);
+}
+
+static char *put_word(char *q, word w) {
+  for (size_t i = 0; i < w.n; i++) q = tok_utf8_put(q, w.p[i]);
+  return q;
+}
+
+/* A space, unless at the start or after one (no UTF-8 sequence ends in 0x20). */
+static char *put_space(char *q, const char *start) {
+  if (q > start && q[-1] != ' ') *q++ = ' ';
+  return q;
 }
 
 /* Quote counts are per distinct quote word, as in the script's hash. */
@@ -135,18 +167,20 @@ static long *quote_slot(quote_count *q, int *nq, word w) {
 
 bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n,
                     tok_str *out) {
-  if (!tok_decode(&s->b, line, n)) return false;
-  size_t i;
-  for (i = 0; i < s->b.n && IS(s->b.p[i], TOK_SPACE); i++) {}
+  if (!tok_cps_reserve(&s->a, n + 3) || !tok_cps_reserve(&s->b, n + 3)) return false;
+  size_t i, k = 0; /* decode " $line " into s->a */
+  bool blank = true;
+  s->a.p[k++] = ' ';
+  for (i = 0; i < n;) {
+    uint32_t c = tok_utf8_next((const unsigned char *)line, &i);
+    if (blank && !IS(c, TOK_SPACE)) blank = false;
+    s->a.p[k++] = c;
+  }
+  s->a.p[k++] = ' ';
+  s->a.n = k;
   bool tag = n >= 3 && line[0] == '<' && line[n - 1] == '>' && !memchr(line, '\n', n);
-  if (i == s->b.n || tag) return tok_put(out, line, n) && tok_put(out, "\n", 1);
-  size_t len = s->b.n;
-  if (!tok_cps_reserve(&s->a, len + 3) || !tok_cps_reserve(&s->b, len + 3)) return false;
-  s->a.p[0] = ' ';
-  memcpy(s->a.p + 1, s->b.p, len * sizeof *s->a.p);
-  s->a.p[len + 1] = ' ';
-  s->a.n = len + 2;
-  unescape(s);
+  if (blank || tag) return tok_put(out, line, n) && tok_put(out, "\n", 1);
+  unescape(s, memchr(line, '@', n), memchr(line, '&', n));
 
   /* split / /: leading empty field kept, trailing ones dropped */
   size_t nw = 0;
@@ -156,10 +190,11 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
     s->words = p, s->words_cap = (s->a.n + 1) * 2;
   }
   word *w = s->words;
-  const uint32_t *a = s->a.p;
-  size_t start = 0;
+  uint32_t *a = s->a.p;
+  size_t from = 0;
+  a[s->a.n] = ' '; /* a sentinel: there is room for " $line " and one more */
   for (i = 0; i <= s->a.n; i++)
-    if (i == s->a.n || a[i] == ' ') w[nw++] = (word){a + start, i - start}, start = i + 1;
+    if (a[i] == ' ') w[nw++] = (word){a + from, i - from}, from = i + 1;
   while (nw && !w[nw - 1].n) nw--;
 
   const char *L = cfg->lang;
@@ -168,25 +203,26 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
   static const uint32_t open_extra[] = {0xBF, 0xA1, 0}; /* ¿ ¡ */
   static const uint32_t quote_extra[] = {0x201E, 0x201C, 0};
   static const uint32_t dquote_only[] = {0x201E, 0x201C, 0x201D, 0};
-  quote_count q[64];
+  quote_count quotes[64];
   int nq = 0;
-  tok_cps *o = &s->b;
-  if (!tok_cps_reserve(o, 3 * s->a.n + 8)) return false;
-  size_t k = 0;
+  /* written straight out as UTF-8; s/ +/ /g and the trim happen as spaces
+   * are written: 4 bytes a character, 2 spaces a word at most */
+  if (!tok_str_reserve(out, out->n + 6 * s->a.n + 8)) return false;
+  char *q = out->p + out->n, *start = q;
   bool space = true; /* $prependSpace */
-#define PUT(x) (memcpy(o->p + k, (x).p, (x).n * sizeof *o->p), k += (x).n)
-#define SPACE() (space ? (void)(o->p[k++] = ' ') : (void)0)
+#define PUT(x) (q = put_word(q, (x)))
+#define SPACE() (space ? (void)(q = put_space(q, start)) : (void)0)
   for (i = 0; i < nw; i++) {
     word cur = w[i], prev = i ? w[i - 1] : w[nw - 1]; /* $words[-1] is the last */
     if (cur.n && is_cjk(cur.p[0])) {
       if (!(i > 0 && prev.n && is_cjk(prev.p[prev.n - 1]))) SPACE();
       PUT(cur);
       space = true;
-    } else if (all_in(cur, "([{", true, open_extra)) {
+    } else if (all_in(cur, OPEN, true, open_extra)) {
       SPACE(), PUT(cur);
       space = false;
-    } else if (all_in(cur, ",.?!:;\\%}])", false, NULL)) {
-      if (fr && cur.n == 1 && strchr("?!:;\\%", (int)cur.p[0])) o->p[k++] = ' ';
+    } else if (all_in(cur, CLOSE, false, NULL)) {
+      if (fr && cur.n == 1 && (ASCII_SET[cur.p[0]] & FR_SPACED)) q = put_space(q, start);
       PUT(cur);
       space = true;
     } else if (en && i > 0 && cur.n >= 2 && cur.p[0] == '\'' && IS(cur.p[1], TOK_ALPHA) &&
@@ -206,11 +242,11 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
       SPACE(), PUT(cur), PUT(w[i + 1]);
       i++;
       space = false;
-    } else if (all_in(cur, "'\"`", false, quote_extra)) {
+    } else if (all_in(cur, QUOTE, false, quote_extra)) {
       word key = cur;
       static const uint32_t dq = '"';
-      if (all_in(cur, "", false, dquote_only)) key = (word){&dq, 1};
-      long *count = quote_slot(q, &nq, key);
+      if (all_in(cur, 0, false, dquote_only)) key = (word){&dq, 1};
+      long *count = quote_slot(quotes, &nq, key);
       if (cs && cur.n == 1 && cur.p[0] == 0x201E) *count = 0; /* Czech opening „ */
       if (cs && cur.n == 1 && cur.p[0] == 0x201C) *count = 1; /* Czech closing “ */
       if (*count % 2 == 0) {
@@ -231,7 +267,7 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
       for (size_t j = 0; j < cur.n; j++) { /* lc: these are all single-mapping letters */
         uint32_t lc[2];
         tok_lc(cur.p[j], lc);
-        o->p[k++] = lc[0];
+        q = tok_utf8_put(q, lc[0]);
       }
       space = true;
     } else {
@@ -241,10 +277,8 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
   }
 #undef PUT
 #undef SPACE
-  /* s/ +/ /g and trim */
-  size_t m = 0;
-  for (i = 0; i < k; i++)
-    if (!(o->p[i] == ' ' && (m == 0 || o->p[m - 1] == ' '))) o->p[m++] = o->p[i];
-  if (m && o->p[m - 1] == ' ') m--;
-  return tok_encode(out, o->p, m) && tok_put(out, "\n", 1);
+  if (q > start && q[-1] == ' ') q--;
+  *q++ = '\n';
+  out->n = (size_t)(q - out->p);
+  return true;
 }

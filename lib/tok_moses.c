@@ -20,21 +20,48 @@ static void done(tok_scratch *s, size_t n) {
   s->a.n = n;
 }
 
-/* " $text ", whitespace runs to one space, [\000-\037] removed, trimmed. */
-static void clean_space(tok_scratch *s) {
-  uint32_t *a = s->a.p, *o = s->b.p;
-  size_t k = 0;
-  bool space = true; /* drops leading spaces */
-  for (size_t i = 0; i < s->a.n; i++) {
-    uint32_t c = a[i];
-    if (IS(c, TOK_SPACE)) {
-      if (!space) o[k++] = ' ', space = true;
-    } else if (c >= 32) {
-      o[k++] = c, space = false;
-    }
+/* Flags of what a line contains, so passes with nothing to do are skipped. */
+enum { HAS_SPECIAL = 1, HAS_HYPHEN = 2, HAS_DOTS = 4, HAS_COMMA = 8, HAS_APOS = 16 };
+
+/* The pass a kept character that is not alphanumeric calls for. */
+static int has_flag(uint32_t c) {
+  switch (c) {
+  case ' ': case '.': case '`': return 0;
+  case '-': return HAS_HYPHEN;
+  case ',': return HAS_COMMA;
+  case '\'': return HAS_APOS;
   }
+  return HAS_SPECIAL;
+}
+
+/* Decodes the line into s->a while doing " $text ", whitespace runs to one
+ * space, [\000-\037] removed, trimmed, all in one pass.
+ * Returns the HAS_* flags of the result, or -1 when the line is all \s. */
+static int clean_space(tok_scratch *s, const char *line, size_t n) {
+  const unsigned char *b = (const unsigned char *)line;
+  uint32_t *o = s->a.p;
+  size_t k = 0;
+  bool space = true, control = false; /* space: drops leading spaces */
+  int has = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t c = tok_utf8_next(b, &i);
+    int f = tok_flags(c);
+    if (!(f & (TOK_ALNUM | TOK_SPACE))) {
+      if (c < 32) {
+        control = true;
+        continue;
+      }
+      has |= c == '.' && k && o[k - 1] == '.' ? HAS_DOTS : has_flag(c);
+    } else if (f & TOK_SPACE) {
+      if (!space) o[k++] = ' ', space = true;
+      continue;
+    }
+    o[k++] = c, space = false;
+  }
+  if (!k && !control) return -1;
   if (k && o[k - 1] == ' ') k--;
-  done(s, k);
+  s->a.n = k;
+  return has;
 }
 
 /* s/([^\p{IsAlnum}\s\.\'\`\,\-])/ $1 /g, with fi/sv keeping ':' and ca '·'. */
@@ -206,87 +233,70 @@ static bool keeps_period(const tok_config *cfg, tok_scratch *s, const uint32_t *
   return kind == TOK_NBP_NUMERIC && next >= '0' && next <= '9';
 }
 
-/* The word loop (split /\s/, the final-period rule) and the space clean-up. */
-static bool split_periods(const tok_config *cfg, tok_scratch *s) {
-  uint32_t *a = s->a.p, *o = s->b.p;
-  size_t k = 0, n = s->a.n;
+/* What an ASCII character is written as, where that is not itself: the dot
+ * runs always, the others when escaping. */
+static const char *const ESCAPED[128] = {
+  [DOT_RUN] = ".",   ['&'] = "&amp;", ['|'] = "&#124;", ['<'] = "&lt;", ['>'] = "&gt;",
+  ['\''] = "&apos;", ['"'] = "&quot;", ['['] = "&#91;", [']'] = "&#93;"};
+static const char *const UNESCAPED[128] = {[DOT_RUN] = "."};
+
+/* Writes c at q as UTF-8, or as its entry in ent; returns the new end. */
+static inline char *put(char *q, uint32_t c, const char *const *ent) {
+  const char *rep = c < 0x80 ? ent[c] : NULL;
+  if (!rep) return tok_utf8_put(q, c);
+  while (*rep) *q++ = *rep++;
+  return q;
+}
+
+/* The word loop (split /\s/, the final-period rule) and the space clean-up,
+ * written straight out as UTF-8 with the dot runs restored and escaping. */
+static bool emit_words(const tok_config *cfg, tok_scratch *s, tok_str *out) {
+  const uint32_t *a = s->a.p;
+  size_t n = s->a.n, last = 0, end = 0; /* the last word is a[last..end) */
+  const char *const *ent = cfg->escape ? ESCAPED : UNESCAPED;
+  /* 6 bytes a character at most ("&#124;"), a split period 1 more, then the
+   * final rule and the '\n' */
+  if (!tok_str_reserve(out, out->n + 7 * n + 16)) return false;
+  char *q = out->p + out->n, *start = q;
   for (size_t i = 0; i < n;) {
     if (a[i] == ' ') {
       i++;
       continue;
     }
+    if (q != start) *q++ = ' ';
     size_t e = i;
-    while (e < n && a[e] != ' ') e++;
-    if (k) o[k++] = ' ';
-    memcpy(o + k, a + i, (e - i) * sizeof *a);
-    k += e - i;
+    for (; e < n && a[e] != ' '; e++) q = put(q, a[e], ent);
     if (e - i >= 2 && a[e - 1] == '.') {
       size_t j = e;
       while (j < n && a[j] == ' ') j++;
       uint32_t next = e + 1 < n && a[e + 1] != ' ' ? a[e + 1] : 0;
-      if (!keeps_period(cfg, s, a + i, e - i, next, j == n)) o[k - 1] = ' ', o[k++] = '.';
+      if (!keeps_period(cfg, s, a + i, e - i, next, j == n)) q[-1] = ' ', *q++ = '.';
     }
-    i = e;
+    last = i, end = e, i = e;
   }
-  /* s/\.\' ?$/ . ' /: a sentence-final .' is split, leaving a trailing space */
-  if (k >= 2 && o[k - 2] == '.' && o[k - 1] == '\'') {
-    k -= 2;
-    static const uint32_t rep[] = {' ', '.', ' ', '\'', ' '};
-    memcpy(o + k, rep, sizeof rep);
-    k += 5;
+  /* s/\.\' ?$/ . ' /: a sentence-final .' is split, leaving a trailing space
+   * (a word ending in .' had no period split) */
+  if (end - last >= 2 && a[end - 2] == '.' && a[end - 1] == '\'') {
+    const char *apos = ent['\''] ? ent['\''] : "'";
+    size_t al = strlen(apos);
+    q -= al + 1;
+    *q++ = ' ', *q++ = '.', *q++ = ' ';
+    memcpy(q, apos, al);
+    q += al;
+    *q++ = ' ';
   }
-  done(s, k);
+  *q++ = '\n';
+  out->n = (size_t)(q - out->p);
   return true;
 }
 
-/* Restore the dot runs, escape, encode. */
-static bool emit(const tok_config *cfg, const tok_scratch *s, tok_str *out) {
-  const uint32_t *a = s->a.p;
-  size_t n = s->a.n, from = 0;
-  if (!tok_str_reserve(out, out->n + 4 * n + 1)) return false;
-  for (size_t i = 0; i < n; i++) {
-    const char *rep = NULL;
-    switch (a[i]) {
-    case DOT_RUN: rep = "."; break;
-    case '&': rep = cfg->escape ? "&amp;" : NULL; break;
-    case '|': rep = cfg->escape ? "&#124;" : NULL; break;
-    case '<': rep = cfg->escape ? "&lt;" : NULL; break;
-    case '>': rep = cfg->escape ? "&gt;" : NULL; break;
-    case '\'': rep = cfg->escape ? "&apos;" : NULL; break;
-    case '"': rep = cfg->escape ? "&quot;" : NULL; break;
-    case '[': rep = cfg->escape ? "&#91;" : NULL; break;
-    case ']': rep = cfg->escape ? "&#93;" : NULL; break;
-    }
-    if (!rep) continue;
-    if (!tok_encode(out, a + from, i - from) || !tok_put(out, rep, strlen(rep))) return false;
-    from = i + 1;
-  }
-  return tok_encode(out, a + from, n - from) && tok_put(out, "\n", 1);
-}
-
-/* Flags of what a line contains, so passes with nothing to do are skipped. */
-enum { HAS_SPECIAL = 1, HAS_HYPHEN = 2, HAS_DOTS = 4, HAS_COMMA = 8, HAS_APOS = 16 };
-
 bool tok_tokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n,
                   tok_str *out) {
-  if (!tok_decode(&s->a, line, n)) return false;
-  size_t i;
-  for (i = 0; i < s->a.n && IS(s->a.p[i], TOK_SPACE); i++) {}
-  if (i == s->a.n) /* blank lines pass through untouched */
-    return tok_put(out, line, n) && tok_put(out, "\n", 1);
   /* worst growth: 3x for specials, then 5x per hyphen, plus a few */
-  if (!tok_cps_reserve(&s->a, 16 * s->a.n + 16) || !tok_cps_reserve(&s->b, 16 * s->a.n + 16))
-    return false;
-  clean_space(s);
-  int has = 0;
-  for (i = 0; i < s->a.n; i++) {
-    uint32_t c = s->a.p[i];
-    if (c == '-') has |= HAS_HYPHEN;
-    else if (c == '.') has |= i + 1 < s->a.n && s->a.p[i + 1] == '.' ? HAS_DOTS : 0;
-    else if (c == ',') has |= HAS_COMMA;
-    else if (c == '\'') has |= HAS_APOS;
-    else if (c != ' ' && c != '`' && !IS(c, TOK_ALNUM)) has |= HAS_SPECIAL;
-  }
+  if (!tok_cps_reserve(&s->a, 16 * n + 16) || !tok_cps_reserve(&s->b, 16 * n + 16)) return false;
+  int has = clean_space(s, line, n);
+  if (has < 0) /* blank lines pass through untouched */
+    return tok_put(out, line, n) && tok_put(out, "\n", 1);
   if (has & HAS_SPECIAL) split_specials(cfg, s);
   if (is_lang(cfg, "fi") || is_lang(cfg, "sv")) split_unless_lower(s, ':');
   else if (is_lang(cfg, "ca")) split_unless_lower(s, 0xB7);
@@ -295,5 +305,5 @@ bool tok_tokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_
   if (has & HAS_DOTS) mark_dot_runs(s);
   if (has & HAS_COMMA) split_commas(s);
   if (has & HAS_APOS) split_apostrophes(cfg, s);
-  return split_periods(cfg, s) && emit(cfg, s, out);
+  return emit_words(cfg, s, out);
 }

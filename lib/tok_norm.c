@@ -8,7 +8,8 @@
 
 typedef struct {
   tok_str *in, *out;
-  uint8_t seen[256]; /* bytes that may be in `in`: rules whose first byte is absent are skipped */
+  uint8_t seen[256]; /* bytes that may be in `in`: rules needing an absent one are skipped */
+  bool spaced;       /* `in` may hold "  ": set on every change, cleared by squeeze */
 } norm;
 
 static void swap(norm *m) {
@@ -16,6 +17,14 @@ static void swap(norm *m) {
   m->in = m->out;
   m->out = t;
   m->out->n = 0;
+  m->spaced = true;
+}
+
+/* Are all bytes of s in m->seen? Inlined: most rules stop here. */
+static inline bool all_seen(const norm *m, const char *s) {
+  for (; *s; s++)
+    if (!m->seen[(uint8_t)*s]) return false;
+  return true;
 }
 
 static void mark(norm *m, const char *s) {
@@ -23,8 +32,7 @@ static void mark(norm *m, const char *s) {
 }
 
 /* s/from/to/g for a literal `from` */
-static bool rep(norm *m, const char *from, const char *to) {
-  if (!m->seen[(uint8_t)from[0]]) return true;
+static bool replace(norm *m, const char *from, const char *to) {
   size_t fl = strlen(from), tl = strlen(to);
   const char *p = m->in->p, *end = p + m->in->n;
   const char *hit = memmem(p, (size_t)(end - p), from, fl);
@@ -39,15 +47,34 @@ static bool rep(norm *m, const char *from, const char *to) {
   return true;
 }
 
+static inline bool rep(norm *m, const char *from, const char *to) {
+  return !all_seen(m, from) || replace(m, from, to);
+}
+
+/* Where the first "  " of s ends (its second space), or n. Eight byte pairs at
+ * a time: a zero byte of (x ^ spaces) | (y ^ spaces) is a pair of spaces. */
+static size_t two_spaces(const char *s, size_t n) {
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u, sp = 0x20 * ones;
+  size_t i = 0;
+  for (; i + 9 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, s + i, 8), memcpy(&y, s + i + 1, 8);
+    uint64_t v = (x ^ sp) | (y ^ sp);
+    if ((v - ones) & ~v & highs) break;
+  }
+  for (i++; i < n && !(s[i] == ' ' && s[i - 1] == ' '); i++) {}
+  return i < n ? i : n;
+}
+
 /* s/ +/ /g */
 static void squeeze(norm *m) {
+  if (!m->spaced) return;
+  m->spaced = false;
   char *s = m->in->p;
-  char *two = memmem(s, m->in->n, "  ", 2);
-  if (!two) return;
-  size_t k = (size_t)(two - s);
-  for (size_t i = k; i < m->in->n; i++)
-    if (!(s[i] == ' ' && k && s[k - 1] == ' ')) s[k++] = s[i];
-  m->in->n = k;
+  size_t n = m->in->n, k = two_spaces(s, n);
+  for (size_t i = k; i < n; i++)
+    if (!(s[i] == ' ' && s[k - 1] == ' ')) s[k++] = s[i];
+  if (k < n) m->in->n = k;
 }
 
 static bool digit(char c) { return c >= '0' && c <= '9'; }
@@ -57,7 +84,7 @@ static bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 /* s/(A)MID(B)/$1TO$2/g where A and B are single bytes tested by `ok`; the
  * match consumes B, so "1 2 3" gives "1,2 3". */
 static bool rep_between(norm *m, bool (*ok)(char), const char *mid, const char *to) {
-  if (!m->seen[(uint8_t)mid[0]]) return true;
+  if (!all_seen(m, mid)) return true;
   size_t ml = strlen(mid), tl = strlen(to), n = m->in->n;
   const char *s = m->in->p;
   bool any = false;
@@ -132,7 +159,7 @@ static void quote_before_periods(norm *m) {
 
 bool tok_normalize(const tok_config *cfg, tok_scratch *sc, const char *line, size_t n,
                    tok_str *out) {
-  norm m = {&sc->s, &sc->t, {0}};
+  norm m = {&sc->s, &sc->t, {0}, true};
   m.in->n = m.out->n = 0;
   if (!tok_put(m.in, line, n) || !tok_put(m.in, "\n", 1)) return false;
   for (size_t i = 0; i < n; i++) m.seen[(uint8_t)line[i]] = 1;

@@ -116,6 +116,16 @@ TEST(tok_rule_specials_and_escaping) {
   CHECK_STR(TOKEN("ca", "il\xC2\xB7lusi\xC3\xB3"), "il\xC2\xB7lusi\xC3\xB3");
 }
 
+/* Cases the skip-a-pass shortcuts must get right (expected: the Moses scripts). */
+TEST(tok_rule_shortcuts) {
+  CHECK_STR(TOKEN("en", "\x01\x02"), ""); /* control characters only: not a blank line */
+  CHECK_STR(run(TOK, "en", false, true, "He said 'no.'"), "He said &apos; no . &apos; ");
+  CHECK_STR(run(DETOK, "en", false, true, "x @-@"), "x-"); /* the last space is consumed */
+  CHECK_STR(run(DETOK, "en", false, true, "@-@ x &amp;amp; &#124;"), "-x &amp; |");
+  CHECK_STR(run(NORM, "en", false, true, "a (b)  c \xE2\x80\x94 d  (e) ."), "a (b) c - d (e).");
+  CHECK_STR(run(NORM, "fr", false, true, "1  2"), "1 2");
+}
+
 TEST(tok_rule_detokenize) {
   CHECK_STR(run(DETOK, "en", false, true, "\" Hello , world ! \" it 's the Jones ' house"),
             "\"Hello, world!\" it's the Jones' house");

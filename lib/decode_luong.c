@@ -33,20 +33,22 @@ static int grow(float **a, size_t *cap, size_t n) {
   return NMT_OK;
 }
 
-/* The encoder; each layer's final (h, c) goes into the decoder state of all K rows. */
-static nn_tensor *encode(nmt_luong_dec *d, const int *src, const float *src_mask) {
+/* The encoder; the decoder's initial state goes into all K rows of each sentence. */
+static nn_tensor *encode(nmt_luong_dec *d, const int *src, const int *src_len, const float *src_mask) {
   nn_graph *g = &d->enc;
   const nn_luong *m = d->net;
   int B = d->B, H = m->cfg.hidden;
   nn_tensor *h0[NN_LUONG_MAX_LAYERS], *c0[NN_LUONG_MAX_LAYERS];
-  nn_tensor *Hs = nn_luong_encode(g, m, d->p, src, d->S, B, src_mask, h0, c0);
-  if (!Hs) return NULL;
-  for (int l = 0; l < m->cfg.layers; l++)
+  nn_tensor *h[NN_LUONG_MAX_LAYERS], *c[NN_LUONG_MAX_LAYERS];
+  nn_tensor *Hs = nn_luong_encode(g, m, d->p, src, src_len, d->S, B, src_mask, h0, c0);
+  if (Hs) nn_luong_init_state(g, m, h0, c0, h, c, B);
+  if (g->failed) return NULL;
+  for (int l = 0; l < m->cfg.dec_layers; l++)
     for (int b = 0; b < B; b++)
       for (int k = 0; k < d->K; k++) {
         size_t to = ((size_t)l * d->R + (size_t)b * d->K + k) * H, from = (size_t)b * H;
-        memcpy(d->h + to, h0[l]->v + from, H * sizeof(float));
-        memcpy(d->c + to, c0[l]->v + from, H * sizeof(float));
+        memcpy(d->h + to, h[l]->v + from, H * sizeof(float));
+        memcpy(d->c + to, c[l]->v + from, H * sizeof(float));
       }
   return Hs;
 }
@@ -54,7 +56,7 @@ static nn_tensor *encode(nmt_luong_dec *d, const int *src, const float *src_mask
 int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *src,
                         const int *src_len, int B, int S, int K) {
   d->net = net, d->p = p, d->B = B, d->K = K, d->R = B * K, d->S = S;
-  int H = net->cfg.hidden, R = d->R, L = net->cfg.layers;
+  int H = net->cfg.hidden, R = d->R, L = net->cfg.dec_layers;
   size_t cap_c = d->cap_state;
   if (grow(&d->h, &d->cap_state, (size_t)L * R * H) || grow(&d->c, &cap_c, (size_t)L * R * H))
     return NMT_EIO;
@@ -72,9 +74,11 @@ int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, con
   }
   for (int s = 0; s < S; s++)
     for (int b = 0; b < B; b++) src_mask[s * B + b] = s < src_len[b];
-  nn_tensor *Hs = encode(d, src, src_mask);
+  nn_tensor *Hs = encode(d, src, src_len, src_mask);
+  d->Hs = d->keys = NULL;
+  if (!Hs || net->cfg.no_attention) return graph_status(g);
   nn_attn_w aw = nn_luong_attn_w(g, net, p);
-  nn_tensor *keys = Hs ? nn_attn_keys(g, &net->cfg.attn, &aw, Hs) : NULL;
+  nn_tensor *keys = nn_attn_keys(g, &net->cfg.attn, &aw, Hs);
   d->Hs = keys ? repeat_rows(g, Hs, S, B, K) : NULL;
   d->keys = d->Hs ? (keys == Hs ? d->Hs : repeat_rows(g, keys, S, B, K)) : NULL;
   return graph_status(g);
@@ -104,16 +108,16 @@ int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
   nn_tensor *gx0 = nn_linear(g, x, param(g, d->p, m->dec_wx[0]), param(g, d->p, m->dec_b[0]));
   nn_tensor *feed = nn_input(g, R, H, d->feed);
   nn_tensor *hn[NN_LUONG_MAX_LAYERS], *cn[NN_LUONG_MAX_LAYERS];
-  for (int l = 0; l < cf->layers; l++) {
+  for (int l = 0; l < cf->dec_layers; l++) {
     hn[l] = nn_input(g, R, H, d->h + (size_t)l * R * H);
     cn[l] = nn_input(g, R, H, d->c + (size_t)l * R * H);
   }
   nn_tensor *top = g->failed ? NULL : nn_luong_decode_step(g, m, d->p, gx0, feed, NULL, hn, cn);
   nn_attn_w aw = nn_luong_attn_w(g, m, d->p);
-  nn_tensor *ht = top ? nn_attn_step(g, &cf->attn, &aw, top, d->keys, d->Hs, d->mask, d->len, NULL) : NULL;
+  nn_tensor *ht = top ? nn_luong_output(g, m, &aw, top, d->keys, d->Hs, d->mask, d->len) : NULL;
   nn_tensor *logits = nn_linear(g, ht, param(g, d->p, m->out_w), param(g, d->p, m->out_b));
   if (g->failed || !logits) return graph_status(g);
-  for (int l = 0; l < cf->layers; l++) {
+  for (int l = 0; l < cf->dec_layers; l++) {
     memcpy(d->h + (size_t)l * R * H, hn[l]->v, sizeof(float) * (size_t)R * H);
     memcpy(d->c + (size_t)l * R * H, cn[l]->v, sizeof(float) * (size_t)R * H);
   }
@@ -133,7 +137,7 @@ int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from) {
   int R = d->R, H = d->net->cfg.hidden;
   float *tmp = malloc(sizeof(float) * (size_t)R * H);
   if (!tmp) return nmt_fail(NMT_EIO, "out of memory");
-  for (int l = 0; l < d->net->cfg.layers; l++) {
+  for (int l = 0; l < d->net->cfg.dec_layers; l++) {
     gather(d->h + (size_t)l * R * H, tmp, from, R, H);
     gather(d->c + (size_t)l * R * H, tmp, from, R, H);
   }

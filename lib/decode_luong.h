@@ -11,10 +11,10 @@ typedef struct {
   nn_params *p;
   nn_graph enc, step;  /* encoder memory lives for the batch; the step graph is reset each step */
   int B, K, R, S;      /* sentences, beam, rows R = B*K, source steps */
-  nn_tensor *Hs, *keys; /* (S*R, H) encoder outputs and attention keys, per row */
+  nn_tensor *Hs, *keys; /* (S*R, H) encoder outputs and attention keys, per row; NULL without attention */
   float *mask;          /* (R, S) attention mask */
   int *len;             /* (R) source lengths */
-  float *h, *c;         /* (layers, R, H) decoder state */
+  float *h, *c;         /* (dec_layers, R, H) decoder state */
   float *feed;          /* (R, H) previous attentional vector h̃ */
   float *logp;          /* (R, Vt) log-probabilities of the last step */
   size_t cap_state, cap_logp;

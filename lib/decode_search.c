@@ -59,12 +59,13 @@ static int advance(search *s, const float *logp, int V, int b, int t, float alph
   }
   float next[K];
   int st = NMT_OK;
-  for (int i = 0; i < n && live < K && !st; i++) {
+  /* Marian: each finished hypothesis takes one slot off the beam */
+  int cap = K - out[b].n;
+  for (int i = 0; i < n && i < cap && !st; i++) {
     cand c = s->top[i];
     int *h = s->hist + (size_t)c.row * s->maxT;
     if (c.token == NMT_EOS) {
       st = add_hyp(&out[b], h, t, c.score, alpha);
-      if (out[b].n >= K) break;
       continue;
     }
     int r = b * K + live++;

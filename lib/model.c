@@ -9,19 +9,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const attn_names[] = {"dot", "general", "mlp"};
+/* Indexed by enum nn_attn_score, then "none"; by enum nn_luong_enc. */
+static const char *const attn_names[] = {"dot", "general", "mlp", "none"};
+static const char *const enc_names[] = {"unidirectional", "bidirectional", "bi-unidirectional"};
+
+static int name_index(const char *const *names, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (name && !strcmp(name, names[i])) return i;
+  return -1;
+}
 
 static int config_of(nn_luong_cfg *c, const nmt_model_opts *o, int vs, int vt) {
-  int score = -1;
-  for (int i = 0; i < 3; i++)
-    if (o->attention && !strcmp(o->attention, attn_names[i])) score = i;
-  if (score < 0) return nmt_fail(NMT_EUSAGE, "--attention must be dot, general or mlp");
+  int score = name_index(attn_names, 4, o->attention);
+  int enc = o->enc_type ? name_index(enc_names, 3, o->enc_type) : NN_ENC_UNI;
+  if (score < 0) return nmt_fail(NMT_EUSAGE, "--attention must be dot, general, mlp or none");
+  if (enc < 0)
+    return nmt_fail(NMT_EUSAGE, "--enc-type must be unidirectional, bidirectional or bi-unidirectional");
+  if (enc != NN_ENC_UNI && o->dim_rnn % 2)
+    return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a %s encoder (half per direction)",
+                    enc_names[enc]);
   if (o->dropout < 0 || o->dropout >= 1) return nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1)");
   if (o->label_smoothing < 0 || o->label_smoothing >= 1)
     return nmt_fail(NMT_EUSAGE, "--label-smoothing must be in [0, 1)");
-  *c = (nn_luong_cfg){vs, vt, o->dim_emb, o->dim_rnn, o->depth,
-                      {(enum nn_attn_score)score, o->local, (float)o->window}, o->dim_rnn,
-                      o->input_feed, o->dropout, o->label_smoothing, NMT_PAD};
+  bool none = score == 3;
+  *c = (nn_luong_cfg){.src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
+                      .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
+                      .enc_type = (enum nn_luong_enc)enc, .reverse_source = o->reverse_source,
+                      .no_attention = none,
+                      .attn = {none ? NN_ATTN_DOT : (enum nn_attn_score)score, o->local, (float)o->window},
+                      .attn_size = o->dim_rnn, .input_feed = o->input_feed && !none,
+                      .dropout = o->dropout, .label_smoothing = o->label_smoothing, .pad = NMT_PAD};
   return NMT_OK;
 }
 
@@ -58,11 +75,13 @@ static int addf(nmt_strbuf *b, const char *fmt, ...) {
 }
 
 static int config_text(const nn_luong_cfg *c, nmt_strbuf *b) {
-  return addf(b,
-              "family=luong\ndim-emb=%d\ndim-rnn=%d\ndepth=%d\nattention=%s\nlocal=%d\n"
-              "window=%g\ninput-feed=%d\ndropout=%.9g\nlabel-smoothing=%.9g\n",
-              c->emb, c->hidden, c->layers, attn_names[c->attn.score], c->attn.local,
-              (double)c->attn.D, c->input_feed, (double)c->dropout, (double)c->label_smoothing);
+  int st = addf(b, "family=luong\ndim-emb=%d\ndim-rnn=%d\nenc-depth=%d\ndec-depth=%d\nenc-type=%s\n"
+                   "reverse-source=%d\n", c->emb, c->hidden, c->enc_layers, c->dec_layers,
+                enc_names[c->enc_type], c->reverse_source);
+  return st ? st : addf(b, "attention=%s\nlocal=%d\nwindow=%g\ninput-feed=%d\ndropout=%.9g\n"
+                           "label-smoothing=%.9g\n", attn_names[c->no_attention ? 3 : c->attn.score],
+                        c->attn.local, (double)c->attn.D, c->input_feed, (double)c->dropout,
+                        (double)c->label_smoothing);
 }
 
 static int tensor_table(const nn_params *p, nmt_strbuf *b) {
@@ -107,21 +126,30 @@ static const nmt_section *need(const nmt_model_file *f, const char *tag, const c
   return s;
 }
 
-/* One "key=value" line into o (attention names point into a static table). */
+/* One "key=value" line into o (names point into the static tables). "depth"
+ * is the older files' key for both depths. */
 static int config_line(nmt_model_opts *o, const char *key, const char *val) {
   char *end;
   double x = strtod(val, &end);
   bool num = *val && !*end;
   if (!strcmp(key, "family")) return strcmp(val, "luong") ? -1 : 0;
   if (!strcmp(key, "attention")) {
-    for (int i = 0; i < 3; i++)
-      if (!strcmp(val, attn_names[i])) o->attention = attn_names[i];
-    return o->attention ? 0 : -1;
+    int i = name_index(attn_names, 4, val);
+    o->attention = i < 0 ? NULL : attn_names[i];
+    return i < 0 ? -1 : 0;
+  }
+  if (!strcmp(key, "enc-type")) {
+    int i = name_index(enc_names, 3, val);
+    o->enc_type = i < 0 ? NULL : enc_names[i];
+    return i < 0 ? -1 : 0;
   }
   if (!num) return -1;
   if (!strcmp(key, "dim-emb")) o->dim_emb = (int)x;
   else if (!strcmp(key, "dim-rnn")) o->dim_rnn = (int)x;
-  else if (!strcmp(key, "depth")) o->depth = (int)x;
+  else if (!strcmp(key, "depth")) o->enc_depth = o->dec_depth = (int)x;
+  else if (!strcmp(key, "enc-depth")) o->enc_depth = (int)x;
+  else if (!strcmp(key, "dec-depth")) o->dec_depth = (int)x;
+  else if (!strcmp(key, "reverse-source")) o->reverse_source = x != 0;
   else if (!strcmp(key, "local")) o->local = x != 0;
   else if (!strcmp(key, "window")) o->window = (int)x;
   else if (!strcmp(key, "input-feed")) o->input_feed = x != 0;

@@ -10,11 +10,13 @@
 
 /* What the command line chooses; the rest of nn_luong_cfg follows from it. */
 typedef struct {
-  int dim_emb, dim_rnn, depth;
-  const char *attention; /* "dot", "general", "mlp" */
+  int dim_emb, dim_rnn, enc_depth, dec_depth;
+  const char *enc_type;  /* "unidirectional" (also NULL), "bidirectional", "bi-unidirectional" */
+  bool reverse_source;
+  const char *attention; /* "dot", "general", "mlp", "none" (no attention) */
   bool local;            /* local-p instead of global attention */
   int window;            /* local-p half-width D */
-  bool input_feed;
+  bool input_feed;       /* ignored without attention */
   float dropout, label_smoothing;
 } nmt_model_opts;
 

@@ -1,4 +1,4 @@
-/* The Luong model: parameter layout and the training forward pass. */
+/* The Luong model: parameter layout, encoder, decoder step and the training forward pass. */
 #include "nn_model_luong.h"
 #include "err.h"
 #include "nn_lstm.h"
@@ -12,45 +12,82 @@ static int add(nn_params *p, int *status, const char *name, int rows, int cols) 
   return i;
 }
 
-static int add_layer(nn_params *p, int *st, const char *side, int l, int in, int rec, int H,
-                     int *wx, int *wh, int *b) {
+/* One LSTM layer's weights "<prefix>.{Wx,Wh,b}": input `in`, recurrent input `rec`, size H. */
+static void add_layer(nn_params *p, int *st, const char *prefix, int in, int rec, int H, int *wx,
+                      int *wh, int *b) {
   char name[64];
-  snprintf(name, sizeof name, "%s.l%d.Wx", side, l);
+  snprintf(name, sizeof name, "%s.Wx", prefix);
   *wx = add(p, st, name, in, 4 * H);
-  snprintf(name, sizeof name, "%s.l%d.Wh", side, l);
+  snprintf(name, sizeof name, "%s.Wh", prefix);
   *wh = add(p, st, name, rec, 4 * H);
-  snprintf(name, sizeof name, "%s.l%d.b", side, l);
+  snprintf(name, sizeof name, "%s.b", prefix);
   *b = add(p, st, name, 1, 4 * H);
-  return *st;
+}
+
+/* Encoder layers [0, n) run in both directions. */
+static int bi_layers(const nn_luong_cfg *c) {
+  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
+}
+
+static bool valid_cfg(const nn_luong_cfg *c) {
+  bool attn_sized = c->no_attention || !(c->attn.score == NN_ATTN_MLP || c->attn.local);
+  return c->enc_layers >= 1 && c->enc_layers <= NN_LUONG_MAX_LAYERS && c->dec_layers >= 1 &&
+         c->dec_layers <= NN_LUONG_MAX_LAYERS && c->emb >= 1 && c->hidden >= 1 &&
+         c->src_vocab >= 1 && c->tgt_vocab >= 1 && (attn_sized || c->attn_size >= 1) &&
+         c->enc_type >= NN_ENC_UNI && c->enc_type <= NN_ENC_BI_UNI &&
+         (c->enc_type == NN_ENC_UNI || c->hidden % 2 == 0);
+}
+
+static void layout_encoder(nn_luong *m, nn_params *p, int *st) {
+  const nn_luong_cfg *c = &m->cfg;
+  int E = c->emb, H = c->hidden, nbi = bi_layers(c);
+  char prefix[32];
+  for (int l = 0; l < c->enc_layers; l++) {
+    snprintf(prefix, sizeof prefix, "enc.l%d", l);
+    if (l >= nbi) {
+      add_layer(p, st, prefix, l ? H : E, H, H, &m->enc_wx[l], &m->enc_wh[l], &m->enc_b[l]);
+      continue;
+    }
+    add_layer(p, st, prefix, l ? H / 2 : E, H / 2, H / 2, &m->enc_wx[l], &m->enc_wh[l], &m->enc_b[l]);
+    snprintf(prefix, sizeof prefix, "enc.l%dr", l);
+    add_layer(p, st, prefix, l ? H / 2 : E, H / 2, H / 2, &m->enc_rwx[l], &m->enc_rwh[l], &m->enc_rb[l]);
+  }
+}
+
+static void layout_attention(nn_luong *m, nn_params *p, int *st) {
+  const nn_luong_cfg *c = &m->cfg;
+  int H = c->hidden, A = c->attn_size;
+  if (c->attn.score == NN_ATTN_GENERAL) m->attn_wa = add(p, st, "attn.Wa", H, H);
+  if (c->attn.score == NN_ATTN_MLP) {
+    m->attn_wa = add(p, st, "attn.Wa", H, A);
+    m->attn_wq = add(p, st, "attn.Wq", H, A);
+    m->attn_v = add(p, st, "attn.v", 1, A);
+  }
+  if (c->attn.local) {
+    m->attn_wp = add(p, st, "attn.Wp", H, A);
+    m->attn_vp = add(p, st, "attn.vp", A, 1);
+  }
+  m->attn_wc = add(p, st, "attn.Wc", 2 * H, H);
 }
 
 int nn_luong_layout(nn_luong *m, const nn_luong_cfg *c, nn_params *p) {
-  if (c->layers < 1 || c->layers > NN_LUONG_MAX_LAYERS || c->emb < 1 || c->hidden < 1 ||
-      c->src_vocab < 1 || c->tgt_vocab < 1 ||
-      ((c->attn.score == NN_ATTN_MLP || c->attn.local) && c->attn_size < 1))
-    return nmt_fail(NMT_EUSAGE, "luong: bad configuration (layers 1..%d, sizes >= 1)",
-                    NN_LUONG_MAX_LAYERS);
+  if (!valid_cfg(c))
+    return nmt_fail(NMT_EUSAGE, "luong: bad configuration (layers 1..%d, sizes >= 1, an even "
+                                "hidden size with a bidirectional encoder)", NN_LUONG_MAX_LAYERS);
   memset(m, -1, sizeof *m);
   m->cfg = *c;
-  int st = NMT_OK, E = c->emb, H = c->hidden, A = c->attn_size;
+  m->cfg.input_feed = c->input_feed && !c->no_attention;
+  int st = NMT_OK, E = c->emb, H = c->hidden;
   m->src_emb = add(p, &st, "enc.emb", c->src_vocab, E);
   m->tgt_emb = add(p, &st, "dec.emb", c->tgt_vocab, E);
-  for (int l = 0; l < c->layers; l++) {
-    add_layer(p, &st, "enc", l, l ? H : E, H, H, &m->enc_wx[l], &m->enc_wh[l], &m->enc_b[l]);
-    add_layer(p, &st, "dec", l, l ? H : E, !l && c->input_feed ? 2 * H : H, H, &m->dec_wx[l],
+  layout_encoder(m, p, &st);
+  char prefix[32];
+  for (int l = 0; l < c->dec_layers; l++) {
+    snprintf(prefix, sizeof prefix, "dec.l%d", l);
+    add_layer(p, &st, prefix, l ? H : E, !l && m->cfg.input_feed ? 2 * H : H, H, &m->dec_wx[l],
               &m->dec_wh[l], &m->dec_b[l]);
   }
-  if (c->attn.score == NN_ATTN_GENERAL) m->attn_wa = add(p, &st, "attn.Wa", H, H);
-  if (c->attn.score == NN_ATTN_MLP) {
-    m->attn_wa = add(p, &st, "attn.Wa", H, A);
-    m->attn_wq = add(p, &st, "attn.Wq", H, A);
-    m->attn_v = add(p, &st, "attn.v", 1, A);
-  }
-  if (c->attn.local) {
-    m->attn_wp = add(p, &st, "attn.Wp", H, A);
-    m->attn_vp = add(p, &st, "attn.vp", A, 1);
-  }
-  m->attn_wc = add(p, &st, "attn.Wc", 2 * H, H);
+  if (!c->no_attention) layout_attention(m, p, &st);
   m->out_w = add(p, &st, "out.W", H, c->tgt_vocab);
   m->out_b = add(p, &st, "out.b", 1, c->tgt_vocab);
   return st;
@@ -90,26 +127,79 @@ nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_luong *m, nn_params *p) {
                      param(g, p, m->attn_wp), param(g, p, m->attn_vp), param(g, p, m->attn_wc)};
 }
 
-nn_tensor *nn_luong_encode(nn_graph *g, const nn_luong *m, nn_params *p, const int *src, int S,
-                           int B, const float *mask, nn_tensor **h0, nn_tensor **c0) {
+/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
+ * steps reversed and its padding left in place: its own inverse. */
+static int *reversal(nn_graph *g, const int *len, int S, int B) {
+  int *perm = nn_ints(g, (size_t)S * B, NULL);
+  for (int b = 0; b < B && perm; b++) {
+    if (!nn_require(g, len[b] >= 1 && len[b] <= S, "luong: source length %d of %d", len[b], S))
+      return NULL;
+    for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
+  }
+  return perm;
+}
+
+/* One direction of one encoder layer over X: outputs (S*B,H'), final state into *h, *c. */
+static nn_tensor *enc_layer(nn_graph *g, nn_lstm_w w, nn_tensor *X, const float *mask, int S,
+                            int B, nn_tensor **h, nn_tensor **c) {
+  nn_tensor *Cs, *Hs = nn_lstm_layer(g, &w, X, mask, S, NULL, NULL, &Cs);
+  if (!Hs) return NULL;
+  *h = nn_rows(g, Hs, (S - 1) * B, B);
+  *c = nn_rows(g, Cs, (S - 1) * B, B);
+  return Hs;
+}
+
+nn_tensor *nn_luong_encode(nn_graph *g, const nn_luong *m, nn_params *p, const int *src,
+                           const int *src_len, int S, int B, const float *mask, nn_tensor **h0,
+                           nn_tensor **c0) {
   const nn_luong_cfg *c = &m->cfg;
-  nn_tensor *x = nn_dropout(g, nn_embed(g, param(g, p, m->src_emb), src, S * B), c->dropout);
-  for (int l = 0; l < c->layers && !g->failed; l++) {
-    nn_lstm_w w = layer_w(g, p, m->enc_wx[l], m->enc_wh[l], m->enc_b[l]);
-    nn_tensor *Cs, *Hs = nn_lstm_layer(g, &w, l ? nn_dropout(g, x, c->dropout) : x, mask, S, NULL, NULL, &Cs);
+  int nbi = bi_layers(c);
+  int *rev = c->reverse_source || nbi ? reversal(g, src_len, S, B) : NULL;
+  int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
+  if (g->failed) return NULL;
+  for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
+  nn_tensor *x = nn_dropout(g, nn_embed(g, param(g, p, m->src_emb), ids ? ids : src, S * B), c->dropout);
+  /* The backward direction runs forward over each sentence's reversed rows. */
+  nn_tensor *bw = nbi ? nn_embed(g, x, rev, S * B) : NULL;
+  for (int l = 0; l < c->enc_layers && !g->failed; l++) {
+    nn_lstm_w fw_w = layer_w(g, p, m->enc_wx[l], m->enc_wh[l], m->enc_b[l]);
+    nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x;
+    if (l >= nbi) {
+      x = enc_layer(g, fw_w, in, mask, S, B, &h0[l], &c0[l]);
+      continue;
+    }
+    nn_lstm_w bw_w = layer_w(g, p, m->enc_rwx[l], m->enc_rwh[l], m->enc_rb[l]);
+    nn_tensor *hf, *cf, *hb, *cb;
+    x = enc_layer(g, fw_w, in, mask, S, B, &hf, &cf);
+    bw = enc_layer(g, bw_w, l ? nn_dropout(g, bw, c->dropout) : bw, mask, S, B, &hb, &cb);
     if (g->failed) break;
-    h0[l] = nn_rows(g, Hs, (S - 1) * B, B);
-    c0[l] = nn_rows(g, Cs, (S - 1) * B, B);
-    x = Hs;
+    h0[l] = nn_concat(g, hf, hb);
+    c0[l] = nn_concat(g, cf, cb);
+    if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rev, S * B));
   }
   return g->failed ? NULL : x;
+}
+
+static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
+  nn_tensor *t = nn_new(g, rows, cols);
+  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
+  return t;
+}
+
+void nn_luong_init_state(nn_graph *g, const nn_luong *m, nn_tensor **h0, nn_tensor **c0,
+                         nn_tensor **h, nn_tensor **c, int B) {
+  for (int l = 0; l < m->cfg.dec_layers; l++) {
+    bool from_enc = l < m->cfg.enc_layers;
+    h[l] = from_enc ? h0[l] : zeros(g, B, m->cfg.hidden);
+    c[l] = from_enc ? c0[l] : zeros(g, B, m->cfg.hidden);
+  }
 }
 
 nn_tensor *nn_luong_decode_step(nn_graph *g, const nn_luong *m, nn_params *p, nn_tensor *gx0,
                                 nn_tensor *feed, const float *mask, nn_tensor **h, nn_tensor **c) {
   const nn_luong_cfg *cf = &m->cfg;
   int B = gx0->rows, H = cf->hidden;
-  for (int l = 0; l < cf->layers && !g->failed; l++) {
+  for (int l = 0; l < cf->dec_layers && !g->failed; l++) {
     nn_lstm_w w = layer_w(g, p, m->dec_wx[l], m->dec_wh[l], m->dec_b[l]);
     nn_tensor *gx = l ? nn_linear(g, nn_dropout(g, h[l - 1], cf->dropout), w.Wx, w.b) : gx0;
     nn_tensor *rin = !l && cf->input_feed ? nn_concat(g, feed, h[l]) : h[l];
@@ -120,7 +210,13 @@ nn_tensor *nn_luong_decode_step(nn_graph *g, const nn_luong *m, nn_params *p, nn
     h[l] = hn;
     c[l] = cn;
   }
-  return g->failed ? NULL : h[cf->layers - 1];
+  return g->failed ? NULL : h[cf->dec_layers - 1];
+}
+
+nn_tensor *nn_luong_output(nn_graph *g, const nn_luong *m, const nn_attn_w *aw, nn_tensor *top,
+                           nn_tensor *K, nn_tensor *Hs, const float *mask, const int *len) {
+  if (m->cfg.no_attention) return top;
+  return nn_attn_step(g, &m->cfg.attn, aw, top, K, Hs, mask, len, NULL);
 }
 
 nn_tensor *nn_luong_forward(nn_graph *g, const nn_luong *m, nn_params *p,
@@ -131,10 +227,12 @@ nn_tensor *nn_luong_forward(nn_graph *g, const nn_luong *m, nn_params *p,
                                bt->S, T))
     return NULL;
   masks mk = make_masks(g, bt, c->pad);
+  nn_tensor *h0[NN_LUONG_MAX_LAYERS], *c0[NN_LUONG_MAX_LAYERS];
   nn_tensor *h[NN_LUONG_MAX_LAYERS], *cs[NN_LUONG_MAX_LAYERS];
-  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->S, B, mk.src, h, cs); /* (S*B,H) */
+  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, mk.src, h0, c0); /* (S*B,H) */
+  if (Hs) nn_luong_init_state(g, m, h0, c0, h, cs, B);
   nn_attn_w aw = nn_luong_attn_w(g, m, p);
-  nn_tensor *K = Hs ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
+  nn_tensor *K = Hs && !c->no_attention ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
   /* The decoder's first-layer input projection for all steps at once. */
   nn_tensor *Ey = nn_dropout(g, nn_embed(g, param(g, p, m->tgt_emb), bt->tgt_in, T * B), c->dropout);
   nn_tensor *G0 = nn_linear(g, Ey, param(g, p, m->dec_wx[0]), param(g, p, m->dec_b[0])); /* (T*B,4H) */
@@ -145,7 +243,7 @@ nn_tensor *nn_luong_forward(nn_graph *g, const nn_luong *m, nn_params *p,
   for (int t = 0; t < T && !g->failed; t++) {
     nn_tensor *top = nn_luong_decode_step(g, m, p, nn_rows(g, G0, t * B, B), feed, mk.tgt + (size_t)t * B, h, cs);
     if (!top) break;
-    feed = outs[t] = nn_attn_step(g, &c->attn, &aw, top, K, Hs, mk.attn, mk.len, NULL);
+    feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, mk.attn, mk.len);
   }
   nn_tensor *Ht = g->failed ? NULL : nn_dropout(g, nn_stack(g, outs, T), c->dropout); /* (T*B,H) */
   nn_tensor *logits = nn_linear(g, Ht, param(g, p, m->out_w), param(g, p, m->out_b)); /* (T*B,Vt) */

@@ -9,14 +9,27 @@
 
 enum { V = 9, B = 3 };
 
-static void random_model(nmt_model *m, const char *attention, bool local, uint64_t seed) {
+/* t_tmp recycles its answers after four calls: keep copies. */
+typedef char path[512];
+static void keep(path out, const char *name) { snprintf(out, sizeof(path), "%s", t_tmp(name)); }
+
+static nmt_model_opts tiny_opts(const char *attention, bool local) {
+  return (nmt_model_opts){.dim_emb = 5, .dim_rnn = 8, .enc_depth = 2, .dec_depth = 2,
+                          .attention = attention, .local = local, .window = 2, .input_feed = true};
+}
+
+static void random_model_opts(nmt_model *m, const nmt_model_opts *o, uint64_t seed) {
   const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n";
   nmt_vocab *vs, *vt;
   nmt_vocab_parse(&vs, text, strlen(text), "v");
   nmt_vocab_parse(&vt, text, strlen(text), "v");
-  nmt_model_opts o = {5, 7, 2, attention, local, 2, true, 0, 0};
-  CHECK_INT(nmt_model_create(m, &o, vs, vt, seed), NMT_OK);
+  CHECK_INT(nmt_model_create(m, o, vs, vt, seed), NMT_OK);
   nn_params_init(&m->params, NN_INIT_UNIFORM, 0.5f, seed); /* peakier than 0.1: a real test */
+}
+
+static void random_model(nmt_model *m, const char *attention, bool local, uint64_t seed) {
+  nmt_model_opts o = tiny_opts(attention, local);
+  random_model_opts(m, &o, seed);
 }
 
 /* -log p(tgt | src) summed over sentences, one step at a time. */
@@ -45,22 +58,105 @@ static const int fsrc_len[B] = {4, 2, 4};
 static const int tgt_in[4 * B] = {NMT_BOS, NMT_BOS, NMT_BOS, 5, 8, 4, 6, NMT_PAD, 7, NMT_PAD, NMT_PAD, 7};
 static const int tgt_out[4 * B] = {5, 8, 4, 6, NMT_EOS, 7, NMT_EOS, NMT_PAD, 7, NMT_PAD, NMT_PAD, NMT_EOS};
 
+/* The training loss of the forced batch. */
+static double forward_loss(nmt_model *m) {
+  nn_luong_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  long ntok;
+  nn_tensor *loss = nn_luong_forward(&g, &m->net, &m->params, &batch, &ntok);
+  CHECK(loss != NULL);
+  double l = loss ? loss->v[0] : 0;
+  nn_graph_free(&g);
+  return l;
+}
+
+/* The attention types, then the encoder and decoder variants of issue 3. */
+static const struct {
+  const char *attention, *enc_type;
+  bool local, reverse;
+  int enc_depth, dec_depth;
+} variant[] = {
+    {"dot", NULL, false, false, 2, 2},
+    {"general", NULL, false, false, 2, 2},
+    {"mlp", NULL, false, false, 2, 2},
+    {"mlp", NULL, true, false, 2, 2},
+    {"general", "bidirectional", false, false, 2, 2},
+    {"mlp", "bi-unidirectional", true, false, 3, 2},
+    {"general", NULL, false, true, 1, 2},
+    {"none", "bidirectional", false, false, 2, 3},
+    {"dot", "bidirectional", false, true, 3, 1},
+};
+enum { NVARIANTS = sizeof variant / sizeof variant[0] };
+
+static void variant_model(nmt_model *m, int i, uint64_t seed) {
+  nmt_model_opts o = tiny_opts(variant[i].attention, variant[i].local);
+  o.enc_type = variant[i].enc_type;
+  o.reverse_source = variant[i].reverse;
+  o.enc_depth = variant[i].enc_depth;
+  o.dec_depth = variant[i].dec_depth;
+  random_model_opts(m, &o, seed);
+}
+
 TEST(decode_step_matches_training_forward) {
-  const char *attn[] = {"dot", "general", "mlp", "mlp"};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < NVARIANTS; i++) {
     nmt_model m;
-    random_model(&m, attn[i], i == 3, 11 + (uint64_t)i);
-    nn_luong_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
-    nn_graph g = {0};
-    nn_graph_reset(&g, false, 0);
-    long ntok;
-    nn_tensor *loss = nn_luong_forward(&g, &m.net, &m.params, &batch, &ntok);
-    CHECK(loss != NULL);
-    double want = loss->v[0], got = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
-    CHECK_NEAR(got, want, 1e-4 * want);
-    nn_graph_free(&g);
+    variant_model(&m, i, 11 + (uint64_t)i);
+    double want = forward_loss(&m), got = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
+    if (fabs(got - want) > 1e-4 * want) T_FAIL("variant %d: step %.6f, forward %.6f", i, got, want);
     nmt_model_free(&m);
   }
+}
+
+/* A model saved with each variant loads with the same layout and scores the same. */
+TEST(decode_variants_round_trip) {
+  const char *file = t_tmp("variant.bin");
+  for (int i = 0; i < NVARIANTS; i++) {
+    nmt_model m, r;
+    variant_model(&m, i, 31 + (uint64_t)i);
+    CHECK_INT(nmt_model_save(&m, file), NMT_OK);
+    if (nmt_model_load(&r, file) != NMT_OK) {
+      T_FAIL("variant %d: %s", i, nmt_errmsg());
+      nmt_model_free(&m);
+      continue;
+    }
+    const nn_luong_cfg *a = &r.net.cfg, *b = &m.net.cfg;
+    CHECK(a->enc_type == b->enc_type && a->reverse_source == b->reverse_source &&
+          a->no_attention == b->no_attention && a->input_feed == b->input_feed &&
+          a->enc_layers == b->enc_layers && a->dec_layers == b->dec_layers);
+    CHECK(r.params.nviews == m.params.nviews && r.params.n == m.params.n);
+    CHECK(!memcmp(r.params.w, m.params.w, sizeof(float) * m.params.n));
+    CHECK(forced_score(&r, fsrc, fsrc_len, 4, tgt_out, 4, B) ==
+          forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B));
+    nmt_model_free(&r);
+    nmt_model_free(&m);
+  }
+}
+
+/* A model file written before enc-depth/dec-depth/enc-type/reverse-source
+ * ("depth" for both, unidirectional) still loads and decodes the same. */
+TEST(decode_old_config_loads) {
+  const char *old = "family=luong\ndim-emb=5\ndim-rnn=8\ndepth=2\nattention=general\nlocal=0\n"
+                    "window=2\ninput-feed=1\ndropout=0\nlabel-smoothing=0\n";
+  path now, then;
+  keep(now, "now.bin"), keep(then, "then.bin");
+  nmt_model m, r;
+  random_model(&m, "general", false, 41);
+  CHECK_INT(nmt_model_save(&m, now), NMT_OK);
+  nmt_model_file f, g = {0};
+  CHECK_INT(nmt_mf_read(&f, now), NMT_OK);
+  for (int i = 0; i < f.n; i++)
+    if (strcmp(f.s[i].tag, "config")) CHECK_INT(nmt_mf_add(&g, f.s[i].tag, f.s[i].data, f.s[i].len), NMT_OK);
+    else CHECK_INT(nmt_mf_add(&g, "config", old, strlen(old)), NMT_OK);
+  CHECK_INT(nmt_mf_write(&g, then), NMT_OK);
+  CHECK_INT(nmt_model_load(&r, then), NMT_OK);
+  CHECK(r.net.cfg.enc_type == NN_ENC_UNI && r.net.cfg.enc_layers == 2 && r.net.cfg.dec_layers == 2);
+  CHECK(forced_score(&r, fsrc, fsrc_len, 4, tgt_out, 4, B) ==
+        forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B));
+  free(g.s);
+  nmt_mf_free(&f);
+  nmt_model_free(&r);
+  nmt_model_free(&m);
 }
 
 /* Every n-best hypothesis carries its own forced-decoding score, best first. */
@@ -105,8 +201,8 @@ static void reverse_corpus(const char *src, const char *tgt, int n, unsigned see
   fclose(a), fclose(b);
 }
 
-static double csv_loss(const char *path, bool last) {
-  FILE *f = fopen(path, "r");
+static double csv_loss(const char *file, bool last) {
+  FILE *f = fopen(file, "r");
   char line[512];
   double loss = -1, x;
   long step, epoch, tokens;
@@ -118,10 +214,6 @@ static double csv_loss(const char *path, bool last) {
   if (f) fclose(f);
   return loss;
 }
-
-/* t_tmp recycles its answers after four calls: keep copies. */
-typedef char path[512];
-static void keep(path out, const char *name) { snprintf(out, sizeof(path), "%s", t_tmp(name)); }
 
 TEST(decode_end_to_end_reverse) {
   path src, tgt, vsrc, vtgt, model, metrics, want, got, in;

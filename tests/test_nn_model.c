@@ -14,7 +14,8 @@ static const int tgt_in[T * B] = {BOS, BOS, BOS, 3, 4, 5, 6, 5, 6, 4, PAD, 3, 5,
 static const int tgt_out[T * B] = {3, 4, 5, 6, 5, 6, 4, EOS, 3, 5, PAD, EOS, EOS, PAD, PAD};
 
 static nn_luong_cfg tiny_cfg(void) {
-  return (nn_luong_cfg){.src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .layers = 2,
+  return (nn_luong_cfg){.src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .enc_layers = 2,
+                        .dec_layers = 2,
                         .attn = {NN_ATTN_GENERAL, false, 0}, .attn_size = 4, .input_feed = true,
                         .dropout = 0, .label_smoothing = 0.1f, .pad = PAD};
 }
@@ -43,7 +44,7 @@ TEST(nn_model_luong_grad) {
   cfgs[1].attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2}; /* local-p with MLP scores */
   cfgs[1].dropout = 0.2f;
   cfgs[2].input_feed = false;
-  cfgs[2].layers = 1;
+  cfgs[2].enc_layers = cfgs[2].dec_layers = 1;
   cfgs[2].attn.score = NN_ATTN_DOT;
   for (int i = 0; i < 3; i++) {
     model_case mc;
@@ -55,6 +56,98 @@ TEST(nn_model_luong_grad) {
   }
 }
 
+/* The encoder and decoder variants of issue 3 (H = 6: 3 per direction). */
+TEST(nn_model_luong_variants_grad) {
+  nn_luong_cfg cfgs[5] = {tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg()};
+  cfgs[0].enc_type = NN_ENC_BI; /* two stacks of 2, general, input feeding */
+  cfgs[0].dropout = 0.2f;
+  cfgs[1].enc_type = NN_ENC_BI_UNI; /* one bi layer under two uni ones */
+  cfgs[1].enc_layers = 3;
+  cfgs[1].attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
+  cfgs[2].reverse_source = true; /* deeper decoder: its top layer starts at zero */
+  cfgs[2].enc_layers = 1;
+  cfgs[2].dec_layers = 3;
+  cfgs[3].no_attention = true;
+  cfgs[3].enc_type = NN_ENC_BI;
+  cfgs[3].dropout = 0.2f;
+  cfgs[4].enc_type = NN_ENC_BI; /* deeper encoder, reversed, dot */
+  cfgs[4].reverse_source = true;
+  cfgs[4].enc_layers = 3;
+  cfgs[4].dec_layers = 1;
+  cfgs[4].attn.score = NN_ATTN_DOT;
+  for (int i = 0; i < 5; i++) {
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfgs[i], 60 + i);
+    T_NN_GRADCHECK(&p, build_model, &mc);
+    CHECK_INT(mc.ntokens, 12);
+    nn_params_free(&p);
+  }
+}
+
+/* The loss of the batch with source ids src (evaluation mode). */
+static double loss_of(model_case *mc, nn_params *p, const int *srcs) {
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  mc->batch.src = srcs;
+  nn_tensor *loss = build_model(&g, p, mc);
+  double l = loss ? loss->v[0] : -1;
+  nn_graph_free(&g);
+  mc->batch.src = src;
+  return l;
+}
+
+/* --reverse-source on x equals the plain model (same weights) on reversed x. */
+TEST(nn_model_luong_reverse_source) {
+  static const int reversed[S * B] = {5, 5, 3, 4, 4, 6, 6, PAD, 5, 3, PAD, PAD};
+  for (int bi = 0; bi < 2; bi++) {
+    nn_luong_cfg cfg = tiny_cfg();
+    cfg.enc_type = bi ? NN_ENC_BI : NN_ENC_UNI;
+    model_case plain, rev;
+    nn_params p, q;
+    setup(&plain, &p, &cfg, 70);
+    cfg.reverse_source = true;
+    setup(&rev, &q, &cfg, 70);
+    nn_params_init(&p, NN_INIT_UNIFORM, 1, 70); /* big enough for the order to matter */
+    nn_params_init(&q, NN_INIT_UNIFORM, 1, 70);
+    CHECK_NEAR(loss_of(&rev, &q, src), loss_of(&plain, &p, reversed), 1e-5);
+    CHECK(fabs(loss_of(&rev, &q, src) - loss_of(&plain, &p, src)) > 1e-3);
+    nn_params_free(&p);
+    nn_params_free(&q);
+  }
+}
+
+/* The encoder of sentence 1 (2 tokens) alone, in a batch of 1. */
+static const int one_src[2] = {4, 5}, one_len[1] = {2};
+
+/* A bidirectional encoder: padding changes nothing; the forward half of
+ * position 0 ignores later tokens, the backward half reads them. */
+TEST(nn_model_luong_bidirectional_encoder) {
+  nn_luong_cfg cfg = tiny_cfg();
+  cfg.enc_type = NN_ENC_BI;
+  model_case mc;
+  nn_params p;
+  setup(&mc, &p, &cfg, 80);
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  float mask[S * B], mask1[2] = {1, 1};
+  for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
+  nn_tensor *h[2], *c[2], *h1[2], *c1[2];
+  nn_tensor *Hs = nn_luong_encode(&g, &mc.m, &p, src, src_len, S, B, mask, h, c);
+  nn_tensor *Hs1 = nn_luong_encode(&g, &mc.m, &p, one_src, one_len, 2, 1, mask1, h1, c1);
+  int changed[2] = {4, 3}; /* the last token differs */
+  float h_changed[6];
+  nn_tensor *Hs2 = nn_luong_encode(&g, &mc.m, &p, changed, one_len, 2, 1, mask1, h1, c1);
+  CHECK(Hs && Hs1 && Hs2);
+  for (int s = 0; s < 2 && Hs && Hs1; s++)
+    for (int j = 0; j < 6; j++) CHECK_NEAR(Hs->v[(s * B + 1) * 6 + j], Hs1->v[s * 6 + j], 1e-6);
+  for (int j = 0; j < 6 && Hs1 && Hs2; j++) h_changed[j] = fabsf(Hs1->v[j] - Hs2->v[j]);
+  CHECK(h_changed[0] == 0 && h_changed[1] == 0 && h_changed[2] == 0);
+  CHECK(h_changed[3] > 1e-4 || h_changed[4] > 1e-4 || h_changed[5] > 1e-4);
+  nn_graph_free(&g);
+  nn_params_free(&p);
+}
+
 TEST(nn_model_luong_layout) {
   model_case mc;
   nn_params p;
@@ -64,7 +157,33 @@ TEST(nn_model_luong_layout) {
   CHECK(wh == mc.m.dec_wh[0] && p.views[wh].rows == 12 && p.views[wh].cols == 24);
   CHECK(nn_params_find(&p, "attn.Wa") >= 0 && nn_params_find(&p, "attn.Wq") < 0);
   nn_params_free(&p);
-  cfg.layers = 0;
+  cfg.dec_layers = 0;
+  CHECK_INT(nn_luong_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
+  nn_params_free(&p);
+  /* bidirectional, no attention: halves per direction, no attn.* weights, no input feeding */
+  cfg = tiny_cfg();
+  cfg.enc_type = NN_ENC_BI;
+  cfg.no_attention = true;
+  setup(&mc, &p, &cfg, 1);
+  int fw = nn_params_find(&p, "enc.l1.Wx"), bw = nn_params_find(&p, "enc.l1r.Wh");
+  CHECK(fw >= 0 && p.views[fw].rows == 3 && p.views[fw].cols == 12);
+  CHECK(bw >= 0 && p.views[bw].rows == 3 && p.views[bw].cols == 12);
+  CHECK(nn_params_find(&p, "attn.Wc") < 0 && !mc.m.cfg.input_feed);
+  CHECK_INT(p.views[nn_params_find(&p, "dec.l0.Wh")].rows, 6);
+  nn_params_free(&p);
+  /* The peer (torch_rnn_nmt.py): bi-LSTM 256 per direction, decoder 512, emb 256, vocab 10 each:
+   * 4,474,890 weights in PyTorch, less its second LSTM biases (b_hh: 2·1024 + 2048). */
+  cfg = (nn_luong_cfg){.src_vocab = 10, .tgt_vocab = 10, .emb = 256, .hidden = 512, .enc_layers = 1,
+                       .dec_layers = 1, .enc_type = NN_ENC_BI, .attn = {NN_ATTN_GENERAL, false, 0},
+                       .input_feed = true};
+  setup(&mc, &p, &cfg, 1);
+  long total = 0;
+  for (int i = 0; i < p.nviews; i++) total += (long)p.views[i].rows * p.views[i].cols;
+  CHECK_INT(total, 4474890 - 4096);
+  nn_params_free(&p);
+  cfg = tiny_cfg();
+  cfg.enc_type = NN_ENC_BI;
+  cfg.hidden = 7; /* odd: no halves */
   CHECK_INT(nn_luong_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
   nn_params_free(&p);
 }

@@ -55,7 +55,9 @@ static void tiny_model(nmt_model *m, const char *attention, uint64_t seed) {
   nmt_vocab *vs, *vt;
   nmt_vocab_parse(&vs, text, strlen(text), "v");
   nmt_vocab_parse(&vt, text, strlen(text), "v");
-  nmt_model_opts o = {6, 8, 2, attention, false, 3, true, 0.1f, 0.1f};
+  nmt_model_opts o = {.dim_emb = 6, .dim_rnn = 8, .enc_depth = 2, .dec_depth = 2,
+                      .attention = attention, .window = 3, .input_feed = true, .dropout = 0.1f,
+                      .label_smoothing = 0.1f};
   CHECK_INT(nmt_model_create(m, &o, vs, vt, seed), NMT_OK);
 }
 
@@ -72,7 +74,7 @@ TEST(train_model_file_round_trip) {
   CHECK_INT(r.params.n, m.params.n);
   CHECK(same_floats(r.params.w, m.params.w, m.params.n));
   CHECK_INT(r.net.cfg.attn.score, NN_ATTN_MLP);
-  CHECK_INT(r.net.cfg.layers, 2);
+  CHECK_INT(r.net.cfg.dec_layers, 2);
   CHECK_NEAR(r.net.cfg.dropout, 0.1, 1e-7);
   CHECK_STR(r.bpe_codes, "#version: 0.2\na b\n");
   CHECK_STR(nmt_vocab_token(r.tgt, 4), "x");

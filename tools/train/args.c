@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 int train_parse_args(train_args *a, int argc, char **argv) {
-  *a = (train_args){.attention = "general", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
+  *a = (train_args){.attention = "general", .enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
                     .dec_depth = 1, .window = 10, .mini_batch = 64, .maxi_batch = 100,
                     .max_length = 100, .valid_freq = 1000, .log_freq = 100, .early_stopping = 10,
                     .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5, .clip_norm = 5};
@@ -15,10 +15,12 @@ int train_parse_args(train_args *a, int argc, char **argv) {
       {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT", "vocabulary files (built from the training data)"},
       {"bpe-codes", 0, NMT_OPT_STR, &a->bpe_codes, "CODES", "BPE codes to embed in the model"},
       {"dim-emb", 0, NMT_OPT_INT, &a->dim_emb, "N", "embedding size (256)"},
-      {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512)"},
+      {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512; a bidirectional layer: N/2 per direction)"},
+      {"enc-type", 0, NMT_OPT_STR, &a->enc_type, "TYPE", "bidirectional (every layer; default), bi-unidirectional (the first) or unidirectional"},
       {"enc-depth", 0, NMT_OPT_INT, &a->enc_depth, "N", "encoder layers (1)"},
-      {"dec-depth", 0, NMT_OPT_INT, &a->dec_depth, "N", "decoder layers (1; equal to --enc-depth)"},
-      {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general or mlp (general)"},
+      {"dec-depth", 0, NMT_OPT_INT, &a->dec_depth, "N", "decoder layers (1); those beyond --enc-depth start at zero"},
+      {"reverse-source", 0, NMT_OPT_FLAG, &a->reverse_source, NULL, "read each source sentence backwards"},
+      {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general, mlp or none (general; none: no input feeding)"},
       {"local-attention", 0, NMT_OPT_FLAG, &a->local, NULL, "local-p attention instead of global"},
       {"attention-window", 0, NMT_OPT_INT, &a->window, "D", "local-p half-width (10)"},
       {"no-input-feed", 0, NMT_OPT_FLAG, &a->no_input_feed, NULL, "do not feed h~ to the next step"},
@@ -47,7 +49,8 @@ int train_parse_args(train_args *a, int argc, char **argv) {
       "Train an LSTM attention model (Luong 2015) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
       "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.",
       PROG " --train-sets train.bpe.fr train.bpe.en --valid-sets val.bpe.fr val.bpe.en -m fr-en.bin\n"
-           "           --dim-emb 256 --dim-rnn 512 --dropout 0.3 --after-epochs 10 --valid-freq 500",
+           "           --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --dropout 0.3 --after-epochs 10\n"
+           "           --valid-freq 500",
       opts, false};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);

@@ -31,10 +31,10 @@ static int check_options(const train_args *a) {
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
   if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  if (a->enc_depth != a->dec_depth)
-    return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be equal for now");
-  if (a->dim_emb < 1 || a->dim_rnn < 1 || a->enc_depth < 1 || a->mini_batch < 1)
-    return nmt_fail(NMT_EUSAGE, "--dim-emb, --dim-rnn, --enc-depth and --mini-batch must be >= 1");
+  if (a->dim_emb < 1 || a->dim_rnn < 1 || a->enc_depth < 1 || a->dec_depth < 1 || a->mini_batch < 1)
+    return nmt_fail(NMT_EUSAGE, "--dim-emb, --dim-rnn, --enc-depth, --dec-depth and --mini-batch must be >= 1");
+  if (a->enc_depth > NN_LUONG_MAX_LAYERS || a->dec_depth > NN_LUONG_MAX_LAYERS)
+    return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be at most %d", NN_LUONG_MAX_LAYERS);
   if (a->learn_rate <= 0 || a->lr_decay <= 0 || a->lr_decay > 1)
     return nmt_fail(NMT_EUSAGE, "--learn-rate must be > 0 and --lr-decay in (0, 1]");
   return NMT_OK;
@@ -59,9 +59,12 @@ static int new_model(nmt_model *m, const train_args *a) {
     nmt_vocab_free(vs);
     return st;
   }
-  nmt_model_opts mo = {(int)a->dim_emb, (int)a->dim_rnn, (int)a->enc_depth, a->attention,
-                       a->local, (int)a->window, !a->no_input_feed, (float)a->dropout,
-                       (float)a->label_smoothing};
+  nmt_model_opts mo = {.dim_emb = (int)a->dim_emb, .dim_rnn = (int)a->dim_rnn,
+                       .enc_depth = (int)a->enc_depth, .dec_depth = (int)a->dec_depth,
+                       .enc_type = a->enc_type, .reverse_source = a->reverse_source,
+                       .attention = a->attention, .local = a->local, .window = (int)a->window,
+                       .input_feed = !a->no_input_feed, .dropout = (float)a->dropout,
+                       .label_smoothing = (float)a->label_smoothing};
   st = nmt_model_create(m, &mo, vs, vt, (uint64_t)a->seed);
   if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
   return st;

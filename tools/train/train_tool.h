@@ -9,13 +9,13 @@
 
 typedef struct {
   nmt_strlist train, valid, vocabs;
-  const char *model, *metrics, *attention, *bpe_codes;
+  const char *model, *metrics, *attention, *enc_type, *bpe_codes;
   long dim_emb, dim_rnn, enc_depth, dec_depth, window;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
   long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;
   long seed, cpu_threads;
   double learn_rate, lr_decay, clip_norm, dropout, label_smoothing;
-  bool local, no_input_feed, resume;
+  bool local, no_input_feed, reverse_source, resume;
 } train_args;
 
 /* NMT_OK, NMT_EUSAGE (message set) or NMT_DONE after --help/--version. */

@@ -22,7 +22,7 @@ TOOL_BINS := $(sort $(TOOLS:%=$(BIN)/nmt-%))
 TEST_SRC  := $(wildcard tests/*.c)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test check bench deps install clean cuda
+.PHONY: all test check bench deps install clean cuda demo
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/%.o: %.c
@@ -49,6 +49,10 @@ check: test
 
 bench: all
 	bash bench/run
+
+# Quick start: the whole pipeline on a generated corpus (examples/demo), in $(BUILD)/demo.
+demo: all
+	PATH="$(abspath $(BIN)):$$PATH" CC="$(CC)" bash examples/demo/run.sh $(BUILD)/demo
 
 # Compile-only CUDA build (kernels/ arrive with the GPU issue); skipped without nvcc.
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)

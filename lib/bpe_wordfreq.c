@@ -134,22 +134,11 @@ static int count_text_parallel(nmt_wordfreq *wf, const char *text, size_t n) {
   return st;
 }
 
-static int read_dict(nmt_wordfreq *wf, const char *path) {
-  nmt_reader *r;
-  int st = nmt_reader_open(&r, path);
-  if (st) return st;
-  char *line;
-  size_t len;
-  int k;
-  while ((k = nmt_reader_next(r, &line, &len)) == 1) {
-    const char *name = nmt_reader_name(r);
-    long no = nmt_reader_lineno(r);
-    if ((st = nmt_utf8_check_line(line, len, name, no)) || (st = add_dict_line(wf, line, len, name, no))) break;
-  }
-  if (k < 0) st = nmt_errcode();
-  nmt_reader_close(r);
-  return st;
+static int dict_line(void *wf, char *line, size_t len, const char *name, long lineno) {
+  return add_dict_line(wf, line, len, name, lineno);
 }
+
+static int read_dict(nmt_wordfreq *wf, const char *path) { return nmt_each_utf8_line(path, dict_line, wf); }
 
 int nmt_wordfreq_read(nmt_wordfreq *wf, const char *path, bool dict) {
   if (dict) return read_dict(wf, path);

@@ -1,6 +1,7 @@
 /* Line readers (plain or zstd, detected by magic) and atomic writers. */
 #include "io.h"
 #include "err.h"
+#include "utf8.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -181,6 +182,22 @@ void nmt_reader_close(nmt_reader *r) {
   free(r->buf);
   free(r->name);
   free(r);
+}
+
+int nmt_each_utf8_line(const char *path, nmt_line_fn fn, void *ctx) {
+  nmt_reader *r;
+  int st = nmt_reader_open(&r, path);
+  if (st) return st;
+  char *line;
+  size_t len;
+  int k;
+  while (!st && (k = nmt_reader_next(r, &line, &len)) == 1) {
+    st = nmt_utf8_check_line(line, len, r->name, r->lineno);
+    if (!st) st = fn(ctx, line, len, r->name, r->lineno);
+  }
+  if (!st && k < 0) st = nmt_errcode();
+  nmt_reader_close(r);
+  return st;
 }
 
 int nmt_read_file(const char *path, char **data, size_t *len) {

@@ -41,6 +41,12 @@ const char *nmt_writer_name(const nmt_writer *w);
  * path (nmt_die does) so nothing partial is left behind. */
 void nmt_writers_abort_all(void);
 
+/* Call fn on every line of path ("-" for stdin) after checking it is valid
+ * UTF-8 (NMT_EINPUT naming file, line and byte offset otherwise); stops at the
+ * first status fn returns that is not NMT_OK and returns it. */
+typedef int (*nmt_line_fn)(void *ctx, char *line, size_t len, const char *name, long lineno);
+int nmt_each_utf8_line(const char *path, nmt_line_fn fn, void *ctx);
+
 /* Read a whole (possibly zstd) file into memory; *data is NUL-terminated, free() it. */
 int nmt_read_file(const char *path, char **data, size_t *len);
 

@@ -3,7 +3,6 @@
 #include "err.h"
 #include "io.h"
 #include "strmap.h"
-#include "utf8.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,21 +103,11 @@ static int count_token(const char *s, size_t n, void *p) {
   return 0;
 }
 
-static int count_file(counter *c, const char *path) {
-  nmt_reader *r;
-  int st = nmt_reader_open(&r, path);
-  if (st) return st;
-  char *line;
-  size_t len;
-  int k;
-  while (!st && (k = nmt_reader_next(r, &line, &len)) == 1)
-    if (!(st = nmt_utf8_check_line(line, len, nmt_reader_name(r), nmt_reader_lineno(r))) &&
-        each_token(line, len, count_token, c))
-      st = nmt_fail(NMT_EIO, "out of memory");
-  if (!st && k < 0) st = nmt_errcode();
-  nmt_reader_close(r);
-  return st;
+static int count_line(void *c, char *line, size_t len, const char *name, long lineno) {
+  return each_token(line, len, count_token, c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
+
+static int count_file(counter *c, const char *path) { return nmt_each_utf8_line(path, count_line, c); }
 
 static const long *sort_counts; /* qsort has no context argument */
 

@@ -3,31 +3,31 @@
 #include "bpe_tool.h"
 #include "cli.h"
 #include "err.h"
-#include "utf8.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { FLUSH_AT = 1 << 16 };
 
-static int apply_file(nmt_bpe *bpe, const char *path, nmt_writer *w, nmt_strbuf *out) {
-  nmt_reader *r;
-  int st = nmt_reader_open(&r, path);
+typedef struct {
+  nmt_bpe *bpe;
+  nmt_writer *w;
+  nmt_strbuf *out;
+} apply_ctx;
+
+static int apply_line(void *ctx, char *line, size_t len, const char *name, long lineno) {
+  apply_ctx *a = ctx;
+  int st = nmt_bpe_apply_line(a->bpe, line, len, a->out);
   if (st) return st;
-  char *line;
-  size_t len;
-  int k;
-  while ((k = nmt_reader_next(r, &line, &len)) == 1) {
-    if ((st = nmt_utf8_check_line(line, len, nmt_reader_name(r), nmt_reader_lineno(r)))) break;
-    if ((st = nmt_bpe_apply_line(bpe, line, len, out))) break;
-    if (nmt_strbuf_addc(out, '\n')) { st = nmt_fail(NMT_EIO, "out of memory"); break; }
-    if (out->len >= FLUSH_AT) {
-      if ((st = nmt_writer_write(w, out->s, out->len))) break;
-      out->len = 0;
-    }
-  }
-  if (k < 0) st = nmt_errcode();
-  nmt_reader_close(r);
+  if (nmt_strbuf_addc(a->out, '\n')) return nmt_fail(NMT_EIO, "out of memory");
+  if (a->out->len < FLUSH_AT) return NMT_OK;
+  st = nmt_writer_write(a->w, a->out->s, a->out->len);
+  a->out->len = 0;
   return st;
+}
+
+static int apply_file(nmt_bpe *bpe, const char *path, nmt_writer *w, nmt_strbuf *out) {
+  apply_ctx a = {bpe, w, out};
+  return nmt_each_utf8_line(path, apply_line, &a);
 }
 
 int cmd_apply(int argc, char **argv) {

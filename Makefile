@@ -66,6 +66,17 @@ else
 	@echo "cuda: $(words $(CU_SRC)) kernel file(s) compiled with $(NVCC)"
 endif
 
+# libFuzzer on the tensor stream reader (clang; not in CI): make fuzz FUZZ_S=600
+FUZZ_S ?= 60
+.PHONY: fuzz
+fuzz: $(BIN)/nmt-bpe
+	@mkdir -p $(BUILD)/fuzz-corpus
+	printf '<pad>\n<unk>\n<s>\n</s>\na\nb\n' > $(BUILD)/fuzz-vocab
+	printf 'a b\n\nb a c\n' | $(BIN)/nmt-bpe -c /dev/null --ids $(BUILD)/fuzz-vocab -o $(BUILD)/fuzz-corpus/seed
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib tests/fuzz/tstream_fuzz.c \
+	  lib/tstream.c lib/crc32c.c lib/io.c lib/err.c lib/utf8.c -lzstd -pthread -o $(BUILD)/tstream-fuzz
+	$(BUILD)/tstream-fuzz -max_total_time=$(FUZZ_S) $(BUILD)/fuzz-corpus
+
 deps:
 	bash .ci/deps
 

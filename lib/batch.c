@@ -1,19 +1,13 @@
 /* Parallel corpus reading, epoch planning and batch filling; see batch.h. */
 #include "batch.h"
 #include "err.h"
-#include "io.h"
 #include "nn_rng.h"
-#include "utf8.h"
+#include "tstream_ids.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* Philox streams for data shuffling, apart from init (0) and dropout (step << 32). */
 #define SHUFFLE_STREAM (1ull << 63)
-
-typedef struct {
-  int *ids;
-  int n, cap;
-} idbuf;
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return NMT_OK;
@@ -43,70 +37,54 @@ static int push_side(side *s, long n, const int *ids, int len) {
   return NMT_OK;
 }
 
-/* Next line of r as ids into buf; 1 line, 0 end, <0 error (status negated). */
-static int next_ids(nmt_reader *r, const nmt_vocab *v, idbuf *buf) {
-  char *line;
-  size_t len;
-  int k = nmt_reader_next(r, &line, &len);
-  if (k < 0) return -nmt_errcode();
-  if (!k) return 0;
-  int st = nmt_utf8_check_line(line, len, nmt_reader_name(r), nmt_reader_lineno(r));
-  buf->n = 0;
-  if (!st) st = nmt_vocab_encode(v, line, len, &buf->ids, &buf->n, &buf->cap);
-  return st ? -st : 1;
-}
-
-static long count_rest(nmt_reader *r) {
-  char *line;
-  size_t len;
-  while (nmt_reader_next(r, &line, &len) == 1) {
+static long count_rest(nmt_id_reader *r) {
+  const int *ids;
+  int n;
+  while (nmt_id_reader_next(r, &ids, &n) == 1) {
   }
-  return nmt_reader_lineno(r);
+  return nmt_id_reader_count(r);
 }
 
-static int read_pairs(nmt_corpus *c, nmt_reader *rs, nmt_reader *rt, const nmt_vocab *vs,
-                      const nmt_vocab *vt, long max_length) {
+static int read_pairs(nmt_corpus *c, nmt_id_reader *rs, nmt_id_reader *rt, long max_length) {
   side ss = {&c->src, &c->src_off, 0, 0}, st_ = {&c->tgt, &c->tgt_off, 0, 0};
-  idbuf a = {0}, b = {0};
-  int st = NMT_OK;
+  const int *a, *b;
+  int na, nb, st = NMT_OK;
   if (grow((void **)&c->src_off, &ss.cap_off, 1, sizeof(long)) ||
       grow((void **)&c->tgt_off, &st_.cap_off, 1, sizeof(long)))
     return NMT_EIO;
   c->src_off[0] = c->tgt_off[0] = 0;
   for (;;) {
-    int ka = next_ids(rs, vs, &a), kb = ka < 0 ? 0 : next_ids(rt, vt, &b);
-    if (ka < 0 || kb < 0) { st = ka < 0 ? -ka : -kb; break; }
+    int ka = nmt_id_reader_next(rs, &a, &na), kb = ka < 0 ? 0 : nmt_id_reader_next(rt, &b, &nb);
+    if (ka < 0 || kb < 0) { st = nmt_errcode(); break; }
     if (ka != kb) {
-      long ns = ka ? count_rest(rs) : nmt_reader_lineno(rs), nt = kb ? count_rest(rt) : nmt_reader_lineno(rt);
-      st = nmt_fail(NMT_EINPUT, "%s has %ld lines but %s has %ld", nmt_reader_name(rs), ns,
-                    nmt_reader_name(rt), nt);
+      long ns = ka ? count_rest(rs) : nmt_id_reader_count(rs), nt = kb ? count_rest(rt) : nmt_id_reader_count(rt);
+      st = nmt_fail(NMT_EINPUT, "%s has %ld lines but %s has %ld", nmt_id_reader_name(rs), ns,
+                    nmt_id_reader_name(rt), nt);
       break;
     }
     if (!ka) break;
-    if (max_length > 0 && (a.n > max_length || b.n > max_length)) {
+    if (max_length > 0 && (na > max_length || nb > max_length)) {
       c->dropped++;
       continue;
     }
-    if ((st = push_side(&ss, c->n, a.ids, a.n)) || (st = push_side(&st_, c->n, b.ids, b.n))) break;
+    if ((st = push_side(&ss, c->n, a, na)) || (st = push_side(&st_, c->n, b, nb))) break;
     c->n++;
   }
-  free(a.ids);
-  free(b.ids);
   if (!st && !c->n)
-    st = nmt_fail(NMT_EINPUT, "%s, %s: no sentence pairs%s", nmt_reader_name(rs),
-                  nmt_reader_name(rt), c->dropped ? " within --max-length" : "");
+    st = nmt_fail(NMT_EINPUT, "%s, %s: no sentence pairs%s", nmt_id_reader_name(rs),
+                  nmt_id_reader_name(rt), c->dropped ? " within --max-length" : "");
   return st;
 }
 
 int nmt_corpus_read(nmt_corpus *c, const char *src_path, const char *tgt_path,
                     const nmt_vocab *vs, const nmt_vocab *vt, long max_length) {
   memset(c, 0, sizeof *c);
-  nmt_reader *rs = NULL, *rt = NULL;
-  int st = nmt_reader_open(&rs, src_path);
-  if (!st) st = nmt_reader_open(&rt, tgt_path);
-  if (!st) st = read_pairs(c, rs, rt, vs, vt, max_length);
-  if (rs) nmt_reader_close(rs);
-  if (rt) nmt_reader_close(rt);
+  nmt_id_reader *rs = NULL, *rt = NULL;
+  int st = nmt_id_reader_open(&rs, src_path, vs);
+  if (!st) st = nmt_id_reader_open(&rt, tgt_path, vt);
+  if (!st) st = read_pairs(c, rs, rt, max_length);
+  nmt_id_reader_close(rs);
+  nmt_id_reader_close(rt);
   if (st) nmt_corpus_free(c);
   return st;
 }

@@ -2,6 +2,7 @@
 #include "decode_luong.h"
 #include "err.h"
 #include "nn_ops.h"
+#include "nn_vmath.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,16 +85,13 @@ int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, con
   return graph_status(g);
 }
 
-/* Row-wise log-softmax of logits (R, V) into out. */
+/* Row-wise log-softmax of logits (R, V) into out (exp values pass through out). */
 static void log_softmax(float *out, const float *x, int R, int V) {
   for (int r = 0; r < R; r++) {
     const float *a = x + (size_t)r * V;
-    float mx = a[0];
-    for (int v = 1; v < V; v++) mx = a[v] > mx ? a[v] : mx;
-    double z = 0;
-    for (int v = 0; v < V; v++) z += exp((double)(a[v] - mx));
-    float lz = mx + (float)log(z);
-    for (int v = 0; v < V; v++) out[(size_t)r * V + v] = a[v] - lz;
+    float *o = out + (size_t)r * V, mx = nn_vmax(a, (size_t)V);
+    float lz = mx + logf(nn_vexp_sum(o, a, mx, (size_t)V));
+    for (int v = 0; v < V; v++) o[v] = a[v] - lz;
   }
 }
 
@@ -134,21 +132,56 @@ static void gather(float *a, float *tmp, const int *from, int R, int H) {
 }
 
 int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from) {
-  int R = d->R, H = d->net->cfg.hidden;
-  float *tmp = malloc(sizeof(float) * (size_t)R * H);
-  if (!tmp) return nmt_fail(NMT_EIO, "out of memory");
+  int R = d->R, H = d->net->cfg.hidden, r = 0;
+  while (r < R && from[r] == r) r++;
+  if (r == R) return NMT_OK; /* greedy, or a beam that kept its order */
+  if (grow(&d->tmp, &d->cap_tmp, (size_t)R * H)) return NMT_EIO;
   for (int l = 0; l < d->net->cfg.dec_layers; l++) {
-    gather(d->h + (size_t)l * R * H, tmp, from, R, H);
-    gather(d->c + (size_t)l * R * H, tmp, from, R, H);
+    gather(d->h + (size_t)l * R * H, d->tmp, from, R, H);
+    gather(d->c + (size_t)l * R * H, d->tmp, from, R, H);
   }
-  gather(d->feed, tmp, from, R, H);
-  free(tmp);
+  gather(d->feed, d->tmp, from, R, H);
+  return NMT_OK;
+}
+
+/* Row r' of a (R', F) block takes row rows[r'] of the (R, F) one, in place:
+ * rows ascend, so no row is overwritten before it is read. */
+static void keep_rows(float *a, const int *rows, int n, size_t F) {
+  for (int r = 0; r < n; r++) memmove(a + (size_t)r * F, a + (size_t)rows[r] * F, F * sizeof *a);
+}
+
+int nmt_luong_dec_keep(nmt_luong_dec *d, const int *keep, int nb) {
+  int K = d->K, R = d->R, S = d->S, H = d->net->cfg.hidden, n = nb * K;
+  int *rows = malloc(sizeof *rows * (size_t)(n ? n : 1));
+  if (!rows) return nmt_fail(NMT_EIO, "out of memory");
+  for (int i = 0; i < n; i++) rows[i] = keep[i / K] * K + i % K;
+  for (int l = 0; l < d->net->cfg.dec_layers; l++) {
+    keep_rows(d->h + (size_t)l * R * H, rows, n, (size_t)H);
+    memmove(d->h + (size_t)l * n * H, d->h + (size_t)l * R * H, sizeof(float) * (size_t)n * H);
+    keep_rows(d->c + (size_t)l * R * H, rows, n, (size_t)H);
+    memmove(d->c + (size_t)l * n * H, d->c + (size_t)l * R * H, sizeof(float) * (size_t)n * H);
+  }
+  keep_rows(d->feed, rows, n, (size_t)H);
+  keep_rows(d->mask, rows, n, (size_t)S);
+  for (int r = 0; r < n; r++) d->len[r] = d->len[rows[r]];
+  /* Memory rows are time-major, s*R + r: step s of the kept rows. */
+  for (int m = 0; m < 2 && d->Hs; m++) {
+    nn_tensor *t = m ? d->keys : d->Hs;
+    if (m && t == d->Hs) break;
+    for (int st = 0; st < S; st++)
+      for (int r = 0; r < n; r++)
+        memmove(t->v + ((size_t)st * n + r) * t->cols, t->v + ((size_t)st * R + rows[r]) * t->cols,
+                sizeof(float) * (size_t)t->cols);
+    t->rows = S * n;
+  }
+  free(rows);
+  d->B = nb, d->R = n;
   return NMT_OK;
 }
 
 void nmt_luong_dec_free(nmt_luong_dec *d) {
   nn_graph_free(&d->enc);
   nn_graph_free(&d->step);
-  free(d->h), free(d->c), free(d->feed), free(d->logp);
+  free(d->h), free(d->c), free(d->feed), free(d->logp), free(d->tmp);
   memset(d, 0, sizeof *d);
 }

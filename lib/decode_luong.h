@@ -17,7 +17,8 @@ typedef struct {
   float *h, *c;         /* (dec_layers, R, H) decoder state */
   float *feed;          /* (R, H) previous attentional vector h̃ */
   float *logp;          /* (R, Vt) log-probabilities of the last step */
-  size_t cap_state, cap_logp;
+  float *tmp;           /* (R, H) scratch for reordering */
+  size_t cap_state, cap_logp, cap_tmp;
 } nmt_luong_dec;
 
 /* Encode B sentences (src (S*B) time-major with </s> and padding, src_len (B))
@@ -28,6 +29,9 @@ int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, con
 int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev);
 /* Row r takes the decoder state of row from[r] (beam reordering). */
 int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from);
+/* Keep only sentences keep[0..nb) (ascending; their K rows each), e.g. those
+ * still searching, so later steps compute nothing for finished ones. */
+int nmt_luong_dec_keep(nmt_luong_dec *d, const int *keep, int nb);
 void nmt_luong_dec_free(nmt_luong_dec *d);
 
 #endif

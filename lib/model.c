@@ -63,6 +63,27 @@ void nmt_model_free(nmt_model *m) {
   memset(m, 0, sizeof *m);
 }
 
+/* A language code: 1 to 15 letters, digits, '-' or '_'. */
+static int set_lang(char dst[16], const char *val) {
+  size_t n = strlen(val);
+  if (!n || n >= 16 || strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != n)
+    return -1;
+  memcpy(dst, val, n + 1);
+  return 0;
+}
+
+int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *tgt_lang,
+                         bool aggressive, bool escape, bool normalize) {
+  *t = (nmt_tok_settings){.aggressive = aggressive, .escape = escape, .normalize = normalize};
+  if (!src_lang != !tgt_lang) return nmt_fail(NMT_EUSAGE, "--src-lang and --tgt-lang go together");
+  if (!src_lang && (aggressive || !escape || normalize))
+    return nmt_fail(NMT_EUSAGE, "--tok-aggressive, --tok-no-escape and --tok-normalize need --src-lang and --tgt-lang");
+  if (src_lang && (set_lang(t->src_lang, src_lang) || set_lang(t->tgt_lang, tgt_lang)))
+    return nmt_fail(NMT_EUSAGE, "--src-lang/--tgt-lang: a language code such as fr or en (got '%s', '%s')",
+                    src_lang, tgt_lang);
+  return NMT_OK;
+}
+
 /* ---- saving ---- */
 
 static int addf(nmt_strbuf *b, const char *fmt, ...) {
@@ -84,6 +105,12 @@ static int config_text(const nn_luong_cfg *c, nmt_strbuf *b) {
                         (double)c->label_smoothing);
 }
 
+static int tok_text(const nmt_tok_settings *t, nmt_strbuf *b) {
+  if (!t->src_lang[0]) return NMT_OK;
+  return addf(b, "src-lang=%s\ntgt-lang=%s\ntok-aggressive=%d\ntok-escape=%d\ntok-normalize=%d\n",
+              t->src_lang, t->tgt_lang, t->aggressive, t->escape, t->normalize);
+}
+
 static int tensor_table(const nn_params *p, nmt_strbuf *b) {
   int st = NMT_OK;
   for (int i = 0; i < p->nviews && !st; i++)
@@ -95,6 +122,7 @@ static int tensor_table(const nn_params *p, nmt_strbuf *b) {
 int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   /* s[0] config, s[1] source then target vocabulary, s[2] tensor table */
   int st = config_text(&m->net.cfg, &s[0]);
+  if (!st) st = tok_text(&m->tok, &s[0]);
   size_t src_len = 0;
   if (!st) st = nmt_vocab_text(m->src, &s[1]);
   if (!st) src_len = s[1].len, st = nmt_vocab_text(m->tgt, &s[1]);
@@ -126,9 +154,9 @@ static const nmt_section *need(const nmt_model_file *f, const char *tag, const c
   return s;
 }
 
-/* One "key=value" line into o (names point into the static tables). "depth"
- * is the older files' key for both depths. */
-static int config_line(nmt_model_opts *o, const char *key, const char *val) {
+/* One "key=value" line into o or t (names point into the static tables).
+ * "depth" is the older files' key for both depths. */
+static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, const char *val) {
   char *end;
   double x = strtod(val, &end);
   bool num = *val && !*end;
@@ -143,8 +171,13 @@ static int config_line(nmt_model_opts *o, const char *key, const char *val) {
     o->enc_type = i < 0 ? NULL : enc_names[i];
     return i < 0 ? -1 : 0;
   }
+  if (!strcmp(key, "src-lang")) return set_lang(t->src_lang, val);
+  if (!strcmp(key, "tgt-lang")) return set_lang(t->tgt_lang, val);
   if (!num) return -1;
-  if (!strcmp(key, "dim-emb")) o->dim_emb = (int)x;
+  if (!strcmp(key, "tok-aggressive")) t->aggressive = x != 0;
+  else if (!strcmp(key, "tok-escape")) t->escape = x != 0;
+  else if (!strcmp(key, "tok-normalize")) t->normalize = x != 0;
+  else if (!strcmp(key, "dim-emb")) o->dim_emb = (int)x;
   else if (!strcmp(key, "dim-rnn")) o->dim_rnn = (int)x;
   else if (!strcmp(key, "depth")) o->enc_depth = o->dec_depth = (int)x;
   else if (!strcmp(key, "enc-depth")) o->enc_depth = (int)x;
@@ -159,14 +192,14 @@ static int config_line(nmt_model_opts *o, const char *key, const char *val) {
   return 0;
 }
 
-static int parse_config(nmt_model_opts *o, const nmt_section *s, const char *path) {
+static int parse_config(nmt_model_opts *o, nmt_tok_settings *t, const nmt_section *s, const char *path) {
   char *text = strndup(s->data, s->len), *save = NULL;
   if (!text) return nmt_fail(NMT_EIO, "out of memory");
   int st = NMT_OK;
   for (char *line = strtok_r(text, "\n", &save); line && !st; line = strtok_r(NULL, "\n", &save)) {
     char *eq = strchr(line, '=');
     if (eq) *eq = 0;
-    if (!eq || config_line(o, line, eq + 1))
+    if (!eq || config_line(o, t, line, eq + 1))
       st = nmt_fail(NMT_EINPUT, "%s: config: cannot use '%s%s%s'", path, line, eq ? "=" : "",
                     eq ? eq + 1 : "");
   }
@@ -224,7 +257,9 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
   const nmt_section *cfg = need(f, "config", path), *codes = nmt_mf_get(f, "bpecodes");
-  int st = cfg ? parse_config(&o, cfg, path) : nmt_errcode();
+  int st = cfg ? parse_config(&o, &m->tok, cfg, path) : nmt_errcode();
+  if (!st && !m->tok.src_lang[0] != !m->tok.tgt_lang[0])
+    st = nmt_fail(NMT_EINPUT, "%s: config: src-lang and tgt-lang go together", path);
   nn_luong_cfg c;
   if (!st) st = load_vocab(&m->src, f, "srcvocab", path);
   if (!st) st = load_vocab(&m->tgt, f, "tgtvocab", path);

@@ -20,12 +20,23 @@ typedef struct {
   float dropout, label_smoothing;
 } nmt_model_opts;
 
+/* The Moses tokenizer settings the training text was prepared with
+ * (nmt-train --src-lang ...): nmt-decode --raw tokenizes the source with them
+ * and detokenizes its output with tgt_lang. None when src_lang is empty. */
+typedef struct {
+  char src_lang[16], tgt_lang[16];
+  bool aggressive; /* -a */
+  bool escape;     /* XML escaping (tokenizer.perl's default; --no-escape clears it) */
+  bool normalize;  /* punctuation normalised before tokenizing */
+} nmt_tok_settings;
+
 typedef struct {
   nn_luong net;      /* layout and config */
   nn_params params;
   nmt_vocab *src, *tgt;
   char *bpe_codes;   /* NULL when none */
   size_t bpe_len;
+  nmt_tok_settings tok;
 } nmt_model;
 
 /* A fresh model (weights initialised from seed) over the two vocabularies,
@@ -33,6 +44,10 @@ typedef struct {
 int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_vocab *tgt,
                      uint64_t seed);
 void nmt_model_free(nmt_model *m);
+/* Fill t from nmt-train's flags: both languages or neither (no settings);
+ * the tokenizer flags need them. NMT_OK or NMT_EUSAGE. */
+int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *tgt_lang,
+                         bool aggressive, bool escape, bool normalize);
 
 /* Add the model's sections (config, vocabularies, codes, tensor table,
  * weights) to f; `scratch` holds the text sections until f is written. */

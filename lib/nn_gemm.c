@@ -4,8 +4,19 @@
 #include <cblas.h>
 #include <string.h>
 
+enum { GEMV_ROWS = 8 };
+
 void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
              const float *B, int ldb, float beta, float *C, int ldc) {
+  /* A few rows times a weight matrix (decoding one sentence, a small beam): sgemm
+   * would copy (pack) all of B for them, which costs more than the product;
+   * one sgemv per row reads B as it is. */
+  if (M <= GEMV_ROWS && K > 0) {
+    for (int m = 0; m < M; m++)
+      cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, tb ? N : K, tb ? K : N, alpha, B,
+                  ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta, C + (size_t)m * ldc, 1);
+    return;
+  }
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
               N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
@@ -15,6 +26,10 @@ void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alp
                      float beta, float *C, int ldc, long sc) {
   for (int i = 0; i < batch; i++)
     nn_gemm(ta, tb, M, N, K, alpha, A + i * sa, lda, B + i * sb, ldb, beta, C + i * sc, ldc);
+}
+
+void nn_transpose(float *dst, const float *src, int R, int C) {
+  cblas_somatcopy(CblasRowMajor, CblasTrans, R, C, 1.0f, src, C, dst, R);
 }
 
 /* C = op(A)·op(B): dA = dC·op(B)ᵀ (transposed back when ta), dB likewise. */

@@ -18,6 +18,9 @@ void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alp
                      const float *A, int lda, long sa, const float *B, int ldb, long sb,
                      float beta, float *C, int ldc, long sc);
 
+/* dst (C,R) = srcᵀ for src (R,C), both dense. */
+void nn_transpose(float *dst, const float *src, int R, int C);
+
 /* Pointwise over n elements. */
 void nn_sigmoid_fwd(float *y, const float *x, size_t n);
 void nn_sigmoid_bwd(float *dx, const float *y, const float *dy, size_t n);
@@ -68,7 +71,7 @@ void nn_dropout_bwd(float *dx, const float *keep, const float *dy, size_t n);
 /* The fused LSTM cell, gates (B,4H) = gx + gh in order i, f, o, g:
  * c = f⊙c_prev + i⊙g, h = o⊙tanh(c), with i, f, o sigmoid and g tanh. Where
  * mask[b] == 0 (padding) the state is carried: h = h_prev, c = c_prev.
- * act (B,4H) keeps the activated gates for backward. gh may be NULL. */
+ * act (B,5H) keeps the activated gates and tanh(c) for backward. gh may be NULL. */
 void nn_lstm_cell_fwd(float *h, float *c, float *act, const float *gx, const float *gh,
                       const float *h_prev, const float *c_prev, const float *mask, int B, int H);
 /* From dh, dc (B,H): dgx and dgh (B,4H) += dgates, dh_prev, dc_prev (B,H) +=. */

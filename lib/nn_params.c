@@ -1,7 +1,9 @@
 /* The one parameter buffer: views, init, gradient norm, clipping, Adam. */
 #include "nn_params.h"
 #include "err.h"
+#include "nn_parallel.h"
 #include "nn_rng.h"
+#include "nn_vmath.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,19 +81,54 @@ void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed) 
 
 void nn_params_zero_grad(nn_params *p) { memset(p->g, 0, p->n * sizeof(float)); }
 
-double nn_params_grad_norm(const nn_params *p) {
+/* The buffer-wide loops run in parts (nn_parallel): they are memory-bound and
+ * each touches every parameter. */
+typedef struct {
+  nn_params *p;
+  float k;               /* clip: gradient scale */
+  float b1, b2, lr, eps; /* adam */
+  double part_sum[8];    /* grad norm: each part's sum of squares */
+} buffer_job;
+
+static void sumsq_part(void *ctx, int part, int parts) {
+  buffer_job *j = ctx;
+  size_t lo, hi;
+  nn_part_range(j->p->n, part, parts, &lo, &hi);
   double s = 0;
-  for (size_t i = 0; i < p->n; i++) s += (double)p->g[i] * p->g[i];
+  for (size_t i = lo; i < hi; i++) s += (double)j->p->g[i] * j->p->g[i];
+  j->part_sum[part] = s;
+}
+
+double nn_params_grad_norm(const nn_params *p) {
+  buffer_job j = {.p = (nn_params *)p};
+  nn_parallel(p->n, sumsq_part, &j);
+  double s = 0;
+  for (int i = 0; i < nn_threads(); i++) s += j.part_sum[i]; /* parts not run stay 0 */
   return sqrt(s);
+}
+
+static void scale_part(void *ctx, int part, int parts) {
+  buffer_job *j = ctx;
+  size_t lo, hi;
+  nn_part_range(j->p->n, part, parts, &lo, &hi);
+  for (size_t i = lo; i < hi; i++) j->p->g[i] *= j->k;
 }
 
 double nn_params_clip(nn_params *p, double max_norm) {
   double norm = nn_params_grad_norm(p);
   if (norm > max_norm) {
-    float k = (float)(max_norm / norm);
-    for (size_t i = 0; i < p->n; i++) p->g[i] *= k;
+    buffer_job j = {.p = p, .k = (float)(max_norm / norm)};
+    nn_parallel(p->n, scale_part, &j);
   }
   return norm;
+}
+
+static void adam_part(void *ctx, int part, int parts) {
+  buffer_job *j = ctx;
+  nn_params *p = j->p;
+  size_t lo, hi;
+  nn_part_range(p->n, part, parts, &lo, &hi);
+  nn_vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, j->lr, j->eps);
 }
 
 void nn_adam_step(nn_params *p, const nn_adam *o) {
@@ -99,11 +136,7 @@ void nn_adam_step(nn_params *p, const nn_adam *o) {
   float b1 = o->beta1, b2 = o->beta2;
   /* Bias correction folded into the step size and epsilon. */
   double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
-  float lr = (float)(o->lr * sqrt(c2) / c1), eps = (float)(o->eps * sqrt(c2));
-  for (size_t i = 0; i < p->n; i++) {
-    float g = p->g[i];
-    p->m[i] = b1 * p->m[i] + (1 - b1) * g;
-    p->v[i] = b2 * p->v[i] + (1 - b2) * g * g;
-    p->w[i] -= lr * p->m[i] / (sqrtf(p->v[i]) + eps);
-  }
+  buffer_job j = {.p = p, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
+                  .eps = (float)(o->eps * sqrt(c2))};
+  nn_parallel(p->n, adam_part, &j);
 }

@@ -1,7 +1,12 @@
 /* Masked row softmax, and the fused log-softmax + label-smoothed NLL. */
 #include "nn_kernels.h"
 #include "nn_ops.h"
+#include "nn_parallel.h"
+#include "nn_vmath.h"
 #include <math.h>
+
+/* -O2 vectorises only loops of a known multiple of the vector width. */
+#pragma GCC optimize("vect-cost-model=dynamic")
 
 void nn_softmax_fwd(float *y, const float *x, const float *mask, int R, int C) {
   for (int r = 0; r < R; r++) {
@@ -29,40 +34,66 @@ void nn_softmax_bwd(float *dx, const float *y, const float *dy, int R, int C) {
   }
 }
 
-double nn_xent_fwd(float *prob, const float *logits, const int *targets, int R, int V, int pad,
-                   float ls, long *ntokens) {
+/* The cross-entropy's rows run in parts (nn_parallel): V exps per row. */
+typedef struct {
+  float *prob, *dlogits;
+  const float *logits;
+  const int *targets;
+  int R, V, pad;
+  float ls, dloss;
+  double loss[8];
+  long n[8];
+} xent_job;
+
+static void xent_fwd_part(void *ctx, int part, int parts) {
+  xent_job *j = ctx;
+  int V = j->V, r0 = (int)((long)j->R * part / parts), r1 = (int)((long)j->R * (part + 1) / parts);
   double loss = 0;
   long n = 0;
-  for (int r = 0; r < R; r++) {
-    if (targets[r] == pad) continue;
-    const float *x = logits + (size_t)r * V;
-    float *p = prob + (size_t)r * V, mx = x[0];
-    for (int v = 1; v < V; v++) mx = x[v] > mx ? x[v] : mx;
-    double s = 0, sum_x = 0;
-    for (int v = 0; v < V; v++) {
-      p[v] = expf(x[v] - mx);
-      s += p[v];
-      sum_x += x[v];
-    }
+  for (int r = r0; r < r1; r++) {
+    if (j->targets[r] == j->pad) continue;
+    const float *x = j->logits + (size_t)r * V;
+    float *p = j->prob + (size_t)r * V, mx = nn_vmax(x, (size_t)V);
+    double s = nn_vexp_sum(p, x, mx, (size_t)V), sum_x = 0;
+    for (int v = 0; j->ls > 0 && v < V; v++) sum_x += x[v];
     double lse = mx + log(s);
-    for (int v = 0; v < V; v++) p[v] = (float)(p[v] / s);
+    float inv = (float)(1 / s);
+    for (int v = 0; v < V; v++) p[v] *= inv;
     /* -log p_y = lse - x_y;  mean_v(-log p_v) = lse - mean(x). */
-    loss += (1 - ls) * (lse - x[targets[r]]) + ls * (lse - sum_x / V);
+    loss += (1 - j->ls) * (lse - x[j->targets[r]]) + j->ls * (lse - sum_x / V);
     n++;
   }
-  *ntokens = n;
+  j->loss[part] = loss;
+  j->n[part] = n;
+}
+
+double nn_xent_fwd(float *prob, const float *logits, const int *targets, int R, int V, int pad,
+                   float ls, long *ntokens) {
+  xent_job j = {.prob = prob, .logits = logits, .targets = targets, .R = R, .V = V, .pad = pad, .ls = ls};
+  nn_parallel((size_t)R * V, xent_fwd_part, &j);
+  double loss = 0;
+  *ntokens = 0;
+  for (int i = 0; i < 8; i++) loss += j.loss[i], *ntokens += j.n[i]; /* parts not run are 0 */
   return loss;
+}
+
+static void xent_bwd_part(void *ctx, int part, int parts) {
+  xent_job *j = ctx;
+  int V = j->V, r0 = (int)((long)j->R * part / parts), r1 = (int)((long)j->R * (part + 1) / parts);
+  for (int r = r0; r < r1; r++) {
+    if (j->targets[r] == j->pad) continue;
+    const float *p = j->prob + (size_t)r * V;
+    float *d = j->dlogits + (size_t)r * V, off = j->ls / V, k = j->dloss;
+    for (int v = 0; v < V; v++) d[v] += k * (p[v] - off);
+    d[j->targets[r]] -= k * (1 - j->ls);
+  }
 }
 
 void nn_xent_bwd(float *dlogits, const float *prob, const int *targets, int R, int V, int pad,
                  float ls, float dloss) {
-  for (int r = 0; r < R; r++) {
-    if (targets[r] == pad) continue;
-    const float *p = prob + (size_t)r * V;
-    float *d = dlogits + (size_t)r * V;
-    for (int v = 0; v < V; v++) d[v] += dloss * (p[v] - ls / V);
-    d[targets[r]] -= dloss * (1 - ls);
-  }
+  xent_job j = {.prob = (float *)prob, .dlogits = dlogits, .targets = targets, .R = R, .V = V,
+                .pad = pad, .ls = ls, .dloss = dloss};
+  nn_parallel((size_t)R * V, xent_bwd_part, &j);
 }
 
 static void softmax_bw(const nn_entry *e) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 enum { MAX_BAD_STEPS = 5 };
@@ -40,6 +41,11 @@ static void say(const nmt_trainer *t, const char *fmt, ...) {
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   t->hooks.log(t->hooks.ctx, line);
+}
+
+double nmt_peak_rss_mib(void) {
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) ? 0 : (double)ru.ru_maxrss / 1024; /* Linux: KiB */
 }
 
 nmt_train_state nmt_train_state_new(const nmt_train_opts *o) {
@@ -91,9 +97,9 @@ static void log_metrics(run *r) {
   nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), t->s.lr,
                          r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
                          (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
-                         tnow - r->t0};
-  say(t, "epoch %ld step %ld: loss %.4f ppl %.2f lr %.3g grad-norm %.3f %.0f tokens/s", m.epoch,
-      m.step, m.loss, m.ppl, m.lr, m.grad_norm, m.tokens_per_s);
+                         tnow - r->t0, nmt_peak_rss_mib()};
+  say(t, "epoch %ld step %ld: loss %.4f ppl %.2f lr %.3g grad-norm %.3f %.0f tokens/s, peak RSS %.0f MiB",
+      m.epoch, m.step, m.loss, m.ppl, m.lr, m.grad_norm, m.tokens_per_s, m.peak_rss_mib);
   if (t->hooks.metrics) t->hooks.metrics(t->hooks.ctx, &m);
   r->loss_sum = r->norm_sum = 0;
   r->loss_tokens = r->log_steps = r->log_tokens = 0;
@@ -138,6 +144,16 @@ static int ensure_plan(run *r) {
   return nmt_plan_epoch(&r->plan, r->t->train, &r->t->o.batch, r->t->s.seed, r->t->s.epoch);
 }
 
+/* Luong's schedule: from epoch lr_decay_start_epoch on, decay the rate after every epoch. */
+static void end_epoch(nmt_trainer *t) {
+  nmt_train_state *s = &t->s;
+  s->epoch++, s->batch = 0;
+  if (t->o.lr_decay_start_epoch > 0 && s->epoch >= t->o.lr_decay_start_epoch) {
+    s->lr *= t->o.lr_decay;
+    say(t, "epoch %ld done: learning rate %.3g", s->epoch, s->lr);
+  }
+}
+
 /* After each step: log, validate, checkpoint; *done when a limit is reached. */
 static int after_step(run *r, bool *done) {
   nmt_trainer *t = r->t;
@@ -147,8 +163,13 @@ static int after_step(run *r, bool *done) {
   bool epoch_end = ++t->s.batch == r->plan.nbatches;
   if (o->after_batches > 0 && n >= o->after_batches) *done = true;
   if (epoch_end && o->after_epochs > 0 && t->s.epoch + 1 >= o->after_epochs) *done = true;
+  if (t->hooks.progress) {
+    nmt_train_progress p = {n, t->s.epoch, t->s.batch, r->plan.nbatches, t->s.tokens,
+                            r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1)};
+    t->hooks.progress(t->hooks.ctx, &p);
+  }
   if (o->log_freq > 0 && (n % o->log_freq == 0 || *done)) log_metrics(r);
-  if (epoch_end) t->s.epoch++, t->s.batch = 0;
+  if (epoch_end) end_epoch(t);
   if (t->valid && o->valid_freq > 0 && n % o->valid_freq == 0) st = validate(r, done);
   if (!st && o->save_freq > 0 && n % o->save_freq == 0) st = save_checkpoint(r);
   return st;

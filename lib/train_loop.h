@@ -15,6 +15,7 @@ typedef struct {
   nmt_batch_opts batch;
   uint64_t seed;
   double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
+  long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
   double clip_norm;          /* 0: no clipping */
   long after_epochs, after_batches; /* stop after this many (0: no limit) */
   long valid_freq, save_freq, log_freq; /* in steps (0: never) */
@@ -37,13 +38,26 @@ typedef struct {
 typedef struct {
   long step, epoch, tokens;
   double loss, ppl, lr, grad_norm, tokens_per_s, elapsed;
+  double peak_rss_mib;       /* the process's peak resident memory so far */
 } nmt_train_metrics;
+
+/* Where the run is, after every step (for a progress line). */
+typedef struct {
+  long step, epoch;          /* epoch 0-based */
+  long batch, nbatches;      /* batches done in this epoch, of how many */
+  long tokens;               /* target tokens trained on */
+  double loss;               /* mean loss per target token since the last log line */
+} nmt_train_progress;
 
 typedef struct {
   void *ctx;
   void (*log)(void *ctx, const char *line);                  /* progress, validation, warnings */
   void (*metrics)(void *ctx, const nmt_train_metrics *row);  /* every log_freq steps */
+  void (*progress)(void *ctx, const nmt_train_progress *p);  /* after every step */
 } nmt_train_hooks;
+
+/* Peak resident memory of the process so far, in MiB (getrusage). */
+double nmt_peak_rss_mib(void);
 
 typedef struct {
   nmt_corpus corpus;

@@ -6,18 +6,34 @@
 #include "err.h"
 #include "io.h"
 #include "train_loop.h"
+#include "tstream.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { VALID_BATCH = 64 };
 
-static int read_refs(nmt_valid_set *v, const char *path) {
-  nmt_reader *r;
-  int st = nmt_reader_open(&r, path);
-  if (st) return st;
+/* References from an id stream (tstream_ids.h): its tokens, BPE joined;
+ * words unknown to the vocabulary are <unk> there. */
+static int refs_from_ids(nmt_valid_set *v, const nmt_vocab *tgt) {
+  const nmt_corpus *c = &v->corpus;
+  int st = NMT_OK;
+  for (long i = 0; !st && i < c->n; i++) {
+    nmt_strbuf b = {0};
+    st = nmt_ids_text(tgt, c->tgt + c->tgt_off[i], (int)(c->tgt_off[i + 1] - c->tgt_off[i]), true, &b);
+    v->refs[i] = b.s ? b.s : strdup("");
+  }
+  return st;
+}
+
+static int read_refs(nmt_valid_set *v, const char *path, const nmt_vocab *tgt) {
   v->refs = calloc((size_t)v->corpus.n, sizeof *v->refs);
-  if (!v->refs) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!v->refs) return nmt_fail(NMT_EIO, "out of memory");
+  bool ids;
+  int st = nmt_ts_sniff(path, &ids);
+  if (st || ids) return st ? st : refs_from_ids(v, tgt);
+  nmt_reader *r;
+  if ((st = nmt_reader_open(&r, path))) return st;
   char *line;
   size_t len;
   for (long i = 0; !st && i < v->corpus.n && nmt_reader_next(r, &line, &len) == 1; i++) {
@@ -32,7 +48,7 @@ static int read_refs(nmt_valid_set *v, const char *path) {
 int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m) {
   memset(v, 0, sizeof *v);
   int st = nmt_corpus_read(&v->corpus, src, tgt, m->src, m->tgt, 0);
-  if (!st) st = read_refs(v, tgt);
+  if (!st) st = read_refs(v, tgt, m->tgt);
   if (st) nmt_valid_free(v);
   return st;
 }

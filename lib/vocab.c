@@ -3,6 +3,7 @@
 #include "err.h"
 #include "io.h"
 #include "strmap.h"
+#include "tstream.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,7 +140,12 @@ int nmt_vocab_build(nmt_vocab **out, const char *path, long min_count, long max_
   counter c = {nmt_strmap_new(), NULL, 0};
   if (!c.seen) return nmt_fail(NMT_EIO, "out of memory");
   nmt_vocab *v = NULL;
-  int st = count_file(&c, path);
+  bool ids;
+  int st = nmt_ts_sniff(path, &ids);
+  if (!st && ids)
+    st = nmt_fail(NMT_EUSAGE, "%s is a tensor stream of ids: give the vocabularies it was made with (--vocabs)",
+                  path);
+  if (!st) st = count_file(&c, path);
   if (!st) st = new_with_specials(&v);
   if (!st) st = add_sorted(v, &c, min_count, max_size);
   nmt_strmap_free(c.seen);

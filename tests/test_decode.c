@@ -188,6 +188,29 @@ TEST(decode_beam_scores_are_exact) {
   nmt_model_free(&m);
 }
 
+/* Finished sentences leave the batch (nmt_luong_dec_keep) without changing
+ * the others' results: the batch equals each sentence decoded alone. */
+TEST(decode_batch_equals_one_at_a_time) {
+  nmt_model m;
+  random_model(&m, "general", false, 6);
+  const int s0[] = {4, 5, 6, 4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
+  const int *srcs[B] = {s0, s1, s2}, lens[B] = {6, 1, 4};
+  nmt_luong_dec d = {0};
+  nmt_nbest all[B], one;
+  nmt_search_opts o = {3, 0, 2.0f};
+  CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, all), NMT_OK);
+  for (int b = 0; b < B; b++) {
+    CHECK_INT(nmt_search(&d, &m.net, &m.params, &srcs[b], &lens[b], 1, &o, &one), NMT_OK);
+    CHECK(one.n == all[b].n && one.hyps[0].n == all[b].hyps[0].n);
+    CHECK(!memcmp(one.hyps[0].ids, all[b].hyps[0].ids, sizeof(int) * (size_t)one.hyps[0].n));
+    CHECK_NEAR(one.hyps[0].score, all[b].hyps[0].score, 1e-4 * fabs(one.hyps[0].score));
+    nmt_nbest_free(&one);
+    nmt_nbest_free(&all[b]);
+  }
+  nmt_luong_dec_free(&d);
+  nmt_model_free(&m);
+}
+
 /* Digit strings and their reversals, from a fixed LCG. */
 static void reverse_corpus(const char *src, const char *tgt, int n, unsigned seed) {
   FILE *a = fopen(src, "w"), *b = fopen(tgt, "w");

@@ -21,7 +21,7 @@ static nn_tensor *build_cell(nn_graph *g, nn_params *p, void *ctx) {
 
 TEST(nn_lstm_cell_values) {
   float gx[4] = {0.1f, -0.2f, 0.3f, 0.4f}, gh[4] = {0.05f, 0.1f, -0.1f, 0.2f};
-  float hp[1] = {0.7f}, cp[1] = {-0.5f}, h[1], c[1], act[4];
+  float hp[1] = {0.7f}, cp[1] = {-0.5f}, h[1], c[1], act[5];
   nn_lstm_cell_fwd(h, c, act, gx, gh, hp, cp, NULL, 1, 1);
   double i = 1 / (1 + exp(-0.15)), f = 1 / (1 + exp(0.1)), o = 1 / (1 + exp(-0.2)), gg = tanh(0.6);
   double cw = f * -0.5 + i * gg;

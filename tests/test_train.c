@@ -224,3 +224,51 @@ TEST(train_corpus_errors) {
   CHECK(strstr(nmt_errmsg(), "no sentence pairs") != NULL);
   nmt_vocab_free(v);
 }
+
+/* What the training loop's hooks saw. */
+typedef struct {
+  long steps, nbatches, bad;
+  double lr[8], rss;
+  int rows;
+} hook_log;
+
+static void on_progress(void *ctx, const nmt_train_progress *p) {
+  hook_log *h = ctx;
+  h->nbatches = p->nbatches;
+  if (p->step != ++h->steps || p->batch != (p->step - 1) % p->nbatches + 1 || p->tokens <= 0) h->bad++;
+}
+
+static void on_metrics(void *ctx, const nmt_train_metrics *m) {
+  hook_log *h = ctx;
+  if (h->rows < 8) h->lr[h->rows++] = m->lr;
+  h->rss = m->peak_rss_mib;
+}
+
+TEST(train_loop_epoch_lr_decay_and_hooks) {
+  nmt_model m;
+  nmt_corpus c;
+  tiny_model(&m, "general", 1);
+  make_corpus(&c, t_tmp("lr"), 20, 0);
+  hook_log h = {0};
+  /* 20 pairs, 5 a batch: 4 steps an epoch, a metrics row at each epoch's end */
+  nmt_trainer t = {.model = &m, .train = &c,
+                   .o = {.batch = {5, 0, 20, true}, .seed = 1, .lr = 0.01, .lr_decay = 0.5,
+                         .lr_decay_start_epoch = 2, .after_epochs = 4, .log_freq = 4,
+                         .model_path = t_tmp("lr.bin"), .ckpt_path = t_tmp("lr.ckpt")},
+                   .hooks = {&h, NULL, on_metrics, on_progress}};
+  t.s = nmt_train_state_new(&t.o);
+  CHECK_INT(nmt_train(&t, NULL), NMT_OK);
+  CHECK_INT(h.nbatches, 4);
+  CHECK_INT(h.steps, 16);
+  CHECK_INT(h.bad, 0);
+  /* Luong's schedule from epoch 2: epochs 1 and 2 at 0.01, then halved after each epoch */
+  CHECK_INT(h.rows, 4);
+  CHECK_NEAR(h.lr[0], 0.01, 1e-12);
+  CHECK_NEAR(h.lr[1], 0.01, 1e-12);
+  CHECK_NEAR(h.lr[2], 0.005, 1e-12);
+  CHECK_NEAR(h.lr[3], 0.0025, 1e-12);
+  CHECK_NEAR(t.s.lr, 0.00125, 1e-12);
+  CHECK(h.rss > 0);
+  nmt_corpus_free(&c);
+  nmt_model_free(&m);
+}

@@ -1,8 +1,11 @@
-/* nmt-bpe apply (apply_bpe.py). */
+/* nmt-bpe apply (apply_bpe.py), with codes from a file or a model, writing
+ * text or, with --ids, a tensor stream of token ids for nmt-train. */
 #include "bpe.h"
 #include "bpe_tool.h"
 #include "cli.h"
 #include "err.h"
+#include "model_file.h"
+#include "tstream_ids.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,37 +13,88 @@ enum { FLUSH_AT = 1 << 16 };
 
 typedef struct {
   nmt_bpe *bpe;
-  nmt_writer *w;
   nmt_strbuf *out;
+  nmt_writer *w;       /* text, or */
+  nmt_ts_writer *ids;  /* ids under vocab */
+  const nmt_vocab *vocab;
+  int *buf, n, cap;
 } apply_ctx;
+
+static int text_line(apply_ctx *a) {
+  if (nmt_strbuf_addc(a->out, '\n')) return nmt_fail(NMT_EIO, "out of memory");
+  if (a->out->len < FLUSH_AT) return NMT_OK;
+  int st = nmt_writer_write(a->w, a->out->s, a->out->len);
+  a->out->len = 0;
+  return st;
+}
+
+static int ids_line(apply_ctx *a) {
+  a->n = 0;
+  int st = nmt_vocab_encode(a->vocab, a->out->s ? a->out->s : "", a->out->len, &a->buf, &a->n, &a->cap);
+  a->out->len = 0;
+  return st ? st : nmt_ids_write(a->ids, a->buf, a->n);
+}
 
 static int apply_line(void *ctx, char *line, size_t len, const char *name, long lineno) {
   apply_ctx *a = ctx;
   int st = nmt_bpe_apply_line(a->bpe, line, len, a->out);
   if (st) return st;
-  if (nmt_strbuf_addc(a->out, '\n')) return nmt_fail(NMT_EIO, "out of memory");
-  if (a->out->len < FLUSH_AT) return NMT_OK;
-  st = nmt_writer_write(a->w, a->out->s, a->out->len);
-  a->out->len = 0;
+  return a->ids ? ids_line(a) : text_line(a);
+}
+
+/* The codes embedded in a model file (nmt-train --bpe-codes). */
+static int load_model_codes(nmt_bpe **bpe, const char *model, const nmt_bpe_opts *o) {
+  nmt_model_file f;
+  int st = nmt_mf_read(&f, model);
+  if (st) return st;
+  const nmt_section *codes = nmt_mf_get(&f, "bpecodes");
+  st = codes ? nmt_bpe_load_text(bpe, codes->data, codes->len, model, o)
+             : nmt_fail(NMT_EINPUT, "%s: the model has no BPE codes (nmt-train --bpe-codes embeds them)", model);
+  nmt_mf_free(&f);
   return st;
 }
 
-static int apply_file(nmt_bpe *bpe, const char *path, nmt_writer *w, nmt_strbuf *out) {
-  apply_ctx a = {bpe, w, out};
-  return nmt_each_utf8_line(path, apply_line, &a);
+static int load_vocab(nmt_vocab **v, const char *path) {
+  char *text;
+  size_t len;
+  int st = nmt_read_file(path, &text, &len);
+  if (st) return st;
+  st = nmt_vocab_parse(v, text, len, path);
+  free(text);
+  return st;
+}
+
+/* Open the output: text, or an id stream when a vocabulary is given. */
+static int open_output(apply_ctx *a, const char *path, const char *ids_vocab, int flags, nmt_vocab **v) {
+  if (!ids_vocab) return nmt_writer_open(&a->w, path, flags);
+  int st = load_vocab(v, ids_vocab);
+  if (!st) st = nmt_ids_writer_open(&a->ids, path, flags, *v);
+  a->vocab = *v;
+  return st;
+}
+
+static int commit_output(apply_ctx *a) {
+  if (a->ids) return nmt_ts_writer_commit(a->ids);
+  int st = nmt_writer_write(a->w, a->out->s, a->out->len);
+  if (st) {
+    nmt_writer_abort(a->w);
+    return st;
+  }
+  return nmt_writer_commit(a->w);
 }
 
 int cmd_apply(int argc, char **argv) {
-  const char *codes = NULL, *out_path = "-", *vocab = NULL, *sep = "@@";
+  const char *codes = NULL, *model = NULL, *out_path = "-", *vocab = NULL, *ids_vocab = NULL, *sep = "@@";
   long merges = -1, threshold = -1, seed = 0;
   double dropout = 0;
   bool zstd = false;
   nmt_strlist inputs = {0}, gloss = {0}, pos;
   const nmt_opt opts[] = {
-      {"codes", 'c', NMT_OPT_STR, &codes, "CODES", "codes file from learn (required)"},
+      {"codes", 'c', NMT_OPT_STR, &codes, "CODES", "codes file from learn"},
+      {"model", 'm', NMT_OPT_STR, &model, "MODEL", "take the codes embedded in an nmt model instead"},
       {"input", 'i', NMT_OPT_LIST, &inputs, "FILE", "input files (also as arguments; stdin when none)"},
       {"output", 'o', NMT_OPT_STR, &out_path, "FILE", "output (stdout)"},
-      {"merges", 'm', NMT_OPT_INT, &merges, "N", "use only the first N merges (all)"},
+      {"merges", 0, NMT_OPT_INT, &merges, "N", "use only the first N merges (all)"},
       {"separator", 's', NMT_OPT_STR, &sep, "STR", "appended to non-final units (@@)"},
       {"vocabulary", 0, NMT_OPT_STR, &vocab, "VOCAB", "undo merges that make units missing from VOCAB"},
       {"vocabulary-threshold", 0, NMT_OPT_INT, &threshold, "N",
@@ -48,13 +102,18 @@ int cmd_apply(int argc, char **argv) {
       {"glossaries", 0, NMT_OPT_LIST, &gloss, "RE", "words matching these regexes are never split (takes every argument up to the next option)"},
       {"dropout", 0, NMT_OPT_DOUBLE, &dropout, "P", "skip each merge with probability P (BPE-dropout)"},
       {"seed", 0, NMT_OPT_INT, &seed, "S", "random seed for --dropout (0); not Python's generator"},
+      {"ids", 0, NMT_OPT_STR, &ids_vocab, "VOCAB",
+       "write the units' ids under VOCAB (an nmt-train vocabulary) as a tensor stream, one record a line"},
       {"zstd", 'z', NMT_OPT_FLAG, &zstd, NULL, "compress the output with zstd"},
       {0}};
-  const nmt_cli cli = {PROG " apply", "-c CODES [options] [FILE...]",
-                       "Segment text into subword units with BPE codes, as apply_bpe.py.",
-                       PROG " apply -c codes --glossaries '[0-9]+' < test.tok.en > test.bpe.en", opts, false};
+  const nmt_cli cli = {PROG " apply", "-c CODES|-m MODEL [options] [FILE...]",
+                       "Segment text into subword units with BPE codes, as apply_bpe.py (whose -m is --merges here).",
+                       PROG " apply -c codes --glossaries '[0-9]+' < test.tok.en > test.bpe.en\n"
+                       "  " PROG " apply -c codes --ids vocab.en -z train.tok.en -o train.ids.en.zst",
+                       opts, false};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
-  if (!st && !codes) st = nmt_fail(NMT_EUSAGE, "-c CODES is required (see --help)");
+  if (!st && !codes && !model) st = nmt_fail(NMT_EUSAGE, "-c CODES or -m MODEL is required (see --help)");
+  if (!st && codes && model) st = nmt_fail(NMT_EUSAGE, "-c CODES and -m MODEL exclude each other");
   if (!st && (dropout < 0 || dropout > 1)) st = nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1]");
   if (st) nmt_die(PROG, st);
   for (int i = 0; i < pos.n; i++) {
@@ -63,17 +122,19 @@ int cmd_apply(int argc, char **argv) {
   }
   nmt_bpe_opts o = {sep, merges, vocab, threshold, gloss.v, gloss.n};
   nmt_bpe *bpe;
-  if ((st = nmt_bpe_load(&bpe, codes, &o))) nmt_die(PROG, st);
+  if ((st = codes ? nmt_bpe_load(&bpe, codes, &o) : load_model_codes(&bpe, model, &o))) nmt_die(PROG, st);
   nmt_bpe_set_dropout(bpe, dropout, (uint64_t)seed);
-  nmt_writer *w;
-  if ((st = nmt_writer_open(&w, out_path, zstd ? NMT_W_ZSTD : 0))) nmt_die(PROG, st);
   nmt_strbuf out = {0};
+  nmt_vocab *v = NULL;
+  apply_ctx a = {.bpe = bpe, .out = &out};
+  if ((st = open_output(&a, out_path, ids_vocab, zstd ? NMT_W_ZSTD : 0, &v))) nmt_die(PROG, st);
   for (int i = 0; i < (inputs.n ? inputs.n : 1) && !st; i++)
-    st = apply_file(bpe, inputs.n ? inputs.v[i] : "-", w, &out);
-  if (!st) st = nmt_writer_write(w, out.s, out.len);
-  if (!st) st = nmt_writer_commit(w);
+    st = nmt_each_utf8_line(inputs.n ? inputs.v[i] : "-", apply_line, &a);
+  if (!st) st = commit_output(&a);
   if (st) nmt_die(PROG, st);
   free(out.s);
+  free(a.buf);
+  nmt_vocab_free(v);
   nmt_bpe_free(bpe);
   free(inputs.v);
   free(gloss.v);

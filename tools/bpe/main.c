@@ -1,5 +1,5 @@
 /* nmt-bpe: subword-nmt compatible BPE. "nmt-bpe SUBCOMMAND ...", or
- * "nmt-bpe -c CODES" (apply_bpe.py's spelling) to apply. */
+ * "nmt-bpe -c CODES" (apply_bpe.py's spelling) or "nmt-bpe -m MODEL" to apply. */
 #include "bpe_tool.h"
 #include "cli.h"
 #include <stdio.h>
@@ -12,7 +12,8 @@ static void usage(FILE *f) {
           "  learn        learn merge codes (learn_bpe.py)\n"
           "  learn-joint  learn codes on several files and write each one's vocabulary\n"
           "               (learn_joint_bpe_and_vocab.py)\n"
-          "  apply        segment text with codes (apply_bpe.py); also " PROG " -c CODES\n"
+          "  apply        segment text with codes (apply_bpe.py), or write token ids\n"
+          "               (--ids VOCAB); also " PROG " -c CODES or " PROG " -m MODEL\n"
           "  vocab        count the words of a text (get_vocab.py)\n\n"
           "'" PROG " SUBCOMMAND --help' tells more.\n\n"
           "Example:\n"

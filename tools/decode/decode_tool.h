@@ -8,9 +8,9 @@
 
 typedef struct {
   const char *model, *input, *output;
-  long beam, mini_batch, maxi_batch, cpu_threads;
+  long beam, mini_batch, maxi_batch, max_length, cpu_threads;
   double normalize, max_length_factor;
-  bool n_best, no_postprocess;
+  bool n_best, no_postprocess, raw, alignment;
 } decode_args;
 
 /* Translate a.input into a.output: windows of maxi_batch × mini_batch lines,

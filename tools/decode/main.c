@@ -1,4 +1,4 @@
-/* nmt-decode: translate BPE'd text with a model from nmt-train. */
+/* nmt-decode: translate BPE'd (or, with --raw, plain) text with a model from nmt-train. */
 #include "cli.h"
 #include "decode_tool.h"
 #include "err.h"
@@ -7,33 +7,42 @@
 
 static int parse_args(decode_args *a, int argc, char **argv) {
   *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
-                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100};
+                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
+      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
       {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5)"},
       {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6)"},
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
        "at most F x (source tokens + 1) target tokens (3)"},
       {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses as 'i ||| hyp ||| score'"},
+      {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
+       "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
+      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000)"},
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64)"},
       {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
-      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "keep BPE subwords in the output"},
+      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
-                       "Translate BPE'd text, one output line per input line (empty in, empty out).\n"
-                       "Unknown tokens become <unk>. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
-                       "nmt-bpe -c codes < test.tok.fr | " PROG " -m fr-en.bin -b 5 > test.tok.en", opts,
+                       "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
+                       "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
+                       "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
+                       "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
+                       "tokenized text. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
+                       "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
+                       "  " PROG " -m fr-en.bin --raw < test.fr > test.en", opts,
                        false};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  if (!st && (a->beam < 1 || a->mini_batch < 1 || a->maxi_batch < 1 || a->max_length_factor <= 0))
-    st = nmt_fail(NMT_EUSAGE, "--beam-size, --mini-batch, --maxi-batch and --max-length-factor must be > 0");
+  if (!st && (a->beam < 1 || a->mini_batch < 1 || a->maxi_batch < 1 || a->max_length < 1 ||
+              a->max_length_factor <= 0))
+    st = nmt_fail(NMT_EUSAGE, "--beam-size, --mini-batch, --maxi-batch, --max-length and --max-length-factor must be > 0");
   return st;
 }
 
@@ -44,6 +53,8 @@ int main(int argc, char **argv) {
   if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
   nmt_model m;
   if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
+  if (a.alignment && m.net.cfg.no_attention)
+    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.model));
   if ((st = decode_stream(&m, &a))) nmt_die(PROG, st);
   nmt_model_free(&m);
   return 0;

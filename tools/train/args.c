@@ -1,19 +1,28 @@
 /* nmt-train's options: Marian's names where Marian has the option. */
 #include "err.h"
 #include "train_tool.h"
+#include <stdio.h>
 #include <stdlib.h>
 
-int train_parse_args(train_args *a, int argc, char **argv) {
+static int parse(train_args *a, int argc, char **argv) {
   *a = (train_args){.attention = "general", .enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
                     .dec_depth = 1, .window = 10, .mini_batch = 64, .maxi_batch = 100,
                     .max_length = 100, .valid_freq = 1000, .log_freq = 100, .early_stopping = 10,
                     .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5, .clip_norm = 5};
+  const char *src_lang = NULL, *tgt_lang = NULL; /* tokenizer settings recorded in the model */
+  bool tok_aggressive = false, tok_no_escape = false, tok_normalize = false;
   const nmt_opt opts[] = {
+      {"preset", 0, NMT_OPT_STR, &a->preset, "NAME", "a paper's configuration (listed above); flags given override it"},
       {"train-sets", 't', NMT_OPT_LIST, &a->train, "SRC TGT", "parallel BPE'd training text (zstd allowed)"},
       {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text: perplexity and greedy BLEU"},
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "best model; MODEL.ckpt holds the last state (required)"},
       {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT", "vocabulary files (built from the training data)"},
       {"bpe-codes", 0, NMT_OPT_STR, &a->bpe_codes, "CODES", "BPE codes to embed in the model"},
+      {"src-lang", 0, NMT_OPT_STR, &src_lang, "L", "the source's nmt-tokenize -l (recorded for nmt-decode --raw)"},
+      {"tgt-lang", 0, NMT_OPT_STR, &tgt_lang, "L", "the target's: nmt-decode detokenizes as L"},
+      {"tok-aggressive", 0, NMT_OPT_FLAG, &tok_aggressive, NULL, "the text was tokenized with -a (recorded)"},
+      {"tok-no-escape", 0, NMT_OPT_FLAG, &tok_no_escape, NULL, "the text was tokenized with --no-escape (recorded)"},
+      {"tok-normalize", 0, NMT_OPT_FLAG, &tok_normalize, NULL, "the text was tokenized with --normalize (recorded)"},
       {"dim-emb", 0, NMT_OPT_INT, &a->dim_emb, "N", "embedding size (256)"},
       {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512; a bidirectional layer: N/2 per direction)"},
       {"enc-type", 0, NMT_OPT_STR, &a->enc_type, "TYPE", "bidirectional (every layer; default), bi-unidirectional (the first) or unidirectional"},
@@ -23,6 +32,7 @@ int train_parse_args(train_args *a, int argc, char **argv) {
       {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general, mlp or none (general; none: no input feeding)"},
       {"local-attention", 0, NMT_OPT_FLAG, &a->local, NULL, "local-p attention instead of global"},
       {"attention-window", 0, NMT_OPT_INT, &a->window, "D", "local-p half-width (10)"},
+      {"input-feed", 0, NMT_OPT_FLAG, &a->input_feed, NULL, "feed h~ to the next step (default with attention)"},
       {"no-input-feed", 0, NMT_OPT_FLAG, &a->no_input_feed, NULL, "do not feed h~ to the next step"},
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences per batch (64)"},
       {"mini-batch-words", 0, NMT_OPT_INT, &a->mini_batch_words, "N", "padded target tokens per batch (no limit)"},
@@ -35,26 +45,51 @@ int train_parse_args(train_args *a, int argc, char **argv) {
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10)"},
       {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "Adam learning rate (0.001)"},
       {"lr-decay", 0, NMT_OPT_DOUBLE, &a->lr_decay, "F", "multiply the rate by F when validation stalls (0.5)"},
+      {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)"},
       {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)"},
       {"dropout", 0, NMT_OPT_DOUBLE, &a->dropout, "P", "dropout on embeddings, between layers, on h~ (0)"},
       {"label-smoothing", 0, NMT_OPT_DOUBLE, &a->label_smoothing, "E", "label smoothing (0)"},
       {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234)"},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
       {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100)"},
-      {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s"},
+      {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
+      {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
       {0}};
+  char summary[3072];
+  snprintf(summary, sizeof summary, "%s%s",
+           "Train an LSTM attention model (Luong 2015) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
+           "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.\n"
+           "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
+           "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on.",
+           train_presets_help());
   const nmt_cli cli = {
-      PROG, "--train-sets SRC TGT -m MODEL [options]",
-      "Train an LSTM attention model (Luong 2015) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
-      "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.",
-      PROG " --train-sets train.bpe.fr train.bpe.en --valid-sets val.bpe.fr val.bpe.en -m fr-en.bin\n"
-           "           --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --dropout 0.3 --after-epochs 10\n"
-           "           --valid-freq 500",
+      PROG, "--train-sets SRC TGT -m MODEL [options]", summary,
+      PROG " --preset peer --train-sets train.bpe.fr train.bpe.en --valid-sets val.bpe.fr val.bpe.en\n"
+           "           -m fr-en.bin --after-epochs 10 --valid-freq 500",
       opts, false};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
+  if (!st) st = nmt_tok_settings_set(&a->tok, src_lang, tgt_lang, tok_aggressive, !tok_no_escape, tok_normalize);
+  return st;
+}
+
+/* With --preset, parse again with the preset's flags first. */
+int train_parse_args(train_args *a, int argc, char **argv) {
+  int st = parse(a, argc, argv);
+  if (!st && a->input_feed && a->no_input_feed)
+    st = nmt_fail(NMT_EUSAGE, "--input-feed and --no-input-feed contradict each other");
+  if (st || !a->preset) return st;
+  const train_preset *p = train_preset_find(a->preset);
+  if (!p) return nmt_fail(NMT_EUSAGE, "unknown --preset '%s' (presets: %s)", a->preset, train_preset_names());
+  int n;
+  char **v = train_preset_argv(p, argc, argv, &n);
+  if (!v) return nmt_fail(NMT_EIO, "out of memory");
+  free(a->train.v), free(a->valid.v), free(a->vocabs.v);
+  st = parse(a, n, v);
+  free(v);
+  if (a->input_feed) a->no_input_feed = false; /* only the command line says --input-feed */
   return st;
 }

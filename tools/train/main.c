@@ -21,11 +21,6 @@ static void catch_signals(void) {
   sigaction(SIGTERM, &sa, NULL);
 }
 
-static void log_line(void *ctx, const char *line) {
-  (void)ctx;
-  fprintf(stderr, PROG ": %s\n", line);
-}
-
 static int check_options(const train_args *a) {
   if (a->train.n != 2) return nmt_fail(NMT_EUSAGE, "--train-sets takes two files: SRC TGT");
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
@@ -37,6 +32,14 @@ static int check_options(const train_args *a) {
     return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be at most %d", NN_LUONG_MAX_LAYERS);
   if (a->learn_rate <= 0 || a->lr_decay <= 0 || a->lr_decay > 1)
     return nmt_fail(NMT_EUSAGE, "--learn-rate must be > 0 and --lr-decay in (0, 1]");
+  if (a->lr_decay_start_epoch < 0) return nmt_fail(NMT_EUSAGE, "--lr-decay-start-epoch must be >= 0");
+  bool none = a->attention && !strcmp(a->attention, "none");
+  const char *with = a->preset ? " with --preset " : "", *preset = a->preset ? a->preset : "";
+  if (none && a->input_feed)
+    return nmt_fail(NMT_EUSAGE, "--input-feed needs attention, but --attention is none%s%s", with, preset);
+  if (none && a->local)
+    return nmt_fail(NMT_EUSAGE, "--local-attention needs attention, but --attention is none%s%s", with,
+                    preset);
   return NMT_OK;
 }
 
@@ -67,6 +70,7 @@ static int new_model(nmt_model *m, const train_args *a) {
                        .label_smoothing = (float)a->label_smoothing};
   st = nmt_model_create(m, &mo, vs, vt, (uint64_t)a->seed);
   if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
+  if (!st) m->tok = a->tok;
   return st;
 }
 
@@ -75,6 +79,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay,
+      .lr_decay_start_epoch = a->lr_decay_start_epoch,
       .clip_norm = a->clip_norm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : valid_freq,
       .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .model_path = a->model,
@@ -82,17 +87,23 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
 }
 
 /* Model and state: from the checkpoint with --resume when there is one. */
-static int start(nmt_trainer *t, nmt_model *m, const train_args *a) {
+static int start(nmt_trainer *t, nmt_model *m, const train_args *a, train_console *con) {
   if (a->resume && !access(t->o.ckpt_path, F_OK)) {
     int st = nmt_checkpoint_load(m, &t->s, t->o.ckpt_path);
     if (!st)
-      fprintf(stderr, PROG ": resuming %s at step %ld (epoch %ld)\n", t->o.ckpt_path, t->s.step,
-              t->s.epoch + 1);
+      console_say(con, "resuming %s at step %ld (epoch %ld)", t->o.ckpt_path, t->s.step, t->s.epoch + 1);
     return st;
   }
-  if (a->resume) fprintf(stderr, PROG ": no checkpoint %s yet: starting afresh\n", t->o.ckpt_path);
+  if (a->resume) console_say(con, "no checkpoint %s yet: starting afresh", t->o.ckpt_path);
   t->s = nmt_train_state_new(&t->o);
   return new_model(m, a);
+}
+
+/* The weights in the model (the buffer also holds alignment padding). */
+static size_t weight_count(const nn_params *p) {
+  size_t n = 0;
+  for (int i = 0; i < p->nviews; i++) n += (size_t)p->views[i].rows * (size_t)p->views[i].cols;
+  return n;
 }
 
 /* Fail now, not after hours of training, when the model cannot be written. */
@@ -115,27 +126,33 @@ int main(int argc, char **argv) {
   nmt_model model;
   nmt_corpus corpus;
   nmt_valid_set valid;
+  metrics_csv csv;
+  train_console con;
+  console_init(&con, &a, a.metrics ? &csv : NULL);
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
-                   .hooks = {NULL, log_line, NULL}};
-  if ((st = start(&t, &model, &a))) nmt_die(PROG, st);
+                   .hooks = {&con, console_log, console_metrics, console_progress}};
+  if ((st = start(&t, &model, &a, &con))) nmt_die(PROG, st);
   if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
     nmt_die(PROG, st);
-  fprintf(stderr, PROG ": %ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d\n",
-          corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt));
+  console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
+          corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt),
+          weight_count(&model.params));
   if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) nmt_die(PROG, st);
   t.valid = a.valid.n ? &valid : NULL;
-  metrics_csv csv;
   if (a.metrics && (st = metrics_open(&csv, a.metrics, a.resume))) nmt_die(PROG, st);
-  if (a.metrics) t.hooks = (nmt_train_hooks){&csv, log_line, metrics_row};
   catch_signals();
   st = nmt_train(&t, &stop_signal);
+  console_done(&con);
   if (a.metrics) metrics_close(&csv);
   if (st) nmt_die(PROG, st);
   if (t.interrupted)
     fprintf(stderr, PROG ": interrupted at step %ld; checkpoint %s saved (continue with --resume)\n",
             t.s.step, ckpt);
   else
-    fprintf(stderr, PROG ": done after %ld steps; model %s, checkpoint %s\n", t.s.step, a.model, ckpt);
+    console_say(&con, "done after %ld steps = %ld full epochs + %ld batches, %.0f s (%.0f target "
+                "tokens/s, validation included); peak RSS %.0f MiB; model %s, checkpoint %s",
+                t.s.step, t.s.epoch, t.s.batch, t.s.elapsed,
+                t.s.elapsed > 0 ? (double)t.s.tokens / t.s.elapsed : 0.0, nmt_peak_rss_mib(), a.model, ckpt);
   if (t.valid) nmt_valid_free(&valid);
   nmt_corpus_free(&corpus);
   nmt_model_free(&model);

@@ -1,4 +1,5 @@
-/* nmt-train's pieces: command line (args.c) and the metrics CSV (metrics.c). */
+/* nmt-train's pieces: command line (args.c), presets (presets.c), the metrics
+ * CSV (metrics.c) and the log and progress line on stderr (progress.c). */
 #ifndef NMT_TRAIN_TOOL_H
 #define NMT_TRAIN_TOOL_H
 #include "cli.h"
@@ -9,17 +10,30 @@
 
 typedef struct {
   nmt_strlist train, valid, vocabs;
-  const char *model, *metrics, *attention, *enc_type, *bpe_codes;
+  const char *model, *metrics, *attention, *enc_type, *bpe_codes, *preset;
   long dim_emb, dim_rnn, enc_depth, dec_depth, window;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
   long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;
+  long lr_decay_start_epoch;
   long seed, cpu_threads;
   double learn_rate, lr_decay, clip_norm, dropout, label_smoothing;
-  bool local, no_input_feed, reverse_source, resume;
+  bool local, input_feed, no_input_feed, reverse_source, resume, quiet;
+  nmt_tok_settings tok;
 } train_args;
 
-/* NMT_OK, NMT_EUSAGE (message set) or NMT_DONE after --help/--version. */
+/* NMT_OK, NMT_EUSAGE (message set) or NMT_DONE after --help/--version.
+ * A --preset's flags come first, so the flags given override them. */
 int train_parse_args(train_args *a, int argc, char **argv);
+
+/* Paper 004's configurations and the PyTorch peer's, as nmt-train flags. */
+typedef struct train_preset train_preset;
+const train_preset *train_preset_find(const char *name);
+/* argv with the preset's flags (its base's first) after argv[0]; free() it. */
+char **train_preset_argv(const train_preset *p, int argc, char **argv, int *n);
+/* "luong-base, luong-reverse, ..." */
+const char *train_preset_names(void);
+/* The presets and their flags, for --help. */
+const char *train_presets_help(void);
 
 typedef struct {
   FILE *f;
@@ -31,5 +45,24 @@ int metrics_open(metrics_csv *m, const char *path, bool resume);
 /* The hook: one CSV row per log interval. */
 void metrics_row(void *ctx, const nmt_train_metrics *row);
 void metrics_close(metrics_csv *m);
+
+/* stderr: log lines (warnings only when quiet) and, on a TTY, a progress line
+ * with ETA redrawn a few times a second. */
+typedef struct {
+  bool quiet, tty;
+  long after_epochs, after_batches; /* the limits the ETA aims at */
+  double t0, last_draw;             /* clock at the first step seen, at the last redraw */
+  long step0, tokens0;
+  bool drawn;                       /* a progress line is on the screen */
+  metrics_csv *csv;                 /* NULL: no metrics file */
+} train_console;
+
+void console_init(train_console *c, const train_args *a, metrics_csv *csv);
+void console_log(void *ctx, const char *line);
+void console_say(train_console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void console_progress(void *ctx, const nmt_train_progress *p);
+void console_metrics(void *ctx, const nmt_train_metrics *row);
+/* Clear the progress line (before the final summary). */
+void console_done(train_console *c);
 
 #endif

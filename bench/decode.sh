@@ -1,0 +1,78 @@
+# Decoding speed side by side with the PyTorch peer on test2016 (1,000 sentences,
+# Multi30k Fr→En, BPE'd by bench/multi30k.bash): greedy and beam 5, batches of 64 and 1.
+# Each side decodes with its own model of the peer config trained for one epoch (~450
+# steps, enough for realistic output lengths; cached in bench/out/decode). Ours is timed
+# as the whole nmt-decode process (model loading included); the peer times its own loop.
+# GFLOP/s counts the useful forward work: per output token (</s> included) and beam row,
+# the decoder step of bench/train.sh's formula, plus the encoder per source token.
+# Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
+# the peer, NMT_DECODE_B1=0 to skip batch 1).
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
+BENCH_DIR=${BENCH_DIR:-bench/out}
+SHARED=${SHARED:-${NMT_SHARED:-../shared}}
+PATH="${NMT_BIN:-$PWD/bin}:$PATH"
+. bench/multi30k.bash
+
+decode_models() {
+  local d=$M30K out=$1 th=$2
+  [ -s "$out/m.bin" ] || nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" -m "$out/m.bin" \
+    --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general --dropout 0.3 \
+    --mini-batch 64 --clip-norm 5 --max-length 80 --after-epochs 1 --cpu-threads "$th" \
+    >"$out/train.log" 2>&1 || { echo "nmt-train failed: $(tail -n1 "$out/train.log")"; return 1; }
+  [ "${NMT_PEER:-1}" = 0 ] || [ -s "$out/peer.pt" ] ||
+    /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" train --train-src "$d/train.bpe.fr" \
+      --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
+      --epochs 1 --threads "$th" --save "$out/peer.pt" >"$out/peer-train.log" 2>&1 ||
+    { echo "peer training failed: $(tail -n1 "$out/peer-train.log")"; return 1; }
+}
+
+# decode_row WHO BEAM BATCH: prints "sents/s out_tokens"
+decode_row() {
+  local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
+  if [ "$who" = peer ]; then
+    /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \
+      --output "$out/peer.$k.$bs.out" --beam "$k" --batch-size "$bs" --threads "$th" >"$out/peer.log" 2>&1 ||
+      { echo "peer failed: $(tail -n1 "$out/peer.log")" >&2; return 1; }
+    awk '{ n += NF + 1 } END { printf "%s %d\n", s, n }' s="$(sed -n 's/.* sents\/s=\([0-9.]*\).*/\1/p' "$out/peer.log")" "$out/peer.$k.$bs.out"
+    return
+  fi
+  local t0 t1
+  t0=$(date +%s%N)
+  nmt-decode -m "$out/m.bin" -i "$in" -o "$out/nmt.$k.$bs.out" -b "$k" --mini-batch "$bs" \
+    --no-postprocess --cpu-threads "$th" 2>"$out/nmt.err" ||
+    { echo "nmt-decode failed: $(tail -n1 "$out/nmt.err")" >&2; return 1; }
+  t1=$(date +%s%N)
+  awk -v a="$t0" -v b="$t1" '{ n += NF + 1 } END { printf "%.2f %d\n", NR / ((b - a) / 1e9), n }' "$out/nmt.$k.$bs.out"
+}
+
+decode_bench() {
+  local out=$BENCH_DIR/decode th=${NMT_THREADS:-2}
+  multi30k_bpe || return 1
+  mkdir -p "$out"
+  decode_models "$out" "$th" || return 1
+  echo
+  echo "Decoding test2016 (1,000 sentences), peer config models trained one epoch, $th threads;" \
+    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "| search | batch | peer sent/s | nmt-decode sent/s | speed-up | nmt out tokens | nmt GFLOP/s |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  local vt src k bs p n
+  vt=$(sed -n 's/.*vocabularies [0-9]* \/ \([0-9]*\).*/\1/p' "$out/train.log")
+  src=$(awk '{ n += NF + 1 } END { print n }' "$M30K/test.bpe.fr")
+  for k in 1 5; do
+    for bs in 64 1; do
+      [ "$bs" = 1 ] && [ "${NMT_DECODE_B1:-1}" = 0 ] && continue
+      p="- 0"
+      [ "${NMT_PEER:-1}" = 0 ] || p=$(decode_row peer "$k" "$bs") || return 1
+      n=$(decode_row nmt "$k" "$bs") || return 1
+      awk -v p="$p" -v n="$n" -v k="$k" -v bs="$bs" -v V="$vt" -v src="$src" 'BEGIN {
+        split(p, a, " "); split(n, b, " "); E = 256; H = 512; h = H / 2; S = src / 1000
+        tok = 2 * ((E + 2 * H) * 4 * H + 2 * S * H + 2 * H * H + H * V)
+        enc = 2 * (2 * (E + h) * 4 * h + H * H)
+        gf = (b[2] * k * tok + src * enc) / (1000 / b[1]) / 1e9
+        up = a[1] + 0 > 0 ? sprintf("%.1fx", b[1] / a[1]) : "-"
+        printf "| %s | %d | %s | %.1f | %s | %d | %.1f |\n", (k == 1 ? "greedy" : "beam " k), bs, a[1],
+          b[1], up, b[2], gf }'
+    done
+  done
+}
+decode_bench

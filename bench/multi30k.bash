@@ -1,0 +1,24 @@
+# Sourced by bench/train.sh and bench/decode.sh (not a bench of its own: bench/run
+# sources only *.sh). multi30k_bpe makes the peer's data with our tools, once:
+# Multi30k Fr→En, normalized + Moses-tokenized (-a --no-escape), joint BPE 8000 learned
+# on train fr+en, applied to train, val and test2016 of both sides. Output: $M30K/*.bpe.{fr,en}.
+M30K=${M30K:-$BENCH_DIR/multi30k}
+
+multi30k_bpe() {
+  local data=$SHARED/data/multi30k L s
+  [ -s "$M30K/test.bpe.en" ] && return 0
+  mkdir -p "$M30K"
+  for L in fr en; do
+    for s in train val; do
+      nmt-tokenize --normalize -l $L -a --no-escape -o "$M30K/$s.tok.$L" "$data/$s.$L"
+    done
+    nmt-tokenize --normalize -l $L -a --no-escape -o "$M30K/test.tok.$L" "$data/test_2016_flickr.$L"
+  done
+  nmt-bpe learn-joint -s 8000 -o "$M30K/codes" --vocab-out "$M30K/vocab.fr" "$M30K/vocab.en" \
+    "$M30K/train.tok.fr" "$M30K/train.tok.en"
+  for L in fr en; do
+    for s in train val test; do
+      nmt-bpe apply -c "$M30K/codes" -o "$M30K/$s.bpe.$L" "$M30K/$s.tok.$L"
+    done
+  done
+}

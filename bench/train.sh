@@ -1,0 +1,81 @@
+# Training throughput side by side with the PyTorch peer (../shared/peers/torch_rnn_nmt.py),
+# same data (Multi30k Fr→En, joint BPE 8000, made by our tools: bench/multi30k.bash) and
+# config: bi-LSTM 256 per direction, emb 256, decoder 512, general attention, input feeding,
+# dropout 0.3, Adam 1e-3, batch 64 sentences, clip 5, max length 80. Each runs WARMUP steps,
+# then STEPS timed steps, one after the other. Also: FLOPs per target token, achieved
+# GFLOP/s, and OpenBLAS sgemm on the step's own GEMM shapes (bench/sgemm.c) in the same run.
+# Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
+# NMT_THREADS, NMT_PEER=0 to skip the peer).
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
+BENCH_DIR=${BENCH_DIR:-bench/out}
+SHARED=${SHARED:-${NMT_SHARED:-../shared}}
+PATH="${NMT_BIN:-$PWD/bin}:$PATH"
+. bench/multi30k.bash
+
+train_bench() {
+  local steps=${NMT_TRAIN_STEPS:-200} warm=${NMT_TRAIN_WARMUP:-20} th=${NMT_THREADS:-2}
+  local d=$M30K out=$BENCH_DIR/train peer=$SHARED/peers/torch_rnn_nmt.py
+  multi30k_bpe || return 1
+  mkdir -p "$out"
+  cc -O2 -o "$out/sgemm" bench/sgemm.c -lopenblas || return 1
+  echo
+  echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads;" \
+    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+  local ptok=0 prss=0 psrc=0 ptgt=0
+  if [ "${NMT_PEER:-1}" != 0 ]; then
+    /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \
+      --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
+      --bench "$steps" --warmup "$warm" --threads "$th" --save /dev/null >"$out/peer.log" 2>&1 ||
+      { echo "peer failed: $(tail -n1 "$out/peer.log")"; return 1; }
+    ptok=$(sed -n 's/.* tgt_tok\/s=\([0-9.]*\).*/\1/p' "$out/peer.log")
+    psrc=$(sed -n 's/.* src_tok=\([0-9]*\).*/\1/p' "$out/peer.log")
+    ptgt=$(sed -n 's/.* tgt_tok=\([0-9]*\).*/\1/p' "$out/peer.log")
+    prss=$(tail -n1 "$out/peer.rss")
+  fi
+  rm -f "$out/m.bin" "$out/m.bin.ckpt"
+  /usr/bin/time -f '%M' -o "$out/nmt.rss" nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" \
+    -m "$out/m.bin" --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general \
+    --dropout 0.3 --learn-rate 0.001 --mini-batch 64 --clip-norm 5 --max-length 80 \
+    --cpu-threads "$th" --after-batches $((warm + steps)) --log-freq "$warm" \
+    --metrics "$out/metrics.csv" >"$out/nmt.log" 2>&1 ||
+    { echo "nmt-train failed: $(tail -n1 "$out/nmt.log")"; return 1; }
+  # Throughput over the steps after the warm-up: cumulative tokens and elapsed seconds.
+  local ntok
+  ntok=$(awk -F, -v w="$warm" -v n=$((warm + steps)) 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["step"] == w { t0 = $c["tokens"]; e0 = $c["elapsed_s"] }
+    $c["step"] == n { printf "%.1f", ($c["tokens"] - t0) / ($c["elapsed_s"] - e0) }' "$out/metrics.csv")
+  # Source tokens per target token: the peer's own count, else the corpus (each side + </s>).
+  local ratio
+  ratio=$(awk -v s="$psrc" -v t="$ptgt" 'BEGIN { if (t > 0) printf "%.4f", s / t }')
+  [ -n "$ratio" ] || ratio=$(awk 'FNR == NR { s += NF + 1; next } { t += NF + 1 }
+    END { printf "%.4f", s / t }' "$d/train.bpe.fr" "$d/train.bpe.en")
+  # MACs of one forward pass per target token (E emb, H decoder size, h = H/2 per encoder
+  # direction, Vt target vocabulary, S mean source length, r source tokens per target):
+  #   decoder LSTM with input feeding (E + 2H)·4H, attention scores + context 2·S·H,
+  #   attentional vector 2H·H, output H·Vt; per source token: two directions (E + h)·4h
+  #   and the general-attention keys H·H. FLOPs = 2·MACs forward, ×3 with backward
+  #   (the peer README's ≈ 6 × parameters used per token).
+  local vt S flop
+  vt=$(sed -n 's/.*vocabularies [0-9]* \/ \([0-9]*\).*/\1/p' "$out/nmt.log")
+  S=$(awk '{ s += NF + 1 } END { printf "%.2f", s / NR }' "$d/train.bpe.fr")
+  flop=$(awk -v E=256 -v H=512 -v V="$vt" -v S="$S" -v r="$ratio" 'BEGIN { h = H / 2
+    tgt = (E + 2 * H) * 4 * H + 2 * S * H + 2 * H * H + H * V; src = 2 * (E + h) * 4 * h + H * H
+    printf "%.0f", 6 * (tgt + r * src) }')
+  # sgemm on the step's shapes, each weighted by how often one step runs it (B 64, 16 steps).
+  "$out/sgemm" 0.2 1024x1024x256:NN*2 64x1024x256:NN*32 1024x512x512:NN 1024x2048x256:NN \
+    64x2048x1024:NN*16 64x512x1024:NN*16 1024x5012x512:NN 1024x512x5012:NT 512x5012x1024:TN \
+    64x1024x512:NT*16 1024x512x64:TN*16 64x1024x2048:NT*16 1024x2048x1024:TN 1024x256x2048:NT \
+    256x2048x1024:TN 1024x512x512:NT 512x512x1024:TN 64x256x1024:NT*32 256x1024x1024:TN*2 \
+    1024x256x1024:NT*2 256x1024x1024:TN*2 >"$out/sgemm.log"
+  local sg
+  sg=$(awk '/^sgemm all/ { print $3 }' "$out/sgemm.log")
+  awk -v p="$ptok" -v n="$ntok" -v f="$flop" -v sg="$sg" -v pr="$prss" -v nr="$(tail -n1 "$out/nmt.rss")" 'BEGIN {
+    print "| trainer | target tok/s | GFLOP/s | of sgemm | peak MiB |"
+    print "| --- | --- | --- | --- | --- |"
+    if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * p * f / 1e9 / sg, pr / 1024
+    printf "| nmt-train | %.0f | %.1f | %.0f%% | %.0f |\n", n, n * f / 1e9, 100 * n * f / 1e9 / sg, nr / 1024
+    printf "FLOPs per target token %.1f M; sgemm on the step shapes %.1f GFLOP/s", f / 1e6, sg
+    if (p > 0) printf "; nmt-train / peer = %.2fx", n / p
+    print "" }'
+}
+train_bench

@@ -1,0 +1,17 @@
+/* Splitting big memory-bound loops (Adam, the output softmax) over the cores
+ * OpenBLAS uses: a GEMM already runs on all of them, the loops between GEMMs
+ * otherwise on one. Parts are fixed by the thread count, so results do not
+ * depend on scheduling. */
+#ifndef NMT_NN_PARALLEL_H
+#define NMT_NN_PARALLEL_H
+#include <stddef.h>
+
+/* Threads to use: OpenBLAS's count (--cpu-threads), at most 8. */
+int nn_threads(void);
+/* fn(ctx, part, parts) for every part in [0, parts): parts = nn_threads() when
+ * work (in elements) is worth threads, else 1; the caller runs part 0. */
+void nn_parallel(size_t work, void (*fn)(void *ctx, int part, int parts), void *ctx);
+/* The range [*lo, *hi) of part `part` of n elements, cut at multiples of 16. */
+void nn_part_range(size_t n, int part, int parts, size_t *lo, size_t *hi);
+
+#endif

@@ -1,0 +1,20 @@
+/* Vectorised exp, sigmoid, tanh and the Adam update over arrays: 4 floats at a time with GCC
+ * vector extensions (libm's scalar calls were ~8% of a training step). Relative error of exp within 2e-7 of libm's expf over [-87, 88]
+ * (checked by tests/test_nn_vmath.c); tanh and sigmoid within 3e-7 absolute.
+ * The same code handles the tail, so a value does not depend on its position. */
+#ifndef NMT_NN_VMATH_H
+#define NMT_NN_VMATH_H
+#include <stddef.h>
+
+/* y = exp(x - shift); returns the sum of y (y may be x). */
+float nn_vexp_sum(float *y, const float *x, float shift, size_t n);
+void nn_vsigmoid(float *y, const float *x, size_t n);
+void nn_vtanh(float *y, const float *x, size_t n);
+/* One Adam update of n weights w from gradients g: m = b1·m + (1-b1)·g,
+ * v = b2·v + (1-b2)·g², w -= lr·m/(√v + eps) (bias correction folded into lr, eps). */
+void nn_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
+              float lr, float eps);
+/* The largest of x[0..n), n >= 1. */
+float nn_vmax(const float *x, size_t n);
+
+#endif

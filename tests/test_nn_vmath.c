@@ -1,0 +1,86 @@
+/* The vectorised exp, sigmoid, tanh and Adam against plain C, tails included;
+ * the threaded loops against one thread. */
+#include "err.h"
+#include "nn_kernels.h"
+#include "nn_params.h"
+#include "nn_vmath.h"
+#include "test.h"
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+enum { N = 4003 }; /* not a multiple of the vector width */
+
+TEST(nn_vmath_against_libm) {
+  static float x[N], y[N];
+  double sum = 0, worst_exp = 0, worst_tanh = 0, worst_sig = 0;
+  for (int i = 0; i < N; i++) x[i] = -85.0f + 173.0f * (float)i / (N - 1);
+  nn_vexp_sum(y, x, 1.5f, N);
+  for (int i = 0; i < N; i++) {
+    double want = exp((double)(x[i] - 1.5f)); /* the shift rounds in float */
+    worst_exp = fmax(worst_exp, fabs(y[i] - want) / want);
+  }
+  CHECK(worst_exp < 2e-7);
+  for (int i = 0; i < N; i++) x[i] = -10.0f * (float)i / N; /* a softmax's range */
+  float s = nn_vexp_sum(y, x, 0, N);
+  for (int i = 0; i < N; i++) sum += exp((double)x[i]);
+  CHECK(fabs(s - sum) / sum < 1e-6);
+  for (int i = 0; i < N; i++) x[i] = -12.0f + 24.0f * (float)i / (N - 1);
+  nn_vtanh(y, x, N);
+  for (int i = 0; i < N; i++) worst_tanh = fmax(worst_tanh, fabs(y[i] - tanh(x[i])));
+  nn_vsigmoid(y, x, N);
+  for (int i = 0; i < N; i++) worst_sig = fmax(worst_sig, fabs(y[i] - 1 / (1 + exp(-(double)x[i]))));
+  CHECK(worst_tanh < 3e-7 && worst_sig < 3e-7);
+  CHECK(nn_vmax(x, N) == x[N - 1] && nn_vmax(x, 3) == x[2]);
+  x[5] = NAN;
+  nn_vtanh(y, x, 7);
+  CHECK(isnan(y[5]) && !isnan(y[6]));
+  CHECK(isnan(nn_vexp_sum(y, x, 0, 7)));
+}
+
+TEST(nn_vmath_adam_matches_scalar) {
+  enum { n = 7 };
+  float w[n], m[n], v[n], g[n], w2[n], m2[n], v2[n];
+  for (int i = 0; i < n; i++) {
+    w[i] = w2[i] = 0.1f * i - 0.3f, m[i] = m2[i] = 0.01f * i, v[i] = v2[i] = 0.001f * i;
+    g[i] = 0.5f - 0.2f * i;
+  }
+  nn_vadam(w, m, v, g, n, 0.9f, 0.999f, 1e-3f, 1e-8f);
+  for (int i = 0; i < n; i++) {
+    m2[i] = 0.9f * m2[i] + (1 - 0.9f) * g[i];
+    v2[i] = 0.999f * v2[i] + (1 - 0.999f) * g[i] * g[i];
+    w2[i] -= 1e-3f * m2[i] / (sqrtf(v2[i]) + 1e-8f);
+    CHECK(w[i] == w2[i] && m[i] == m2[i] && v[i] == v2[i]);
+  }
+}
+
+/* The loops nn_parallel splits give the same results on 1 and 2 threads. */
+TEST(nn_parallel_matches_one_thread) {
+  enum { R = 300, V = 4000 }; /* R*V over nn_parallel's threshold */
+  int saved = openblas_get_num_threads();
+  nn_params p[2] = {{0}, {0}};
+  static float logits[R * V], prob[2][R * V], dl[2][R * V];
+  static int tgt[R];
+  double norm[2], loss[2];
+  long ntok[2];
+  for (int i = 0; i < R * V; i++) logits[i] = (float)(((long)i * 7919) % 1000) / 100.0f - 5.0f;
+  for (int r = 0; r < R; r++) tgt[r] = r % 7 ? (r * 31) % V : 0; /* 0 is padding */
+  for (int k = 0; k < 2; k++) {
+    openblas_set_num_threads(k + 1);
+    CHECK(nn_params_add(&p[k], "w", 1100, 1000) == 0 && nn_params_alloc(&p[k]) == NMT_OK);
+    nn_params_init(&p[k], NN_INIT_UNIFORM, 0.1f, 5);
+    for (size_t i = 0; i < p[k].n; i++) p[k].g[i] = (float)((i * 104729) % 2001) / 1000.0f - 1.0f;
+    norm[k] = nn_params_clip(&p[k], 5.0);
+    nn_adam_step(&p[k], &(nn_adam){1e-3f, 0.9f, 0.999f, 1e-8f});
+    loss[k] = nn_xent_fwd(prob[k], logits, tgt, R, V, 0, 0.1f, &ntok[k]);
+    memset(dl[k], 0, sizeof dl[k]);
+    nn_xent_bwd(dl[k], prob[k], tgt, R, V, 0, 0.1f, 0.5f);
+  }
+  openblas_set_num_threads(saved);
+  CHECK_NEAR(norm[1], norm[0], 1e-9 * norm[0]);
+  CHECK_NEAR(loss[1], loss[0], 1e-9 * loss[0]);
+  CHECK(ntok[0] == ntok[1] && ntok[0] < R);
+  CHECK(!memcmp(p[0].w, p[1].w, sizeof(float) * p[0].n) && !memcmp(dl[0], dl[1], sizeof dl[0]));
+  nn_params_free(&p[0]);
+  nn_params_free(&p[1]);
+}

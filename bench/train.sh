@@ -61,11 +61,12 @@ train_bench() {
   flop=$(awk -v E=256 -v H=512 -v V="$vt" -v S="$S" -v r="$ratio" 'BEGIN { h = H / 2
     tgt = (E + 2 * H) * 4 * H + 2 * S * H + 2 * H * H + H * V; src = 2 * (E + h) * 4 * h + H * H
     printf "%.0f", 6 * (tgt + r * src) }')
-  # sgemm on the step's shapes, each weighted by how often one step runs it (B 64, 16 steps).
+  # sgemm on the step's shapes, each weighted by how often one step runs it (B 64, 16 steps;
+  # the recurrent dx as nn_recur runs it, a plain GEMM on Wᵀ).
   "$out/sgemm" 0.2 1024x1024x256:NN*2 64x1024x256:NN*32 1024x512x512:NN 1024x2048x256:NN \
     64x2048x1024:NN*16 64x512x1024:NN*16 1024x5012x512:NN 1024x512x5012:NT 512x5012x1024:TN \
-    64x1024x512:NT*16 1024x512x64:TN*16 64x1024x2048:NT*16 1024x2048x1024:TN 1024x256x2048:NT \
-    256x2048x1024:TN 1024x512x512:NT 512x512x1024:TN 64x256x1024:NT*32 256x1024x1024:TN*2 \
+    64x1024x512:NT*16 1024x512x64:TN*16 64x1024x2048:NN*16 1024x2048x1024:TN 1024x256x2048:NT \
+    256x2048x1024:TN 1024x512x512:NT 512x512x1024:TN 64x256x1024:NN*32 256x1024x1024:TN*2 \
     1024x256x1024:NT*2 256x1024x1024:TN*2 >"$out/sgemm.log"
   local sg
   sg=$(awk '/^sgemm all/ { print $3 }' "$out/sgemm.log")

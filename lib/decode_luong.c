@@ -2,6 +2,7 @@
 #include "decode_luong.h"
 #include "err.h"
 #include "nn_ops.h"
+#include "nn_parallel.h"
 #include "nn_vmath.h"
 #include <math.h>
 #include <stdlib.h>
@@ -85,14 +86,40 @@ int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, con
   return graph_status(g);
 }
 
-/* Row-wise log-softmax of logits (R, V) into out (exp values pass through out). */
-static void log_softmax(float *out, const float *x, int R, int V) {
-  for (int r = 0; r < R; r++) {
-    const float *a = x + (size_t)r * V;
-    float *o = out + (size_t)r * V, mx = nn_vmax(a, (size_t)V);
+/* Row-wise log-softmax of logits (n, V) into rows rows[i] (i when rows is NULL)
+ * of out (exp values pass through out), split over the threads (nn_parallel). */
+typedef struct {
+  float *out;
+  const float *x;
+  const int *rows;
+  int n, V;
+} log_softmax_job;
+
+static void log_softmax_part(void *ctx, int part, int parts) {
+  log_softmax_job *j = ctx;
+  int V = j->V;
+  for (int i = (int)((long)j->n * part / parts); i < (int)((long)j->n * (part + 1) / parts); i++) {
+    const float *a = j->x + (size_t)i * V;
+    float *o = j->out + (size_t)(j->rows ? j->rows[i] : i) * V, mx = nn_vmax(a, (size_t)V);
     float lz = mx + logf(nn_vexp_sum(o, a, mx, (size_t)V));
     for (int v = 0; v < V; v++) o[v] = a[v] - lz;
   }
+}
+
+static void log_softmax(float *out, const float *x, const int *rows, int n, int V) {
+  log_softmax_job j = {out, x, rows, n, V};
+  nn_parallel((size_t)n * V, log_softmax_part, &j);
+}
+
+/* The rows of ht whose scores the search reads (d->live), or NULL for all. */
+static int *live_rows(nn_graph *g, const nmt_luong_dec *d, int *n) {
+  *n = d->R;
+  if (!d->live) return NULL;
+  int *rows = nn_ints(g, (size_t)d->R, NULL), k = 0;
+  for (int r = 0; rows && r < d->R; r++)
+    if (d->live[r]) rows[k++] = r;
+  *n = k;
+  return rows;
 }
 
 int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
@@ -113,7 +140,9 @@ int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
   nn_tensor *top = g->failed ? NULL : nn_luong_decode_step(g, m, d->p, gx0, feed, NULL, hn, cn);
   nn_attn_w aw = nn_luong_attn_w(g, m, d->p);
   nn_tensor *ht = top ? nn_luong_output(g, m, &aw, top, d->keys, d->Hs, d->mask, d->len) : NULL;
-  nn_tensor *logits = nn_linear(g, ht, param(g, d->p, m->out_w), param(g, d->p, m->out_b));
+  int n, *rows = live_rows(g, d, &n);
+  nn_tensor *out_in = rows && n ? nn_embed(g, ht, rows, n) : ht; /* no search row alive: all */
+  nn_tensor *logits = nn_linear(g, out_in, param(g, d->p, m->out_w), param(g, d->p, m->out_b));
   if (g->failed || !logits) return graph_status(g);
   for (int l = 0; l < cf->dec_layers; l++) {
     memcpy(d->h + (size_t)l * R * H, hn[l]->v, sizeof(float) * (size_t)R * H);
@@ -121,7 +150,7 @@ int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
   }
   memcpy(d->feed, ht->v, sizeof(float) * (size_t)R * H);
   if (grow(&d->logp, &d->cap_logp, (size_t)R * V)) return NMT_EIO;
-  log_softmax(d->logp, logits->v, R, V);
+  log_softmax(d->logp, logits->v, n ? rows : NULL, logits->rows, V);
   return NMT_OK;
 }
 

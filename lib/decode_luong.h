@@ -18,6 +18,8 @@ typedef struct {
   float *feed;          /* (R, H) previous attentional vector h̃ */
   float *logp;          /* (R, Vt) log-probabilities of the last step */
   float *tmp;           /* (R, H) scratch for reordering */
+  const bool *live;     /* (R) set by the caller: rows whose logp the next step needs
+                           (NULL: all); the output layer skips the others */
   size_t cap_state, cap_logp, cap_tmp;
 } nmt_luong_dec;
 
@@ -25,7 +27,7 @@ typedef struct {
  * and prepare K rows per sentence. NMT_OK or an error (graph message). */
 int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *src,
                         const int *src_len, int B, int S, int K);
-/* Feed the previous tokens (R) and compute d->logp (R, Vt). */
+/* Feed the previous tokens (R) and compute d->logp (R, Vt) (rows of d->live only). */
 int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev);
 /* Row r takes the decoder state of row from[r] (beam reordering). */
 int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from);

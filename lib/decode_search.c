@@ -21,6 +21,7 @@ typedef struct {
   int *limit;     /* (B) length limit */
   bool *done;     /* (B) */
   int *sent;      /* (B) the input sentence each row block belongs to */
+  bool *live;     /* (R) rows with a live hypothesis: the decoder scores only these */
   cand *top;      /* (2K) scratch */
 } search;
 
@@ -121,7 +122,8 @@ static int drop_done(search *s, nmt_luong_dec *d, int t) {
     for (int k = 0; k < K; k++) {
       int to = i * K + k, from = b * K + k;
       s->score[to] = s->score[from];
-      memmove(s->hist + (size_t)to * s->maxT, s->hist + (size_t)from * s->maxT, sizeof(int) * (size_t)(t + 1));
+      memmove(s->hist + (size_t)to * s->maxT, s->hist + (size_t)from * s->maxT,
+              sizeof(int) * (size_t)(t + 1));
     }
   }
   int st = nmt_luong_dec_keep(d, keep, nb);
@@ -133,6 +135,8 @@ static int drop_done(search *s, nmt_luong_dec *d, int t) {
 static int run(search *s, nmt_luong_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
   int V = d->net->cfg.tgt_vocab, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
+    for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
+    d->live = s->live;
     if ((st = nmt_luong_dec_step(d, s->prev))) break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
@@ -161,7 +165,7 @@ int nmt_search(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *c
                const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out) {
   int K = o->beam, R = B * K, S = 0, maxT = 1;
   for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
-  search s = {B, K, R, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  search s = {B, K, R, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   s.limit = malloc(sizeof *s.limit * (size_t)B);
   int *len = malloc(sizeof *len * (size_t)B);
   for (int b = 0; s.limit && b < B; b++) {
@@ -178,10 +182,11 @@ int nmt_search(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *c
   s.done = calloc((size_t)B, sizeof *s.done);
   s.top = malloc(sizeof *s.top * (size_t)(2 * K));
   s.sent = malloc(sizeof *s.sent * (size_t)B);
+  s.live = malloc(sizeof *s.live * (size_t)R);
   for (int b = 0; s.sent && b < B; b++) s.sent[b] = b;
   int *x = len ? source_batch(src, src_n, B, S, len) : NULL;
   int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.top &&
-                   s.sent
+                   s.sent && s.live
                ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   memset(out, 0, sizeof *out * (size_t)B);
   for (int r = 0; !st && r < R; r++) {
@@ -190,9 +195,10 @@ int nmt_search(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *c
   }
   if (!st) st = nmt_luong_dec_start(d, net, p, x, len, B, S, K);
   if (!st) st = run(&s, d, o, out);
+  d->live = NULL;
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
-  free(s.prev), free(s.from), free(s.done), free(s.top), free(s.sent);
+  free(s.prev), free(s.from), free(s.done), free(s.top), free(s.sent), free(s.live);
   return st;
 }
 

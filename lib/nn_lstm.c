@@ -46,7 +46,8 @@ void nn_lstm_cell_bwd(float *dgx, float *dgh, float *dh_prev, float *dc_prev, co
   float dz[4][CHUNK], dct[CHUNK]; /* gates i, f, o, g; total dL/dc */
   for (int b = 0; b < B; b++) {
     const float *dhb = dh + (size_t)b * H, *dcb = dc + (size_t)b * H;
-    float *dhp = dh_prev ? dh_prev + (size_t)b * H : NULL, *dcp = dc_prev ? dc_prev + (size_t)b * H : NULL;
+    float *dhp = dh_prev ? dh_prev + (size_t)b * H : NULL;
+    float *dcp = dc_prev ? dc_prev + (size_t)b * H : NULL;
     if (mask && mask[b] == 0) { /* h = h_prev, c = c_prev */
       for (int k = 0; dhp && k < H; k++) dhp[k] += dhb[k];
       for (int k = 0; dcp && k < H; k++) dcp[k] += dcb[k];
@@ -135,7 +136,9 @@ bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T,
 /* in: x; out: the step's rows of Y; save[0]: Wᵀ (Out, In). */
 static void recur_step_bw(const nn_entry *e) {
   nn_tensor *x = e->in[0], *y = e->out[0];
-  if (x->g) nn_gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1, x->g, x->cols);
+  if (x->g)
+    nn_gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1,
+            x->g, x->cols);
 }
 static const nn_opdef recur_step_op = {"recur_step", recur_step_bw};
 
@@ -146,7 +149,8 @@ nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
     return NULL;
   nn_tensor *y = nn_rows(g, r->Y, t * r->B, r->B);
   if (!y) return NULL;
-  nn_gemm(false, false, x->rows, y->cols, x->cols, 1, x->v, x->cols, r->W->v, y->cols, 1, y->v, y->cols);
+  nn_gemm(false, false, x->rows, y->cols, x->cols, 1, x->v, x->cols, r->W->v, y->cols, 1, y->v,
+          y->cols);
   if (!g->train) return y;
   memcpy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols);
   nn_entry *e = nn_record(g, &recur_step_op);

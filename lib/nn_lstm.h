@@ -21,7 +21,8 @@ void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, 
 typedef struct {
   nn_tensor *W, *Y;
   float *X;  /* (T*B, In) step inputs (training only) */
-  float *WT; /* (Out, In) Wᵀ (training only): dx_t as a plain GEMM, faster than a transposed one */
+  float *WT; /* (Out, In) Wᵀ (training only): dx_t as a plain GEMM, faster than a
+                transposed one at a few dozen rows */
   int T, B;
 } nn_recur;
 

@@ -1,11 +1,11 @@
 /* Fork-join over pthreads; see nn_parallel.h. A thread costs ~20-50 µs to
- * start, so only loops of ~1M elements (a millisecond or more) are split. */
+ * start, so only loops of 256K elements or more (~0.2 ms and up) are split. */
 #include "nn_parallel.h"
 #include <cblas.h>
 #include <pthread.h>
 #include <stdbool.h>
 
-enum { MAX_THREADS = 8, MIN_WORK = 1 << 20 };
+enum { MAX_THREADS = 8, MIN_WORK = 1 << 18 };
 
 int nn_threads(void) {
   int n = openblas_get_num_threads();

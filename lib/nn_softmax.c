@@ -69,7 +69,8 @@ static void xent_fwd_part(void *ctx, int part, int parts) {
 
 double nn_xent_fwd(float *prob, const float *logits, const int *targets, int R, int V, int pad,
                    float ls, long *ntokens) {
-  xent_job j = {.prob = prob, .logits = logits, .targets = targets, .R = R, .V = V, .pad = pad, .ls = ls};
+  xent_job j = {.prob = prob, .logits = logits, .targets = targets, .R = R, .V = V, .pad = pad,
+               .ls = ls};
   nn_parallel((size_t)R * V, xent_fwd_part, &j);
   double loss = 0;
   *ntokens = 0;

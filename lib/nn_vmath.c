@@ -94,7 +94,8 @@ float nn_vexp_sum(float *y, const float *x, float shift, size_t n) {
 
 void nn_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
               float lr, float eps) {
-  vf B1 = splat(b1), B2 = splat(b2), C1 = splat(1 - b1), C2 = splat(1 - b2), L = splat(lr), E = splat(eps);
+  vf B1 = splat(b1), B2 = splat(b2), C1 = splat(1 - b1), C2 = splat(1 - b2);
+  vf L = splat(lr), E = splat(eps);
   for (size_t i = 0; i < n; i += W) {
     size_t k = n - i < W ? n - i : W;
     vf gi = load(g + i, k, 0.0f), mi = B1 * load(m + i, k, 0.0f) + C1 * gi;

@@ -29,7 +29,8 @@ TEST(nn_vmath_against_libm) {
   nn_vtanh(y, x, N);
   for (int i = 0; i < N; i++) worst_tanh = fmax(worst_tanh, fabs(y[i] - tanh(x[i])));
   nn_vsigmoid(y, x, N);
-  for (int i = 0; i < N; i++) worst_sig = fmax(worst_sig, fabs(y[i] - 1 / (1 + exp(-(double)x[i]))));
+  for (int i = 0; i < N; i++)
+    worst_sig = fmax(worst_sig, fabs(y[i] - 1 / (1 + exp(-(double)x[i]))));
   CHECK(worst_tanh < 3e-7 && worst_sig < 3e-7);
   CHECK(nn_vmax(x, N) == x[N - 1] && nn_vmax(x, 3) == x[2]);
   x[5] = NAN;

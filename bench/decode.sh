@@ -6,7 +6,7 @@
 # GFLOP/s counts the useful forward work: per output token (</s> included) and beam row,
 # the decoder step of bench/train.sh's formula, plus the encoder per source token.
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
-# the peer, NMT_DECODE_B1=0 to skip batch 1).
+# the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 BENCH_DIR=${BENCH_DIR:-bench/out}
 SHARED=${SHARED:-${NMT_SHARED:-../shared}}
@@ -26,9 +26,9 @@ decode_models() {
     { echo "peer training failed: $(tail -n1 "$out/peer-train.log")"; return 1; }
 }
 
-# decode_row WHO BEAM BATCH: prints "sents/s out_tokens"
+# decode_row WHO BEAM BATCH [SHORTLIST]: prints "sents/s out_tokens"
 decode_row() {
-  local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
+  local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 sl=${4:-0} th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
   if [ "$who" = peer ]; then
     /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \
       --output "$out/peer.$k.$bs.out" --beam "$k" --batch-size "$bs" --threads "$th" >"$out/peer.log" 2>&1 ||
@@ -38,11 +38,35 @@ decode_row() {
   fi
   local t0 t1
   t0=$(date +%s%N)
-  nmt-decode -m "$out/m.bin" -i "$in" -o "$out/nmt.$k.$bs.out" -b "$k" --mini-batch "$bs" \
-    --no-postprocess --cpu-threads "$th" 2>"$out/nmt.err" ||
+  local o=$out/nmt.$k.$bs.out
+  [ "$sl" = 0 ] || o=$out/nmt.$k.$bs.sl$sl.out
+  nmt-decode -m "$out/m.bin" -i "$in" -o "$o" -b "$k" --mini-batch "$bs" \
+    --no-postprocess --cpu-threads "$th" ${4:+--shortlist "$sl"} 2>"$out/nmt.err" ||
     { echo "nmt-decode failed: $(tail -n1 "$out/nmt.err")" >&2; return 1; }
   t1=$(date +%s%N)
-  awk -v a="$t0" -v b="$t1" '{ n += NF + 1 } END { printf "%.2f %d\n", NR / ((b - a) / 1e9), n }' "$out/nmt.$k.$bs.out"
+  awk -v a="$t0" -v b="$t1" '{ n += NF + 1 } END { printf "%.2f %d\n", NR / ((b - a) / 1e9), n }' "$o"
+}
+
+# BLEU of a decode_row output against test2016 (subwords joined, tokenized reference).
+decode_bleu() {
+  sed 's/@@ //g' "$1" | nmt-bleu "$M30K/test.tok.en" --tokenize none --force 2>/dev/null |
+    sed -n 's/.*"score": \([0-9.]*\).*/\1/p'
+}
+
+# Batch 1 with a vocabulary shortlist (nmt-decode --shortlist N: the N most frequent
+# target words), against the full vocabulary: speed and BLEU.
+decode_shortlist_rows() {
+  local out=$BENCH_DIR/decode k n sl=${NMT_SHORTLIST:-1000}
+  nmt-decode --help 2>&1 | grep -q -- --shortlist || return 0
+  echo
+  echo "Batch 1 with --shortlist $sl (the most frequent target words), same models:"
+  echo "| search | nmt-decode sent/s | BLEU | BLEU full vocabulary |"
+  echo "| --- | --- | --- | --- |"
+  for k in 1 5; do
+    n=$(decode_row nmt "$k" 1 "$sl") || return 1
+    printf "| %s | %s | %s | %s |\n" "$([ "$k" = 1 ] && echo greedy || echo "beam $k")" "${n%% *}" \
+      "$(decode_bleu "$out/nmt.$k.1.sl$sl.out")" "$(decode_bleu "$out/nmt.$k.1.out")"
+  done
 }
 
 decode_bench() {
@@ -74,5 +98,6 @@ decode_bench() {
           b[1], up, b[2], gf }'
     done
   done
+  [ "${NMT_DECODE_B1:-1}" = 0 ] || decode_shortlist_rows
 }
 decode_bench

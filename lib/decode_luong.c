@@ -1,6 +1,7 @@
 /* Step-wise Luong inference; see decode_luong.h. */
 #include "decode_luong.h"
 #include "err.h"
+#include "nn_kernels.h"
 #include "nn_ops.h"
 #include "nn_parallel.h"
 #include "nn_vmath.h"
@@ -86,29 +87,45 @@ int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, con
   return graph_status(g);
 }
 
-/* Row-wise log-softmax of logits (n, V) into rows rows[i] (i when rows is NULL)
- * of out (exp values pass through out), split over the threads (nn_parallel). */
+/* Row-wise log-softmax of logits (n, W) into the first W columns of rows
+ * rows[i] (i when rows is NULL) of out (·, V) (exp values pass through out);
+ * columns W.. (outside a shortlist) get -inf. Split over the threads (nn_parallel). */
 typedef struct {
   float *out;
   const float *x;
   const int *rows;
-  int n, V;
+  int n, W, V;
 } log_softmax_job;
 
 static void log_softmax_part(void *ctx, int part, int parts) {
   log_softmax_job *j = ctx;
-  int V = j->V;
+  int W = j->W;
   for (int i = (int)((long)j->n * part / parts); i < (int)((long)j->n * (part + 1) / parts); i++) {
-    const float *a = j->x + (size_t)i * V;
-    float *o = j->out + (size_t)(j->rows ? j->rows[i] : i) * V, mx = nn_vmax(a, (size_t)V);
-    float lz = mx + logf(nn_vexp_sum(o, a, mx, (size_t)V));
-    for (int v = 0; v < V; v++) o[v] = a[v] - lz;
+    const float *a = j->x + (size_t)i * W;
+    float *o = j->out + (size_t)(j->rows ? j->rows[i] : i) * j->V, mx = nn_vmax(a, (size_t)W);
+    float lz = mx + logf(nn_vexp_sum(o, a, mx, (size_t)W));
+    for (int v = 0; v < W; v++) o[v] = a[v] - lz;
+    for (int v = W; v < j->V; v++) o[v] = -INFINITY;
   }
 }
 
-static void log_softmax(float *out, const float *x, const int *rows, int n, int V) {
-  log_softmax_job j = {out, x, rows, n, V};
-  nn_parallel((size_t)n * V, log_softmax_part, &j);
+static void log_softmax(float *out, const float *x, const int *rows, int n, int W, int V) {
+  log_softmax_job j = {out, x, rows, n, W, V};
+  nn_parallel((size_t)n * W, log_softmax_part, &j);
+}
+
+/* The output layer's logits (x->rows, W) over the first W target ids: with a
+ * shortlist only those columns of out.W are read (batch 1 is memory-bound). */
+static float *output_logits(nn_graph *g, const nmt_luong_dec *d, const nn_tensor *x, int W) {
+  const nn_luong *m = d->net;
+  nn_tensor *Wo = param(g, d->p, m->out_w), *bo = param(g, d->p, m->out_b);
+  float *y = nn_floats(g, (size_t)x->rows * W, NULL);
+  if (!y || !Wo) return NULL;
+  for (int r = 0; r < x->rows; r++)
+    if (bo) memcpy(y + (size_t)r * W, bo->v, sizeof(float) * W);
+    else memset(y + (size_t)r * W, 0, sizeof(float) * W);
+  nn_gemm(false, false, x->rows, W, x->cols, 1, x->v, x->cols, Wo->v, Wo->cols, 1, y, W);
+  return y;
 }
 
 /* The rows of ht whose scores the search reads (d->live), or NULL for all. */
@@ -122,35 +139,65 @@ static int *live_rows(nn_graph *g, const nmt_luong_dec *d, int *n) {
   return rows;
 }
 
+/* Rows rows[0..n) (the first n when rows is NULL) of a (·, H) block as a graph input. */
+static nn_tensor *input_rows(nn_graph *g, const float *a, const int *rows, int n, int H) {
+  nn_tensor *t = nn_new(g, n, H);
+  for (int i = 0; t && i < n; i++)
+    memcpy(t->v + (size_t)i * H, a + (size_t)(rows ? rows[i] : i) * H, sizeof(float) * H);
+  return t;
+}
+
+/* The inverse: row i of t (n, H) into row rows[i] (i when rows is NULL) of a. */
+static void store_rows(float *a, const nn_tensor *t, const int *rows) {
+  for (int i = 0; i < t->rows; i++)
+    memcpy(a + (size_t)(rows ? rows[i] : i) * t->cols, t->v + (size_t)i * t->cols,
+           sizeof(float) * t->cols);
+}
+
+/* The LSTM, the attentional vector and the output layer run on the live rows
+ * only (dead beam rows are ~20% of them; their state is never read again); the
+ * attention scores on all R rows (the memory is per row; a dead row gets a
+ * zero query). */
 int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
   nn_graph *g = &d->step;
   const nn_luong *m = d->net;
   const nn_luong_cfg *cf = &m->cfg;
   int R = d->R, H = cf->hidden, V = cf->tgt_vocab;
+  int W = d->shortlist <= 0 ? V : d->shortlist < 2 * d->K ? 2 * d->K : d->shortlist;
+  W = W < V ? W : V;
   nn_graph_reset(g, false, 0);
-  int *ids = nn_ints(g, (size_t)R, prev);
-  nn_tensor *x = nn_embed(g, param(g, d->p, m->tgt_emb), ids, R);
+  int n, *rows = live_rows(g, d, &n);
+  if (!n) rows = NULL, n = R; /* no search row alive: all */
+  const int *lrows = n < R ? rows : NULL; /* the rows the step runs on; NULL: all */
+  int *ids = nn_ints(g, (size_t)n, NULL);
+  for (int i = 0; ids && i < n; i++) ids[i] = prev[lrows ? lrows[i] : i];
+  nn_tensor *x = nn_embed(g, param(g, d->p, m->tgt_emb), ids, n);
   nn_tensor *gx0 = nn_linear(g, x, param(g, d->p, m->dec_wx[0]), param(g, d->p, m->dec_b[0]));
-  nn_tensor *feed = nn_input(g, R, H, d->feed);
+  nn_tensor *feed = input_rows(g, d->feed, lrows, n, H);
   nn_tensor *hn[NN_LUONG_MAX_LAYERS], *cn[NN_LUONG_MAX_LAYERS];
   for (int l = 0; l < cf->dec_layers; l++) {
-    hn[l] = nn_input(g, R, H, d->h + (size_t)l * R * H);
-    cn[l] = nn_input(g, R, H, d->c + (size_t)l * R * H);
+    hn[l] = input_rows(g, d->h + (size_t)l * R * H, lrows, n, H);
+    cn[l] = input_rows(g, d->c + (size_t)l * R * H, lrows, n, H);
   }
   nn_tensor *top = g->failed ? NULL : nn_luong_decode_step(g, m, d->p, gx0, feed, NULL, hn, cn);
+  if (top && lrows && !cf->no_attention) {
+    nn_tensor *all = nn_new(g, R, H);
+    if (all) memset(all->v, 0, sizeof(float) * (size_t)R * H), store_rows(all->v, top, lrows);
+    top = all;
+  }
   nn_attn_w aw = nn_luong_attn_w(g, m, d->p);
-  nn_tensor *ht = top ? nn_luong_output(g, m, &aw, top, d->keys, d->Hs, d->mask, d->len) : NULL;
-  int n, *rows = live_rows(g, d, &n);
-  nn_tensor *out_in = rows && n ? nn_embed(g, ht, rows, n) : ht; /* no search row alive: all */
-  nn_tensor *logits = nn_linear(g, out_in, param(g, d->p, m->out_w), param(g, d->p, m->out_b));
+  nn_tensor *ht = !top || cf->no_attention ? top
+                  : nn_attn_step_rows(g, &cf->attn, &aw, top, d->keys, d->Hs, d->mask, d->len,
+                                      lrows, n, NULL); /* (n,H) */
+  float *logits = ht ? output_logits(g, d, ht, W) : NULL;
   if (g->failed || !logits) return graph_status(g);
   for (int l = 0; l < cf->dec_layers; l++) {
-    memcpy(d->h + (size_t)l * R * H, hn[l]->v, sizeof(float) * (size_t)R * H);
-    memcpy(d->c + (size_t)l * R * H, cn[l]->v, sizeof(float) * (size_t)R * H);
+    store_rows(d->h + (size_t)l * R * H, hn[l], lrows);
+    store_rows(d->c + (size_t)l * R * H, cn[l], lrows);
   }
-  memcpy(d->feed, ht->v, sizeof(float) * (size_t)R * H);
+  store_rows(d->feed, ht, lrows);
   if (grow(&d->logp, &d->cap_logp, (size_t)R * V)) return NMT_EIO;
-  log_softmax(d->logp, logits->v, n ? rows : NULL, logits->rows, V);
+  log_softmax(d->logp, logits, lrows, n, W, V);
   return NMT_OK;
 }
 

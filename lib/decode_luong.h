@@ -20,6 +20,10 @@ typedef struct {
   float *tmp;           /* (R, H) scratch for reordering */
   const bool *live;     /* (R) set by the caller: rows whose logp the next step needs
                            (NULL: all); the output layer skips the others */
+  int shortlist;        /* set by the caller: > 0 scores only the target ids below
+                           max(shortlist, 2K), the most frequent words (vocabularies are
+                           built by frequency; Marian's shortlist without the lexical
+                           part), the others get -inf; 0: the whole vocabulary */
   size_t cap_state, cap_logp, cap_tmp;
 } nmt_luong_dec;
 

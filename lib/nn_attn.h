@@ -41,5 +41,10 @@ nn_tensor *nn_attn_keys(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w,
 nn_tensor *nn_attn_step(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w, nn_tensor *h,
                         nn_tensor *K, nn_tensor *Hs, const float *mask, const int *len,
                         nn_tensor **align);
+/* The same with h̃ for rows rows[0..n) of h only (scores for all rows, the
+ * projection Wc for those: decoding skips dead beam rows); rows NULL: all. */
+nn_tensor *nn_attn_step_rows(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w,
+                             nn_tensor *h, nn_tensor *K, nn_tensor *Hs, const float *mask,
+                             const int *len, const int *rows, int n, nn_tensor **align);
 
 #endif

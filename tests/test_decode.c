@@ -159,33 +159,38 @@ TEST(decode_old_config_loads) {
   nmt_model_free(&m);
 }
 
-/* Every n-best hypothesis carries its own forced-decoding score, best first. */
+/* Every n-best hypothesis carries its own forced-decoding score, best first,
+ * in every variant (dead beam rows skip the LSTM: nmt_luong_dec_step). */
 TEST(decode_beam_scores_are_exact) {
-  nmt_model m;
-  random_model(&m, "general", false, 5);
   const int s0[] = {4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
   const int *srcs[B] = {s0, s1, s2}, lens[B] = {3, 1, 4};
-  nmt_luong_dec d = {0};
-  nmt_nbest out[B];
-  nmt_search_opts o = {4, 0, 2.0f};
-  CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, out), NMT_OK);
-  for (int b = 0; b < B; b++) {
-    CHECK(out[b].n >= 1 && out[b].n <= 4);
-    for (int j = 0; j < out[b].n; j++) {
-      const nmt_hyp *h = &out[b].hyps[j];
-      if (j) CHECK(h->score <= out[b].hyps[j - 1].score);
-      CHECK(h->n <= 2 * (lens[b] + 1));
-      int x[8], xl = lens[b] + 1, y[16];
-      for (int t = 0; t < xl; t++) x[t] = t < lens[b] ? srcs[b][t] : NMT_EOS;
-      for (int t = 0; t < h->n; t++) y[t] = h->ids[t];
-      int T = h->n + (h->n < 2 * xl); /* a hypothesis cut at the limit has no </s> */
-      if (h->n < 2 * xl) y[h->n] = NMT_EOS;
-      CHECK_NEAR(-forced_score(&m, x, &xl, xl, y, T, 1), h->score, 1e-4 * fabs(h->score) + 1e-5);
+  for (int i = 0; i < NVARIANTS; i++) {
+    nmt_model m;
+    variant_model(&m, i, 5 + (uint64_t)i);
+    nmt_luong_dec d = {0};
+    nmt_nbest out[B];
+    nmt_search_opts o = {4, 0, 2.0f};
+    CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, out), NMT_OK);
+    for (int b = 0; b < B; b++) {
+      CHECK(out[b].n >= 1 && out[b].n <= 4);
+      for (int j = 0; j < out[b].n; j++) {
+        const nmt_hyp *h = &out[b].hyps[j];
+        if (j) CHECK(h->score <= out[b].hyps[j - 1].score);
+        CHECK(h->n <= 2 * (lens[b] + 1));
+        int x[8], xl = lens[b] + 1, y[16];
+        for (int t = 0; t < xl; t++) x[t] = t < lens[b] ? srcs[b][t] : NMT_EOS;
+        for (int t = 0; t < h->n; t++) y[t] = h->ids[t];
+        int T = h->n + (h->n < 2 * xl); /* a hypothesis cut at the limit has no </s> */
+        if (h->n < 2 * xl) y[h->n] = NMT_EOS;
+        double want = -forced_score(&m, x, &xl, xl, y, T, 1);
+        if (fabs(want - h->score) > 1e-4 * fabs(h->score) + 1e-5)
+          T_FAIL("variant %d sentence %d hyp %d: %.6f, forced %.6f", i, b, j, h->score, want);
+      }
+      nmt_nbest_free(&out[b]);
     }
-    nmt_nbest_free(&out[b]);
+    nmt_luong_dec_free(&d);
+    nmt_model_free(&m);
   }
-  nmt_luong_dec_free(&d);
-  nmt_model_free(&m);
 }
 
 /* Finished sentences leave the batch (nmt_luong_dec_keep) without changing
@@ -208,6 +213,35 @@ TEST(decode_batch_equals_one_at_a_time) {
     nmt_nbest_free(&all[b]);
   }
   nmt_luong_dec_free(&d);
+  nmt_model_free(&m);
+}
+
+/* A shortlist of W ids gives the full scores renormalised over ids < W, and
+ * -inf beyond; never fewer than 2K ids. */
+TEST(decode_shortlist_renormalises) {
+  nmt_model m;
+  random_model(&m, "general", false, 7);
+  nmt_luong_dec full = {0}, sl = {0};
+  const int prev[B] = {NMT_BOS, NMT_BOS, NMT_BOS};
+  CHECK_INT(nmt_luong_dec_start(&full, &m.net, &m.params, fsrc, fsrc_len, B, 4, 1), NMT_OK);
+  CHECK_INT(nmt_luong_dec_step(&full, prev), NMT_OK);
+  for (int W = 2; W <= 6; W += 4) { /* 2 < 2K = 4 for beam 2: 4 ids */
+    int K = W == 2 ? 2 : 1, n = W < 2 * K ? 2 * K : W, prevk[2 * B];
+    for (int r = 0; r < B * K; r++) prevk[r] = NMT_BOS;
+    sl.shortlist = W;
+    CHECK_INT(nmt_luong_dec_start(&sl, &m.net, &m.params, fsrc, fsrc_len, B, 4, K), NMT_OK);
+    CHECK_INT(nmt_luong_dec_step(&sl, prevk), NMT_OK);
+    for (int b = 0; b < B; b++) {
+      const float *f = full.logp + b * V, *s = sl.logp + b * K * V;
+      double z = 0;
+      for (int v = 0; v < n; v++) z += exp(f[v]);
+      for (int v = 0; v < V; v++)
+        if (v < n) CHECK_NEAR(s[v], f[v] - log(z), 1e-5);
+        else CHECK(s[v] == -INFINITY);
+    }
+  }
+  nmt_luong_dec_free(&full);
+  nmt_luong_dec_free(&sl);
   nmt_model_free(&m);
 }
 

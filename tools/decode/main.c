@@ -21,6 +21,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
        "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000)"},
+      {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)"},
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64)"},
       {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
       {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
@@ -43,6 +44,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   if (!st && (a->beam < 1 || a->mini_batch < 1 || a->maxi_batch < 1 || a->max_length < 1 ||
               a->max_length_factor <= 0))
     st = nmt_fail(NMT_EUSAGE, "--beam-size, --mini-batch, --maxi-batch, --max-length and --max-length-factor must be > 0");
+  if (!st && a->shortlist < 0) st = nmt_fail(NMT_EUSAGE, "--shortlist must be >= 0");
   return st;
 }
 

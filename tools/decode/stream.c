@@ -175,6 +175,7 @@ static int read_window(stream *s, nmt_reader *r, int cap) {
 int decode_stream(nmt_model *m, const decode_args *a) {
   int cap = (int)(a->mini_batch * a->maxi_batch);
   stream s = {.m = m, .a = a, .so = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor},
+              .dec = {.shortlist = (int)a->shortlist},
               .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;

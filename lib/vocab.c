@@ -195,3 +195,13 @@ int nmt_vocab_text(const nmt_vocab *v, nmt_strbuf *out) {
       return nmt_fail(NMT_EIO, "out of memory");
   return NMT_OK;
 }
+
+int nmt_vocab_load(nmt_vocab **v, const char *path) {
+  char *text;
+  size_t len;
+  int st = nmt_read_file(path, &text, &len);
+  if (st) return st;
+  st = nmt_vocab_parse(v, text, len, path);
+  free(text);
+  return st;
+}

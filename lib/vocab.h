@@ -17,6 +17,8 @@ int nmt_vocab_build(nmt_vocab **v, const char *path, long min_count, long max_si
 /* Load a vocabulary from text: one token a line, the four specials first.
  * `name` is used in messages. */
 int nmt_vocab_parse(nmt_vocab **v, const char *text, size_t len, const char *name);
+/* Read and parse a vocabulary file (zstd allowed). */
+int nmt_vocab_load(nmt_vocab **v, const char *path);
 /* Append the text form (one token a line) to out. */
 int nmt_vocab_text(const nmt_vocab *v, nmt_strbuf *out);
 void nmt_vocab_free(nmt_vocab *v);

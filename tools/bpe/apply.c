@@ -54,20 +54,10 @@ static int load_model_codes(nmt_bpe **bpe, const char *model, const nmt_bpe_opts
   return st;
 }
 
-static int load_vocab(nmt_vocab **v, const char *path) {
-  char *text;
-  size_t len;
-  int st = nmt_read_file(path, &text, &len);
-  if (st) return st;
-  st = nmt_vocab_parse(v, text, len, path);
-  free(text);
-  return st;
-}
-
 /* Open the output: text, or an id stream when a vocabulary is given. */
 static int open_output(apply_ctx *a, const char *path, const char *ids_vocab, int flags, nmt_vocab **v) {
   if (!ids_vocab) return nmt_writer_open(&a->w, path, flags);
-  int st = load_vocab(v, ids_vocab);
+  int st = nmt_vocab_load(v, ids_vocab);
   if (!st) st = nmt_ids_writer_open(&a->ids, path, flags, *v);
   a->vocab = *v;
   return st;

@@ -43,21 +43,11 @@ static int check_options(const train_args *a) {
   return NMT_OK;
 }
 
-static int load_vocab_file(nmt_vocab **v, const char *path) {
-  char *text;
-  size_t len;
-  int st = nmt_read_file(path, &text, &len);
-  if (st) return st;
-  st = nmt_vocab_parse(v, text, len, path);
-  free(text);
-  return st;
-}
-
 /* A fresh model: vocabularies built from the training data (or given), codes embedded. */
 static int new_model(nmt_model *m, const train_args *a) {
   nmt_vocab *vs = NULL, *vt = NULL;
-  int st = a->vocabs.n ? load_vocab_file(&vs, a->vocabs.v[0]) : nmt_vocab_build(&vs, a->train.v[0], 1, 0);
-  if (!st) st = a->vocabs.n ? load_vocab_file(&vt, a->vocabs.v[1]) : nmt_vocab_build(&vt, a->train.v[1], 1, 0);
+  int st = a->vocabs.n ? nmt_vocab_load(&vs, a->vocabs.v[0]) : nmt_vocab_build(&vs, a->train.v[0], 1, 0);
+  if (!st) st = a->vocabs.n ? nmt_vocab_load(&vt, a->vocabs.v[1]) : nmt_vocab_build(&vt, a->train.v[1], 1, 0);
   if (st) {
     nmt_vocab_free(vs);
     return st;

@@ -8,9 +8,6 @@
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
 # the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
-BENCH_DIR=${BENCH_DIR:-bench/out}
-SHARED=${SHARED:-${NMT_SHARED:-../shared}}
-PATH="${NMT_BIN:-$PWD/bin}:$PATH"
 . bench/multi30k.bash
 
 decode_models() {

@@ -2,6 +2,10 @@
 # sources only *.sh). multi30k_bpe makes the peer's data with our tools, once:
 # Multi30k Fr→En, normalized + Moses-tokenized (-a --no-escape), joint BPE 8000 learned
 # on train fr+en, applied to train, val and test2016 of both sides. Output: $M30K/*.bpe.{fr,en}.
+# Also the settings both benches share when run alone (bench/run sets them first).
+BENCH_DIR=${BENCH_DIR:-bench/out}
+SHARED=${SHARED:-${NMT_SHARED:-../shared}}
+PATH="${NMT_BIN:-$PWD/bin}:$PATH"
 M30K=${M30K:-$BENCH_DIR/multi30k}
 
 multi30k_bpe() {

@@ -7,9 +7,6 @@
 # Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
 # NMT_THREADS, NMT_PEER=0 to skip the peer).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
-BENCH_DIR=${BENCH_DIR:-bench/out}
-SHARED=${SHARED:-${NMT_SHARED:-../shared}}
-PATH="${NMT_BIN:-$PWD/bin}:$PATH"
 . bench/multi30k.bash
 
 train_bench() {

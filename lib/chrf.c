@@ -86,7 +86,7 @@ static void prepare(nmt_chrf *c, side *s, const char *line, size_t n) {
   if (s->cpcap < n + 1) { s->cpcap = n + 1; s->cps = grow(s->cps, s->cpcap, sizeof *s->cps); }
   s->ncp = 0;
   for (size_t i = 0; i < n;) {
-    uint32_t cp = nmt_next_cp(p, &i);
+    uint32_t cp = nmt_utf8_next(p, &i);
     if (c->o.whitespace || !nmt_py_space(cp)) s->cps[s->ncp++] = cp;
   }
   s->nw = 0;
@@ -95,7 +95,7 @@ static void prepare(nmt_chrf *c, side *s, const char *line, size_t n) {
   size_t nt = nmt_py_split(p, n, &c->tmp, &c->tcap);
   for (size_t k = 0; k < nt; k++) {
     size_t off = c->tmp[k].off, len = c->tmp[k].len, j = off;
-    nmt_next_cp(p, &j);
+    nmt_utf8_next(p, &j);
     if (j == off + len) add_word(s, off, len); /* one code point */
     else if (is_punct(p[off + len - 1])) { add_word(s, off, len - 1); add_word(s, off + len - 1, 1); }
     else if (is_punct(p[off])) { add_word(s, off, 1); add_word(s, off + 1, len - 1); }

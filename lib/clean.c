@@ -1,6 +1,6 @@
 /* clean-corpus-n.perl's per-pair rules (Moses scripts/training). */
 #include "clean.h"
-#include "clean_lower.h"
+#include "tok.h"
 #include "err.h"
 #include "utf8.h"
 #include <stdlib.h>
@@ -71,7 +71,8 @@ static int reserve(char **buf, size_t *cap, size_t need) {
 int nmt_clean_side_set(nmt_clean_side *s, const nmt_clean_opts *o, bool keep_bars,
                        const char *line, size_t n) {
   if (o->lc) {
-    if (nmt_lower_utf8(line, n, &s->lower, &s->lower_cap, &n)) return nmt_errcode();
+    if (reserve(&s->lower, &s->lower_cap, TOK_LOWER_ROOM(n) + 1)) return NMT_EIO;
+    n = tok_lower_into(s->lower, line, n);
     line = s->lower;
   }
   if (reserve(&s->text, &s->cap, n + 1)) return NMT_EIO;

@@ -40,7 +40,7 @@ size_t nmt_py_rstrip(const char *s, size_t n) {
     size_t st = end - 1; /* back up to the lead byte */
     while (st > 0 && ((unsigned char)s[st] & 0xC0) == 0x80) st--;
     size_t j = st;
-    if (!nmt_py_space(nmt_next_cp(s, &j))) break;
+    if (!nmt_py_space(nmt_utf8_next(s, &j))) break;
     end = st;
   }
   return end;
@@ -75,7 +75,7 @@ void nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
   locale_t loc = utf8_locale();
   uint32_t prev = i ? (unsigned char)s[i - 1] : 0;
   while (i < n) {
-    uint32_t c = nmt_next_cp(s, &i), l;
+    uint32_t c = nmt_utf8_next(s, &i), l;
     if (c < 0x80) l = (c >= 'A' && c <= 'Z') ? c + 32 : c;
     else if (c == 0x130) { /* İ lowers to i + combining dot above */
       nmt_buf_add(out, "i\xCC\x87", 3);
@@ -83,7 +83,7 @@ void nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
       continue;
     } else if (c == 0x3A3) { /* Σ: final sigma at the end of a word */
       size_t j = i;
-      uint32_t next = j < n ? nmt_next_cp(s, &j) : 0;
+      uint32_t next = j < n ? nmt_utf8_next(s, &j) : 0;
       l = is_letter(prev, loc) && !is_letter(next, loc) ? 0x3C2 : 0x3C3;
     } else l = loc ? (uint32_t)towlower_l((wint_t)c, loc) : c;
     char enc[4];
@@ -96,12 +96,12 @@ size_t nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap) {
   size_t k = 0, i = 0;
   while (i < n) {
     size_t st = i;
-    uint32_t c = nmt_next_cp(s, &i);
+    uint32_t c = nmt_utf8_next(s, &i);
     if (nmt_py_space(c)) continue;
     size_t end = i;
     while (i < n) {
       size_t j = i;
-      c = nmt_next_cp(s, &j);
+      c = nmt_utf8_next(s, &j);
       if (nmt_py_space(c)) break;
       i = end = j;
     }

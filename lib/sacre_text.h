@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "utf8.h"
 
 /* A growable byte buffer reused across lines. */
 typedef struct {
@@ -26,17 +27,6 @@ static inline bool nmt_py_space(uint32_t c) {
   if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
   return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
          c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
-/* Decode the code point at s[*i] (valid UTF-8) and advance *i. */
-static inline uint32_t nmt_next_cp(const char *str, size_t *i) {
-  const unsigned char *s = (const unsigned char *)str + *i;
-  uint32_t c = s[0];
-  if (c < 0x80) { *i += 1; return c; }
-  if (c < 0xE0) { *i += 2; return ((c & 0x1F) << 6) | (s[1] & 0x3F); }
-  if (c < 0xF0) { *i += 3; return ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F); }
-  *i += 4;
-  return ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F);
 }
 
 /* Length of s[0..n) without trailing Python whitespace (str.rstrip()). */

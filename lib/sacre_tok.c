@@ -181,7 +181,7 @@ static void tok_char(const char *s, size_t n, nmt_buf *out) {
   nmt_buf_reserve(out, n * 2);
   for (size_t i = 0; i < n;) {
     size_t st = i;
-    nmt_next_cp(s, &i);
+    nmt_utf8_next(s, &i);
     nmt_buf_add(out, s + st, i - st);
     nmt_buf_put(out, ' ');
   }
@@ -229,7 +229,7 @@ void nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_
       b->n = 0;
       for (size_t i = 0; i < a->n;) {
         size_t st = i;
-        uint32_t c = nmt_next_cp(a->p, &i);
+        uint32_t c = nmt_utf8_next(a->p, &i);
         bool pad = is_cjk(c) || is_asian_punct(c);
         if (pad) nmt_buf_put(b, ' ');
         nmt_buf_add(b, a->p + st, i - st);
@@ -242,7 +242,7 @@ void nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_
     b->n = 0;
     for (size_t i = 0; i < a->n;) {
       size_t st = i;
-      uint32_t c = nmt_next_cp(a->p, &i);
+      uint32_t c = nmt_utf8_next(a->p, &i);
       bool drop = c < 0x80 ? c && strchr(".,?:;!\"()", (int)c) : o->asian_support && is_asian_punct(c);
       if (drop) continue;
       nmt_buf_add(b, a->p + st, i - st);

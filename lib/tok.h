@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "tok_nbp.h"
+#include "utf8.h"
 
 typedef struct { char *p; size_t n, cap; } tok_str;
 typedef struct { uint32_t *p; size_t n, cap; } tok_cps;
@@ -43,33 +44,13 @@ bool tok_tokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_
 bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n, tok_str *out);
 bool tok_normalize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n, tok_str *out);
 bool tok_lowercase(tok_scratch *s, const char *line, size_t n, tok_str *out);
+/* Perl's lc() of valid UTF-8 line[0..n) written at dst, which has room for
+ * TOK_LOWER_ROOM(n) bytes (no mapping grows a character by more than half its
+ * bytes: U+0130 2 -> 3). Returns the length written. */
+#define TOK_LOWER_ROOM(n) ((n) + (n) / 2)
+size_t tok_lower_into(char *dst, const char *line, size_t n);
 
 /* Helpers shared by the passes (lib/tok_buf.c). */
-/* The code point of valid UTF-8 at b[*i]; moves *i past it. */
-static inline uint32_t tok_utf8_next(const unsigned char *b, size_t *i) {
-  uint32_t c = b[*i];
-  if (c < 0x80) return ++*i, c;
-  if (c < 0xE0) return c = (c & 0x1F) << 6 | (b[*i + 1] & 0x3F), *i += 2, c;
-  if (c < 0xF0) return c = (c & 0x0F) << 12 | (b[*i + 1] & 0x3F) << 6 | (b[*i + 2] & 0x3F), *i += 3, c;
-  c = (c & 0x07) << 18 | (b[*i + 1] & 0x3F) << 12 | (b[*i + 2] & 0x3F) << 6 | (b[*i + 3] & 0x3F);
-  *i += 4;
-  return c;
-}
-/* Writes c at q as UTF-8 (room for 4 bytes); returns the new end. */
-static inline char *tok_utf8_put(char *q, uint32_t c) {
-  if (c < 0x80) {
-    *q++ = (char)c;
-  } else if (c < 0x800) {
-    *q++ = (char)(0xC0 | c >> 6), *q++ = (char)(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    *q++ = (char)(0xE0 | c >> 12), *q++ = (char)(0x80 | (c >> 6 & 0x3F)),
-    *q++ = (char)(0x80 | (c & 0x3F));
-  } else {
-    *q++ = (char)(0xF0 | c >> 18), *q++ = (char)(0x80 | (c >> 12 & 0x3F)),
-    *q++ = (char)(0x80 | (c >> 6 & 0x3F)), *q++ = (char)(0x80 | (c & 0x3F));
-  }
-  return q;
-}
 bool tok_decode(tok_cps *c, const char *s, size_t n);       /* valid UTF-8 → code points */
 bool tok_encode(tok_str *out, const uint32_t *cp, size_t n); /* append as UTF-8 */
 static inline bool tok_put(tok_str *o, const void *p, size_t n) {

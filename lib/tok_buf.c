@@ -34,7 +34,7 @@ bool tok_decode(tok_cps *c, const char *str, size_t n) {
   if (!tok_cps_reserve(c, n + 1)) return false;
   const unsigned char *s = (const unsigned char *)str;
   size_t i = 0, k = 0;
-  while (i < n) c->p[k++] = tok_utf8_next(s, &i);
+  while (i < n) c->p[k++] = nmt_utf8_next(s, &i);
   c->n = k;
   return true;
 }
@@ -42,7 +42,7 @@ bool tok_decode(tok_cps *c, const char *str, size_t n) {
 bool tok_encode(tok_str *o, const uint32_t *cp, size_t n) {
   if (!tok_str_reserve(o, o->n + 4 * n)) return false;
   char *q = o->p + o->n;
-  for (size_t i = 0; i < n; i++) q = tok_utf8_put(q, cp[i]);
+  for (size_t i = 0; i < n; i++) q = nmt_utf8_put(q, cp[i]);
   o->n = (size_t)(q - o->p);
   return true;
 }

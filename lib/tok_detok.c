@@ -144,7 +144,7 @@ static void unescape(tok_scratch *s, bool at, bool amp) {
 }
 
 static char *put_word(char *q, word w) {
-  for (size_t i = 0; i < w.n; i++) q = tok_utf8_put(q, w.p[i]);
+  for (size_t i = 0; i < w.n; i++) q = nmt_utf8_put(q, w.p[i]);
   return q;
 }
 
@@ -172,7 +172,7 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
   bool blank = true;
   s->a.p[k++] = ' ';
   for (i = 0; i < n;) {
-    uint32_t c = tok_utf8_next((const unsigned char *)line, &i);
+    uint32_t c = nmt_utf8_next((const unsigned char *)line, &i);
     if (blank && !IS(c, TOK_SPACE)) blank = false;
     s->a.p[k++] = c;
   }
@@ -267,7 +267,7 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
       for (size_t j = 0; j < cur.n; j++) { /* lc: these are all single-mapping letters */
         uint32_t lc[2];
         tok_lc(cur.p[j], lc);
-        q = tok_utf8_put(q, lc[0]);
+        q = nmt_utf8_put(q, lc[0]);
       }
       space = true;
     } else {

@@ -1,25 +1,26 @@
-/* lowercase.perl: Perl's lc() on each character. */
+/* Perl's lc() on each character: lowercase.perl, and clean-corpus-n.perl -lc. */
 #include "tok.h"
 #include "tok_unicode.h"
 
-bool tok_lowercase(tok_scratch *s, const char *line, size_t n, tok_str *out) {
+size_t tok_lower_into(char *dst, const char *line, size_t n) {
   tok_unicode_init();
-  if (!tok_str_reserve(out, out->n + 2 * n + 1)) return false;
-  size_t i = 0;
-  while (i < n) { /* ASCII runs without decoding */
-    size_t j = i;
-    while (j < n && (unsigned char)line[j] < 0x80) {
-      char c = line[j++];
-      out->p[out->n++] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+  char *q = dst;
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)line[i];
+    if (c < 0x80) { /* ASCII without decoding */
+      *q++ = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      i++;
+      continue;
     }
-    if (j == n) break;
-    size_t e = j + 1;
-    while (e < n && ((unsigned char)line[e] & 0xC0) == 0x80) e++;
-    if (!tok_decode(&s->a, line + j, e - j)) return false;
     uint32_t lc[2];
-    int k = tok_lc(s->a.p[0], lc);
-    if (!tok_encode(out, lc, (size_t)k)) return false;
-    i = e;
+    int k = tok_lc(nmt_utf8_next(line, &i), lc);
+    for (int j = 0; j < k; j++) q = nmt_utf8_put(q, lc[j]);
   }
+  return (size_t)(q - dst);
+}
+
+bool tok_lowercase(tok_scratch *s, const char *line, size_t n, tok_str *out) {
+  if (!tok_str_reserve(out, out->n + TOK_LOWER_ROOM(n) + 1)) return false;
+  out->n += tok_lower_into(out->p + out->n, line, n);
   return tok_put(out, "\n", 1);
 }

@@ -44,7 +44,7 @@ static int clean_space(tok_scratch *s, const char *line, size_t n) {
   bool space = true, control = false; /* space: drops leading spaces */
   int has = 0;
   for (size_t i = 0; i < n;) {
-    uint32_t c = tok_utf8_next(b, &i);
+    uint32_t c = nmt_utf8_next(b, &i);
     int f = tok_flags(c);
     if (!(f & (TOK_ALNUM | TOK_SPACE))) {
       if (c < 32) {
@@ -243,7 +243,7 @@ static const char *const UNESCAPED[128] = {[DOT_RUN] = "."};
 /* Writes c at q as UTF-8, or as its entry in ent; returns the new end. */
 static inline char *put(char *q, uint32_t c, const char *const *ent) {
   const char *rep = c < 0x80 ? ent[c] : NULL;
-  if (!rep) return tok_utf8_put(q, c);
+  if (!rep) return nmt_utf8_put(q, c);
   while (*rep) *q++ = *rep++;
   return q;
 }

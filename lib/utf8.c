@@ -43,19 +43,6 @@ size_t nmt_utf8_invalid(const char *str, size_t n) {
   return n;
 }
 
-int nmt_utf8_encode(uint32_t cp, char *out) {
-  unsigned char *o = (unsigned char *)out;
-  if (cp < 0x80) { o[0] = cp; return 1; }
-  if (cp < 0x800) { o[0] = 0xC0 | (cp >> 6); o[1] = 0x80 | (cp & 0x3F); return 2; }
-  if (cp < 0x10000) {
-    o[0] = 0xE0 | (cp >> 12); o[1] = 0x80 | ((cp >> 6) & 0x3F); o[2] = 0x80 | (cp & 0x3F);
-    return 3;
-  }
-  o[0] = 0xF0 | (cp >> 18); o[1] = 0x80 | ((cp >> 12) & 0x3F);
-  o[2] = 0x80 | ((cp >> 6) & 0x3F); o[3] = 0x80 | (cp & 0x3F);
-  return 4;
-}
-
 int nmt_utf8_check_line(const char *line, size_t len, const char *name, long lineno) {
   size_t bad = nmt_utf8_invalid(line, len);
   if (bad < len) return nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", name, lineno, bad);

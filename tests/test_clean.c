@@ -2,7 +2,6 @@
  * rules, dedupe and language filter one by one. */
 #include "clean.h"
 #include "clean_dedupe.h"
-#include "clean_lower.h"
 #include "langid.h"
 #include "test.h"
 #include <stdio.h>

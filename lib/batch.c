@@ -219,8 +219,8 @@ int nmt_batch_fill(nmt_batch *b, const nmt_corpus *c, const long *pairs, int n) 
   return NMT_OK;
 }
 
-nn_luong_batch nmt_batch_view(const nmt_batch *b) {
-  return (nn_luong_batch){b->B, b->S, b->T, b->src, b->src_len, b->tgt_in, b->tgt_out};
+nn_batch nmt_batch_view(const nmt_batch *b) {
+  return (nn_batch){b->B, b->S, b->T, b->src, b->src_len, b->tgt_in, b->tgt_out};
 }
 
 void nmt_batch_free(nmt_batch *b) {

@@ -4,7 +4,7 @@
  * padding, as nn_luong_forward takes it. */
 #ifndef NMT_BATCH_H
 #define NMT_BATCH_H
-#include "nn_model_luong.h"
+#include "nn_net.h"
 #include "vocab.h"
 #include <stdint.h>
 
@@ -51,7 +51,7 @@ typedef struct {
 } nmt_batch;
 
 int nmt_batch_fill(nmt_batch *b, const nmt_corpus *c, const long *pairs, int n);
-nn_luong_batch nmt_batch_view(const nmt_batch *b);
+nn_batch nmt_batch_view(const nmt_batch *b);
 void nmt_batch_free(nmt_batch *b);
 
 /* Fisher–Yates shuffle of a[0..n) with Philox (seed, stream). */

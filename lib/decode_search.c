@@ -109,7 +109,7 @@ static int by_score(const void *a, const void *b) {
 /* Drop the finished sentences from the search and the decoder once they are an
  * eighth of the batch: a batch runs until its longest sentence ends, and the
  * rows of the finished ones (~20% of all on test2016) cost as much as live ones. */
-static int drop_done(search *s, nmt_luong_dec *d, int t) {
+static int drop_done(search *s, nmt_dec *d, int t) {
   int nb = 0, K = s->K;
   for (int b = 0; b < s->B; b++) nb += !s->done[b];
   if (s->B - nb < (s->B + 7) / 8 || nb == 0) return NMT_OK;
@@ -126,18 +126,18 @@ static int drop_done(search *s, nmt_luong_dec *d, int t) {
               sizeof(int) * (size_t)(t + 1));
     }
   }
-  int st = nmt_luong_dec_keep(d, keep, nb);
+  int st = nmt_dec_keep(d, keep, nb);
   for (int i = 0; i < nb * K; i++) s->prev[i] = s->hist[(size_t)i * s->maxT + t];
   s->B = nb, s->R = nb * K;
   return st;
 }
 
-static int run(search *s, nmt_luong_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
+static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
   int V = d->net->cfg.tgt_vocab, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
     for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
     d->live = s->live;
-    if ((st = nmt_luong_dec_step(d, s->prev))) break;
+    if ((st = nmt_dec_step(d, s->prev))) break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
     for (int b = 0; b < s->B && !st; b++)
@@ -145,7 +145,7 @@ static int run(search *s, nmt_luong_dec *d, const nmt_search_opts *o, nmt_nbest 
     for (int b = 0; b < s->B; b++) all_done &= s->done[b];
     if (st || all_done) break;
     reorder_hist(s, t);
-    if (!(st = nmt_luong_dec_reorder(d, s->from))) st = drop_done(s, d, t);
+    if (!(st = nmt_dec_reorder(d, s->from))) st = drop_done(s, d, t);
   }
   return st;
 }
@@ -161,7 +161,7 @@ static int *source_batch(const int *const *src, const int *src_n, int B, int S, 
   return x;
 }
 
-int nmt_search(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *const *src,
+int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
                const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out) {
   int K = o->beam, R = B * K, S = 0, maxT = 1;
   for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
@@ -193,7 +193,7 @@ int nmt_search(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *c
     s.score[r] = r % K ? -INFINITY : 0.0f;
     s.prev[r] = NMT_BOS;
   }
-  if (!st) st = nmt_luong_dec_start(d, net, p, x, len, B, S, K);
+  if (!st) st = nmt_dec_start(d, net, p, x, len, B, S, K);
   if (!st) st = run(&s, d, o, out);
   d->live = NULL;
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);

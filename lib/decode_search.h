@@ -5,7 +5,7 @@
  * Finished hypotheses are ranked by score / length^alpha (length counts </s>). */
 #ifndef NMT_DECODE_SEARCH_H
 #define NMT_DECODE_SEARCH_H
-#include "decode_luong.h"
+#include "decode_net.h"
 
 typedef struct {
   int beam;                 /* K >= 1 */
@@ -26,7 +26,7 @@ typedef struct {
 
 /* Translate B non-empty sentences (src[b] has src_n[b] ids, no </s>); out (B)
  * receives each sentence's hypotheses; free them with nmt_nbest_free. */
-int nmt_search(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *const *src,
+int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
                const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out);
 void nmt_nbest_free(nmt_nbest *nb);
 

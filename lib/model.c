@@ -4,14 +4,46 @@
 #include "model.h"
 #include "err.h"
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Indexed by enum nn_attn_score, then "none"; by enum nn_luong_enc. */
+/* Indexed by enum nn_attn_score, then "none"; by enum nn_enc_type; by enum nn_cell. */
 static const char *const attn_names[] = {"dot", "general", "mlp", "none"};
 static const char *const enc_names[] = {"unidirectional", "bidirectional", "bi-unidirectional"};
+static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "rhn"};
+
+/* The "config" section: one key=value line per field of nmt_model_opts. A
+ * key missing from an older file keeps the zero value, which means the
+ * default (luong, lstm cells, depth 1, off). */
+typedef enum { K_INT, K_BOOL, K_FLOAT, K_NAME, K_FAMILY } key_kind;
+typedef struct {
+  const char *key;
+  key_kind kind;
+  size_t off;                 /* of the field in nmt_model_opts */
+  const char *const *names;   /* K_NAME: the allowed values, the first the default */
+  int nnames;
+} config_key;
+
+#define KEY(k, kind, f) {k, kind, offsetof(nmt_model_opts, f), NULL, 0}
+#define NAME_KEY(k, f, t) {k, K_NAME, offsetof(nmt_model_opts, f), t, sizeof t / sizeof *t}
+static const config_key keys[] = {
+    KEY("family", K_FAMILY, type), KEY("dim-emb", K_INT, dim_emb), KEY("dim-rnn", K_INT, dim_rnn),
+    KEY("enc-depth", K_INT, enc_depth), KEY("dec-depth", K_INT, dec_depth),
+    NAME_KEY("enc-type", enc_type, enc_names), KEY("reverse-source", K_BOOL, reverse_source),
+    NAME_KEY("attention", attention, attn_names), KEY("local", K_BOOL, local),
+    KEY("window", K_INT, window), KEY("input-feed", K_BOOL, input_feed),
+    KEY("dropout", K_FLOAT, dropout), KEY("label-smoothing", K_FLOAT, label_smoothing),
+    NAME_KEY("enc-cell", enc_cell, cell_names), NAME_KEY("dec-cell", dec_cell, cell_names),
+    KEY("enc-cell-depth", K_INT, enc_cell_depth), KEY("dec-cell-depth", K_INT, dec_cell_depth),
+    KEY("skip", K_BOOL, skip), KEY("layer-normalization", K_BOOL, layer_norm),
+    KEY("context-aware", K_BOOL, context_aware), KEY("cond-gru", K_BOOL, cond_gru),
+    KEY("fast-forward", K_BOOL, fast_forward), KEY("peephole", K_BOOL, peephole),
+    KEY("rhn-coupled", K_BOOL, rhn_coupled), KEY("reconstructor-beta", K_FLOAT, recon_beta),
+};
+enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 static int name_index(const char *const *names, int n, const char *name) {
   for (int i = 0; i < n; i++)
@@ -19,26 +51,50 @@ static int name_index(const char *const *names, int n, const char *name) {
   return -1;
 }
 
-static int config_of(nn_luong_cfg *c, const nmt_model_opts *o, int vs, int vt) {
-  int score = name_index(attn_names, 4, o->attention);
-  int enc = o->enc_type ? name_index(enc_names, 3, o->enc_type) : NN_ENC_UNI;
-  if (score < 0) return nmt_fail(NMT_EUSAGE, "--attention must be dot, general, mlp or none");
-  if (enc < 0)
-    return nmt_fail(NMT_EUSAGE, "--enc-type must be unidirectional, bidirectional or bi-unidirectional");
+/* A name option: its index in names (0 when NULL), or -1 with a message. */
+static int name_option(const char *flag, const char *const *names, int n, const char *val) {
+  if (!val) return 0;
+  int i = name_index(names, n, val);
+  if (i >= 0) return i;
+  char list[128] = "";
+  for (int k = 0; k < n; k++) strcat(strcat(list, k ? k + 1 < n ? ", " : " or " : ""), names[k]);
+  return nmt_fail(NMT_EUSAGE, "--%s must be %s (got '%s')", flag, list, val), -1;
+}
+
+/* The configuration of o; o's names are normalised to the tables'. */
+static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
+  const nn_family *fam = nn_family_find(o->type ? o->type : "luong");
+  if (!fam) return nmt_fail(NMT_EUSAGE, "unknown --type '%s' (types: %s)", o->type, nn_family_names());
+  int score = name_option("attention", attn_names, 4, o->attention ? o->attention : "none");
+  int enc = name_option("enc-type", enc_names, 3, o->enc_type);
+  int ecell = name_option("enc-cell", cell_names, 6, o->enc_cell);
+  int dcell = name_option("dec-cell", cell_names, 6, o->dec_cell);
+  if (score < 0 || enc < 0 || ecell < 0 || dcell < 0) return NMT_EUSAGE;
+  o->type = fam->name, o->attention = attn_names[score], o->enc_type = enc_names[enc];
+  o->enc_cell = cell_names[ecell], o->dec_cell = cell_names[dcell];
   if (enc != NN_ENC_UNI && o->dim_rnn % 2)
     return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a %s encoder (half per direction)",
                     enc_names[enc]);
   if (o->dropout < 0 || o->dropout >= 1) return nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1)");
   if (o->label_smoothing < 0 || o->label_smoothing >= 1)
     return nmt_fail(NMT_EUSAGE, "--label-smoothing must be in [0, 1)");
+  if (o->enc_cell_depth < 0 || o->dec_cell_depth < 0)
+    return nmt_fail(NMT_EUSAGE, "--enc-cell-depth and --dec-cell-depth must be >= 1");
+  if (o->recon_beta < 0) return nmt_fail(NMT_EUSAGE, "--reconstructor-beta must be >= 0");
   bool none = score == 3;
-  *c = (nn_luong_cfg){.src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
-                      .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
-                      .enc_type = (enum nn_luong_enc)enc, .reverse_source = o->reverse_source,
-                      .no_attention = none,
-                      .attn = {none ? NN_ATTN_DOT : (enum nn_attn_score)score, o->local, (float)o->window},
-                      .attn_size = o->dim_rnn, .input_feed = o->input_feed && !none,
-                      .dropout = o->dropout, .label_smoothing = o->label_smoothing, .pad = NMT_PAD};
+  *c = (nn_net_cfg){.family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
+                    .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
+                    .enc_type = (enum nn_enc_type)enc, .reverse_source = o->reverse_source,
+                    .no_attention = none,
+                    .attn = {none ? NN_ATTN_DOT : (enum nn_attn_score)score, o->local, (float)o->window},
+                    .attn_size = o->dim_rnn, .input_feed = o->input_feed && !none,
+                    .dropout = o->dropout, .label_smoothing = o->label_smoothing, .pad = NMT_PAD,
+                    .enc_cell = (enum nn_cell)ecell, .dec_cell = (enum nn_cell)dcell,
+                    .enc_cell_depth = o->enc_cell_depth ? o->enc_cell_depth : 1,
+                    .dec_cell_depth = o->dec_cell_depth ? o->dec_cell_depth : 1,
+                    .skip = o->skip, .layer_norm = o->layer_norm, .context_aware = o->context_aware,
+                    .cond_gru = o->cond_gru, .fast_forward = o->fast_forward, .peephole = o->peephole,
+                    .rhn_coupled = o->rhn_coupled, .recon_beta = o->recon_beta};
   return NMT_OK;
 }
 
@@ -47,9 +103,10 @@ int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_
   memset(m, 0, sizeof *m);
   m->src = src;
   m->tgt = tgt;
-  nn_luong_cfg c;
-  int st = config_of(&c, o, nmt_vocab_size(src), nmt_vocab_size(tgt));
-  if (!st) st = nn_luong_layout(&m->net, &c, &m->params);
+  m->opts = *o;
+  nn_net_cfg c;
+  int st = config_of(&c, &m->opts, nmt_vocab_size(src), nmt_vocab_size(tgt));
+  if (!st) st = nn_net_layout(&m->net, &c, &m->params);
   if (!st) st = nn_params_alloc(&m->params);
   if (!st) nn_params_init(&m->params, NN_INIT_UNIFORM, 0.1f, seed);
   return st;
@@ -95,14 +152,21 @@ static int addf(nmt_strbuf *b, const char *fmt, ...) {
   return nmt_strbuf_add(b, line, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
-static int config_text(const nn_luong_cfg *c, nmt_strbuf *b) {
-  int st = addf(b, "family=luong\ndim-emb=%d\ndim-rnn=%d\nenc-depth=%d\ndec-depth=%d\nenc-type=%s\n"
-                   "reverse-source=%d\n", c->emb, c->hidden, c->enc_layers, c->dec_layers,
-                enc_names[c->enc_type], c->reverse_source);
-  return st ? st : addf(b, "attention=%s\nlocal=%d\nwindow=%g\ninput-feed=%d\ndropout=%.9g\n"
-                           "label-smoothing=%.9g\n", attn_names[c->no_attention ? 3 : c->attn.score],
-                        c->attn.local, (double)c->attn.D, c->input_feed, (double)c->dropout,
-                        (double)c->label_smoothing);
+static int config_text(const nmt_model_opts *o, nmt_strbuf *b) {
+  int st = NMT_OK;
+  for (int i = 0; i < NKEYS && !st; i++) {
+    const config_key *k = &keys[i];
+    const void *f = (const char *)o + k->off;
+    const char *name = *(const char *const *)f;
+    switch (k->kind) {
+    case K_INT: st = addf(b, "%s=%d\n", k->key, *(const int *)f); break;
+    case K_BOOL: st = addf(b, "%s=%d\n", k->key, *(const bool *)f); break;
+    case K_FLOAT: st = addf(b, "%s=%.9g\n", k->key, (double)*(const float *)f); break;
+    case K_NAME: st = addf(b, "%s=%s\n", k->key, name ? name : k->names[0]); break;
+    case K_FAMILY: st = addf(b, "%s=%s\n", k->key, name ? name : "luong"); break;
+    }
+  }
+  return st;
 }
 
 static int tok_text(const nmt_tok_settings *t, nmt_strbuf *b) {
@@ -121,7 +185,7 @@ static int tensor_table(const nn_params *p, nmt_strbuf *b) {
 
 int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   /* s[0] config, s[1] source then target vocabulary, s[2] tensor table */
-  int st = config_text(&m->net.cfg, &s[0]);
+  int st = config_text(&m->opts, &s[0]);
   if (!st) st = tok_text(&m->tok, &s[0]);
   size_t src_len = 0;
   if (!st) st = nmt_vocab_text(m->src, &s[1]);
@@ -160,35 +224,29 @@ static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, 
   char *end;
   double x = strtod(val, &end);
   bool num = *val && !*end;
-  if (!strcmp(key, "family")) return strcmp(val, "luong") ? -1 : 0;
-  if (!strcmp(key, "attention")) {
-    int i = name_index(attn_names, 4, val);
-    o->attention = i < 0 ? NULL : attn_names[i];
-    return i < 0 ? -1 : 0;
-  }
-  if (!strcmp(key, "enc-type")) {
-    int i = name_index(enc_names, 3, val);
-    o->enc_type = i < 0 ? NULL : enc_names[i];
-    return i < 0 ? -1 : 0;
-  }
   if (!strcmp(key, "src-lang")) return set_lang(t->src_lang, val);
   if (!strcmp(key, "tgt-lang")) return set_lang(t->tgt_lang, val);
+  if (!strcmp(key, "depth") && num) return o->enc_depth = o->dec_depth = (int)x, 0;
+  if (!strcmp(key, "tok-aggressive") && num) return t->aggressive = x != 0, 0;
+  if (!strcmp(key, "tok-escape") && num) return t->escape = x != 0, 0;
+  if (!strcmp(key, "tok-normalize") && num) return t->normalize = x != 0, 0;
+  int i = 0;
+  while (i < NKEYS && strcmp(keys[i].key, key)) i++;
+  if (i == NKEYS) return -1;
+  const config_key *k = &keys[i];
+  void *f = (char *)o + k->off;
+  if (k->kind == K_FAMILY) {
+    const nn_family *fam = nn_family_find(val);
+    return fam ? (*(const char **)f = fam->name, 0) : -1;
+  }
+  if (k->kind == K_NAME) {
+    int j = name_index(k->names, k->nnames, val);
+    return j < 0 ? -1 : (*(const char **)f = k->names[j], 0);
+  }
   if (!num) return -1;
-  if (!strcmp(key, "tok-aggressive")) t->aggressive = x != 0;
-  else if (!strcmp(key, "tok-escape")) t->escape = x != 0;
-  else if (!strcmp(key, "tok-normalize")) t->normalize = x != 0;
-  else if (!strcmp(key, "dim-emb")) o->dim_emb = (int)x;
-  else if (!strcmp(key, "dim-rnn")) o->dim_rnn = (int)x;
-  else if (!strcmp(key, "depth")) o->enc_depth = o->dec_depth = (int)x;
-  else if (!strcmp(key, "enc-depth")) o->enc_depth = (int)x;
-  else if (!strcmp(key, "dec-depth")) o->dec_depth = (int)x;
-  else if (!strcmp(key, "reverse-source")) o->reverse_source = x != 0;
-  else if (!strcmp(key, "local")) o->local = x != 0;
-  else if (!strcmp(key, "window")) o->window = (int)x;
-  else if (!strcmp(key, "input-feed")) o->input_feed = x != 0;
-  else if (!strcmp(key, "dropout")) o->dropout = (float)x;
-  else if (!strcmp(key, "label-smoothing")) o->label_smoothing = (float)x;
-  else return -1;
+  if (k->kind == K_INT) *(int *)f = (int)x;
+  else if (k->kind == K_BOOL) *(bool *)f = x != 0;
+  else *(float *)f = (float)x;
   return 0;
 }
 
@@ -260,12 +318,13 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   int st = cfg ? parse_config(&o, &m->tok, cfg, path) : nmt_errcode();
   if (!st && !m->tok.src_lang[0] != !m->tok.tgt_lang[0])
     st = nmt_fail(NMT_EINPUT, "%s: config: src-lang and tgt-lang go together", path);
-  nn_luong_cfg c;
+  nn_net_cfg c;
+  m->opts = o;
   if (!st) st = load_vocab(&m->src, f, "srcvocab", path);
   if (!st) st = load_vocab(&m->tgt, f, "tgtvocab", path);
-  if (!st && config_of(&c, &o, nmt_vocab_size(m->src), nmt_vocab_size(m->tgt)))
+  if (!st && config_of(&c, &m->opts, nmt_vocab_size(m->src), nmt_vocab_size(m->tgt)))
     st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
-  if (!st && nn_luong_layout(&m->net, &c, &m->params))
+  if (!st && nn_net_layout(&m->net, &c, &m->params))
     st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
   if (!st) st = nn_params_alloc(&m->params);
   if (!st) st = nmt_model_load_buffer(m, m->params.w, f, "weights", path);

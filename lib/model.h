@@ -4,12 +4,14 @@
 #ifndef NMT_MODEL_H
 #define NMT_MODEL_H
 #include "model_file.h"
-#include "nn_model_luong.h"
+#include "nn_net.h"
 #include "strbuf.h"
 #include "vocab.h"
 
-/* What the command line chooses; the rest of nn_luong_cfg follows from it. */
+/* What the command line chooses; the rest of nn_net_cfg follows from it.
+ * Names point to static strings (the tables of model.c, or argv). */
 typedef struct {
+  const char *type;      /* the family: "luong" (also NULL), "srnmt", ... (nn_family_names) */
   int dim_emb, dim_rnn, enc_depth, dec_depth;
   const char *enc_type;  /* "unidirectional" (also NULL), "bidirectional", "bi-unidirectional" */
   bool reverse_source;
@@ -18,6 +20,10 @@ typedef struct {
   int window;            /* local-p half-width D */
   bool input_feed;       /* ignored without attention */
   float dropout, label_smoothing;
+  const char *enc_cell, *dec_cell; /* "lstm" (also NULL), "gru", "atr", "sru", "srnmt", "rhn" */
+  int enc_cell_depth, dec_cell_depth; /* 0 counts as 1 */
+  bool skip, layer_norm, context_aware, cond_gru, fast_forward, peephole, rhn_coupled;
+  float recon_beta;
 } nmt_model_opts;
 
 /* The Moses tokenizer settings the training text was prepared with
@@ -31,7 +37,8 @@ typedef struct {
 } nmt_tok_settings;
 
 typedef struct {
-  nn_luong net;      /* layout and config */
+  nmt_model_opts opts; /* as created (names normalised to model.c's tables) */
+  nn_net net;      /* layout and config */
   nn_params params;
   nmt_vocab *src, *tgt;
   char *bpe_codes;   /* NULL when none */

@@ -85,7 +85,7 @@ void nn_params_zero_grad(nn_params *p) { memset(p->g, 0, p->n * sizeof(float)); 
  * each touches every parameter. */
 typedef struct {
   nn_params *p;
-  float k;               /* clip: gradient scale */
+  float k;               /* clip: gradient scale; adam: the recurrent views' rate scale */
   float b1, b2, lr, eps; /* adam */
   double part_sum[8];    /* grad norm: each part's sum of squares */
 } buffer_job;
@@ -123,12 +123,38 @@ double nn_params_clip(nn_params *p, double max_norm) {
   return norm;
 }
 
+void nn_params_mark_recurrent(nn_params *p, int i) {
+  if (i >= 0 && i < p->nviews) p->views[i].recurrent = true;
+}
+
+static void adam_range(buffer_job *j, size_t lo, size_t hi, float lr) {
+  nn_params *p = j->p;
+  if (lo < hi) nn_vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
+}
+
+/* With a separate recurrent rate, view by view (views ascend in the buffer;
+ * the padding between them has zero gradients and takes the common rate). */
 static void adam_part(void *ctx, int part, int parts) {
   buffer_job *j = ctx;
   nn_params *p = j->p;
   size_t lo, hi;
   nn_part_range(p->n, part, parts, &lo, &hi);
-  nn_vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, j->lr, j->eps);
+  if (j->k == 1) {
+    adam_range(j, lo, hi, j->lr);
+    return;
+  }
+  size_t at = lo;
+  for (int i = 0; i < p->nviews && at < hi; i++) {
+    const nn_view *v = &p->views[i];
+    size_t a = v->off > at ? v->off : at, e = v->off + (size_t)v->rows * v->cols;
+    if (e <= at) continue;
+    e = e < hi ? e : hi;
+    if (a >= e) continue;
+    adam_range(j, at, a, j->lr); /* padding before the view */
+    adam_range(j, a, e, v->recurrent ? j->lr * j->k : j->lr);
+    at = e;
+  }
+  adam_range(j, at, hi, j->lr);
 }
 
 void nn_adam_step(nn_params *p, const nn_adam *o) {
@@ -137,6 +163,6 @@ void nn_adam_step(nn_params *p, const nn_adam *o) {
   /* Bias correction folded into the step size and epsilon. */
   double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
   buffer_job j = {.p = p, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
-                  .eps = (float)(o->eps * sqrt(c2))};
+                  .eps = (float)(o->eps * sqrt(c2)), .k = o->recurrent_scale > 0 ? o->recurrent_scale : 1};
   nn_parallel(p->n, adam_part, &j);
 }

@@ -4,6 +4,7 @@
  * optimiser step are single loops, and a checkpoint is one write per buffer. */
 #ifndef NMT_NN_PARAMS_H
 #define NMT_NN_PARAMS_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,6 +12,7 @@ typedef struct {
   char name[64];
   int rows, cols;
   size_t off; /* in floats, a multiple of 16 (64-byte aligned) */
+  bool recurrent; /* a recurrent weight matrix: trained at nn_adam's lr_recurrent */
 } nn_view;
 
 typedef struct {
@@ -26,6 +28,8 @@ enum nn_init { NN_INIT_UNIFORM, NN_INIT_XAVIER };
 /* Declare a (rows, cols) view before nn_params_alloc. Returns its index, or -1
  * (nmt_fail) on a bad shape or a duplicate name. */
 int nn_params_add(nn_params *p, const char *name, int rows, int cols);
+/* Mark view i as a recurrent weight matrix (Deep-Att's separate rate). */
+void nn_params_mark_recurrent(nn_params *p, int i);
 /* The view called `name`, or -1. */
 int nn_params_find(const nn_params *p, const char *name);
 /* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
@@ -44,6 +48,7 @@ double nn_params_clip(nn_params *p, double max_norm);
 
 typedef struct {
   float lr, beta1, beta2, eps;
+  float recurrent_scale; /* the rate of recurrent views is lr times this (0 counts as 1) */
 } nn_adam;
 /* One bias-corrected Adam step (Kingma & Ba 2015) over the whole buffer. */
 void nn_adam_step(nn_params *p, const nn_adam *opt);

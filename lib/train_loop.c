@@ -61,12 +61,12 @@ static int step(run *r, long b) {
   const long *pairs = r->plan.pairs + r->plan.start[b];
   int st = nmt_batch_fill(&r->batch, t->train, pairs, (int)(r->plan.start[b + 1] - r->plan.start[b]));
   if (st) return st;
-  nn_luong_batch view = nmt_batch_view(&r->batch);
+  nn_batch view = nmt_batch_view(&r->batch);
   r->g.seed = s->seed;
   nn_graph_reset(&r->g, true, (uint64_t)s->step);
   nn_params_zero_grad(p);
   long ntok = 0;
-  nn_tensor *loss = nn_luong_forward(&r->g, &t->model->net, p, &view, &ntok);
+  nn_tensor *loss = nn_net_forward(&r->g, &t->model->net, p, &view, &ntok);
   if (!loss) return nmt_errcode();
   double l = loss->v[0], norm = NAN;
   if (isfinite(l)) {
@@ -82,7 +82,8 @@ static int step(run *r, long b) {
                       r->bad_steps, s->step + 1);
   } else {
     r->bad_steps = 0;
-    nn_adam_step(p, &(nn_adam){(float)s->lr, 0.9f, 0.999f, 1e-8f});
+    float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
+    nn_adam_step(p, &(nn_adam){(float)s->lr, 0.9f, 0.999f, 1e-8f, rec});
     r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   }
   s->step++;

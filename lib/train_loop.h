@@ -15,6 +15,7 @@ typedef struct {
   nmt_batch_opts batch;
   uint64_t seed;
   double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
+  double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
   long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
   double clip_norm;          /* 0: no clipping */
   long after_epochs, after_batches; /* stop after this many (0: no limit) */

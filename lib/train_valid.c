@@ -60,7 +60,7 @@ void nmt_valid_free(nmt_valid_set *v) {
 }
 
 static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
-  nn_luong net = m->net;
+  nn_net net = m->net;
   net.cfg.label_smoothing = 0;
   nmt_batch_opts o = {VALID_BATCH, 0, 0, false};
   nmt_plan plan;
@@ -71,9 +71,9 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
   long tokens = 0;
   for (long i = 0; !st && i < plan.nbatches; i++) {
     st = nmt_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
-    nn_luong_batch view = nmt_batch_view(&b);
+    nn_batch view = nmt_batch_view(&b);
     long n = 0;
-    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_luong_forward(&g, &net, &m->params, &view, &n));
+    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, &m->params, &view, &n));
     if (!st && !l) st = nmt_errcode();
     if (!st) loss += l->v[0], tokens += n;
   }
@@ -86,7 +86,7 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
 
 /* Greedy translations of all validation sources, BPE joined. */
 static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
-  nmt_luong_dec d = {0};
+  nmt_dec d = {0};
   nmt_search_opts o = {1, 0, 2.0f};
   const int *src[VALID_BATCH];
   int n[VALID_BATCH], st = NMT_OK;
@@ -105,7 +105,7 @@ static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
       nmt_nbest_free(&out[b]);
     }
   }
-  nmt_luong_dec_free(&d);
+  nmt_dec_free(&d);
   return st;
 }
 

@@ -35,20 +35,20 @@ static void random_model(nmt_model *m, const char *attention, bool local, uint64
 /* -log p(tgt | src) summed over sentences, one step at a time. */
 static double forced_score(nmt_model *m, const int *src, const int *src_len, int S,
                            const int *tgt_out, int T, int nb) {
-  nmt_luong_dec d = {0};
-  CHECK_INT(nmt_luong_dec_start(&d, &m->net, &m->params, src, src_len, nb, S, 1), NMT_OK);
+  nmt_dec d = {0};
+  CHECK_INT(nmt_dec_start(&d, &m->net, &m->params, src, src_len, nb, S, 1), NMT_OK);
   int prev[B];
   double nll = 0;
   for (int b = 0; b < nb; b++) prev[b] = NMT_BOS;
   for (int t = 0; t < T; t++) {
-    CHECK_INT(nmt_luong_dec_step(&d, prev), NMT_OK);
+    CHECK_INT(nmt_dec_step(&d, prev), NMT_OK);
     for (int b = 0; b < nb; b++) {
       int y = tgt_out[t * nb + b];
       if (y != NMT_PAD) nll -= d.logp[b * V + y];
       prev[b] = y == NMT_PAD ? NMT_EOS : y;
     }
   }
-  nmt_luong_dec_free(&d);
+  nmt_dec_free(&d);
   return nll;
 }
 
@@ -60,11 +60,11 @@ static const int tgt_out[4 * B] = {5, 8, 4, 6, NMT_EOS, 7, NMT_EOS, NMT_PAD, 7, 
 
 /* The training loss of the forced batch. */
 static double forward_loss(nmt_model *m) {
-  nn_luong_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
+  nn_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
   nn_graph g = {0};
   nn_graph_reset(&g, false, 0);
   long ntok;
-  nn_tensor *loss = nn_luong_forward(&g, &m->net, &m->params, &batch, &ntok);
+  nn_tensor *loss = nn_net_forward(&g, &m->net, &m->params, &batch, &ntok);
   CHECK(loss != NULL);
   double l = loss ? loss->v[0] : 0;
   nn_graph_free(&g);
@@ -120,7 +120,7 @@ TEST(decode_variants_round_trip) {
       nmt_model_free(&m);
       continue;
     }
-    const nn_luong_cfg *a = &r.net.cfg, *b = &m.net.cfg;
+    const nn_net_cfg *a = &r.net.cfg, *b = &m.net.cfg;
     CHECK(a->enc_type == b->enc_type && a->reverse_source == b->reverse_source &&
           a->no_attention == b->no_attention && a->input_feed == b->input_feed &&
           a->enc_layers == b->enc_layers && a->dec_layers == b->dec_layers);
@@ -160,14 +160,14 @@ TEST(decode_old_config_loads) {
 }
 
 /* Every n-best hypothesis carries its own forced-decoding score, best first,
- * in every variant (dead beam rows skip the LSTM: nmt_luong_dec_step). */
+ * in every variant (dead beam rows skip the LSTM: nmt_dec_step). */
 TEST(decode_beam_scores_are_exact) {
   const int s0[] = {4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
   const int *srcs[B] = {s0, s1, s2}, lens[B] = {3, 1, 4};
   for (int i = 0; i < NVARIANTS; i++) {
     nmt_model m;
     variant_model(&m, i, 5 + (uint64_t)i);
-    nmt_luong_dec d = {0};
+    nmt_dec d = {0};
     nmt_nbest out[B];
     nmt_search_opts o = {4, 0, 2.0f};
     CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, out), NMT_OK);
@@ -188,19 +188,19 @@ TEST(decode_beam_scores_are_exact) {
       }
       nmt_nbest_free(&out[b]);
     }
-    nmt_luong_dec_free(&d);
+    nmt_dec_free(&d);
     nmt_model_free(&m);
   }
 }
 
-/* Finished sentences leave the batch (nmt_luong_dec_keep) without changing
+/* Finished sentences leave the batch (nmt_dec_keep) without changing
  * the others' results: the batch equals each sentence decoded alone. */
 TEST(decode_batch_equals_one_at_a_time) {
   nmt_model m;
   random_model(&m, "general", false, 6);
   const int s0[] = {4, 5, 6, 4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
   const int *srcs[B] = {s0, s1, s2}, lens[B] = {6, 1, 4};
-  nmt_luong_dec d = {0};
+  nmt_dec d = {0};
   nmt_nbest all[B], one;
   nmt_search_opts o = {3, 0, 2.0f};
   CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, all), NMT_OK);
@@ -212,7 +212,7 @@ TEST(decode_batch_equals_one_at_a_time) {
     nmt_nbest_free(&one);
     nmt_nbest_free(&all[b]);
   }
-  nmt_luong_dec_free(&d);
+  nmt_dec_free(&d);
   nmt_model_free(&m);
 }
 
@@ -221,16 +221,16 @@ TEST(decode_batch_equals_one_at_a_time) {
 TEST(decode_shortlist_renormalises) {
   nmt_model m;
   random_model(&m, "general", false, 7);
-  nmt_luong_dec full = {0}, sl = {0};
+  nmt_dec full = {0}, sl = {0};
   const int prev[B] = {NMT_BOS, NMT_BOS, NMT_BOS};
-  CHECK_INT(nmt_luong_dec_start(&full, &m.net, &m.params, fsrc, fsrc_len, B, 4, 1), NMT_OK);
-  CHECK_INT(nmt_luong_dec_step(&full, prev), NMT_OK);
+  CHECK_INT(nmt_dec_start(&full, &m.net, &m.params, fsrc, fsrc_len, B, 4, 1), NMT_OK);
+  CHECK_INT(nmt_dec_step(&full, prev), NMT_OK);
   for (int W = 2; W <= 6; W += 4) { /* 2 < 2K = 4 for beam 2: 4 ids */
     int K = W == 2 ? 2 : 1, n = W < 2 * K ? 2 * K : W, prevk[2 * B];
     for (int r = 0; r < B * K; r++) prevk[r] = NMT_BOS;
     sl.shortlist = W;
-    CHECK_INT(nmt_luong_dec_start(&sl, &m.net, &m.params, fsrc, fsrc_len, B, 4, K), NMT_OK);
-    CHECK_INT(nmt_luong_dec_step(&sl, prevk), NMT_OK);
+    CHECK_INT(nmt_dec_start(&sl, &m.net, &m.params, fsrc, fsrc_len, B, 4, K), NMT_OK);
+    CHECK_INT(nmt_dec_step(&sl, prevk), NMT_OK);
     for (int b = 0; b < B; b++) {
       const float *f = full.logp + b * V, *s = sl.logp + b * K * V;
       double z = 0;
@@ -240,8 +240,8 @@ TEST(decode_shortlist_renormalises) {
         else CHECK(s[v] == -INFINITY);
     }
   }
-  nmt_luong_dec_free(&full);
-  nmt_luong_dec_free(&sl);
+  nmt_dec_free(&full);
+  nmt_dec_free(&sl);
   nmt_model_free(&m);
 }
 

@@ -110,7 +110,7 @@ TEST(decode_text_alignment_batch_independent) {
     tiny_model(&m, "general", reverse);
     int together[3][6], alone[3][6];
     int *out[] = {together[0], together[1], together[2]};
-    nn_graph g = {0};
+    nmt_dec g = {0};
     CHECK_INT(nmt_align(&g, &m.net, &m.params, src, src_n, tgt, tgt_n, 3, out), NMT_OK);
     for (int r = 0; r < 3; r++) {
       int *one = alone[r];
@@ -120,14 +120,14 @@ TEST(decode_text_alignment_batch_independent) {
         CHECK(together[r][j] >= 0 && together[r][j] < src_n[r]);
       }
     }
-    nn_graph_free(&g);
+    nmt_dec_free(&g);
     nmt_model_free(&m);
   }
   nmt_model m;
   tiny_model(&m, "none", false);
-  nn_graph g = {0};
+  nmt_dec g = {0};
   int a[3], *out = a;
   CHECK_INT(nmt_align(&g, &m.net, &m.params, src, src_n, tgt, tgt_n, 1, &out), NMT_EUSAGE);
-  nn_graph_free(&g);
+  nmt_dec_free(&g);
   nmt_model_free(&m);
 }

@@ -83,7 +83,7 @@ TEST(nn_adam_matches_formula) {
   nn_params_add(&p, "w", 1, 2);
   nn_params_alloc(&p);
   p.w[0] = 1, p.w[1] = -1;
-  nn_adam opt = {0.01f, 0.9f, 0.999f, 1e-8f};
+  nn_adam opt = {0.01f, 0.9f, 0.999f, 1e-8f, 1};
   double w = 1, m = 0, v = 0;
   for (int t = 1; t <= 3; t++) {
     double g = 2 * w; /* minimising w² */

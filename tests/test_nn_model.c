@@ -13,34 +13,34 @@ static const int src_len[B] = {4, 2, 3};
 static const int tgt_in[T * B] = {BOS, BOS, BOS, 3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
 static const int tgt_out[T * B] = {3, 4, 5, 6, 5, 6, 4, EOS, 3, 5, PAD, EOS, EOS, PAD, PAD};
 
-static nn_luong_cfg tiny_cfg(void) {
-  return (nn_luong_cfg){.src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .enc_layers = 2,
+static nn_net_cfg tiny_cfg(void) {
+  return (nn_net_cfg){.family = &nn_family_luong, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .enc_layers = 2,
                         .dec_layers = 2,
                         .attn = {NN_ATTN_GENERAL, false, 0}, .attn_size = 4, .input_feed = true,
                         .dropout = 0, .label_smoothing = 0.1f, .pad = PAD};
 }
 
 typedef struct {
-  nn_luong m;
-  nn_luong_batch batch;
+  nn_net m;
+  nn_batch batch;
   long ntokens;
 } model_case;
 
 static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
   model_case *mc = ctx;
-  return nn_luong_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
+  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
 }
 
-static void setup(model_case *mc, nn_params *p, const nn_luong_cfg *cfg, uint64_t seed) {
+static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
   *p = (nn_params){0};
-  CHECK_INT(nn_luong_layout(&mc->m, cfg, p), 0);
+  CHECK_INT(nn_net_layout(&mc->m, cfg, p), 0);
   CHECK_INT(nn_params_alloc(p), 0);
   nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
-  mc->batch = (nn_luong_batch){B, S, T, src, src_len, tgt_in, tgt_out};
+  mc->batch = (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out};
 }
 
 TEST(nn_model_luong_grad) {
-  nn_luong_cfg cfgs[3] = {tiny_cfg(), tiny_cfg(), tiny_cfg()};
+  nn_net_cfg cfgs[3] = {tiny_cfg(), tiny_cfg(), tiny_cfg()};
   cfgs[1].attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2}; /* local-p with MLP scores */
   cfgs[1].dropout = 0.2f;
   cfgs[2].input_feed = false;
@@ -58,7 +58,7 @@ TEST(nn_model_luong_grad) {
 
 /* The encoder and decoder variants of issue 3 (H = 6: 3 per direction). */
 TEST(nn_model_luong_variants_grad) {
-  nn_luong_cfg cfgs[5] = {tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg()};
+  nn_net_cfg cfgs[5] = {tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg()};
   cfgs[0].enc_type = NN_ENC_BI; /* two stacks of 2, general, input feeding */
   cfgs[0].dropout = 0.2f;
   cfgs[1].enc_type = NN_ENC_BI_UNI; /* one bi layer under two uni ones */
@@ -101,7 +101,7 @@ static double loss_of(model_case *mc, nn_params *p, const int *srcs) {
 TEST(nn_model_luong_reverse_source) {
   static const int reversed[S * B] = {5, 5, 3, 4, 4, 6, 6, PAD, 5, 3, PAD, PAD};
   for (int bi = 0; bi < 2; bi++) {
-    nn_luong_cfg cfg = tiny_cfg();
+    nn_net_cfg cfg = tiny_cfg();
     cfg.enc_type = bi ? NN_ENC_BI : NN_ENC_UNI;
     model_case plain, rev;
     nn_params p, q;
@@ -123,7 +123,7 @@ static const int one_src[2] = {4, 5}, one_len[1] = {2};
 /* A bidirectional encoder: padding changes nothing; the forward half of
  * position 0 ignores later tokens, the backward half reads them. */
 TEST(nn_model_luong_bidirectional_encoder) {
-  nn_luong_cfg cfg = tiny_cfg();
+  nn_net_cfg cfg = tiny_cfg();
   cfg.enc_type = NN_ENC_BI;
   model_case mc;
   nn_params p;
@@ -132,12 +132,13 @@ TEST(nn_model_luong_bidirectional_encoder) {
   nn_graph_reset(&g, false, 0);
   float mask[S * B], mask1[2] = {1, 1};
   for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
-  nn_tensor *h[2], *c[2], *h1[2], *c1[2];
-  nn_tensor *Hs = nn_luong_encode(&g, &mc.m, &p, src, src_len, S, B, mask, h, c);
-  nn_tensor *Hs1 = nn_luong_encode(&g, &mc.m, &p, one_src, one_len, 2, 1, mask1, h1, c1);
+  nn_enc_out e = {0}, e1 = {0}, e2 = {0};
   int changed[2] = {4, 3}; /* the last token differs */
   float h_changed[6];
-  nn_tensor *Hs2 = nn_luong_encode(&g, &mc.m, &p, changed, one_len, 2, 1, mask1, h1, c1);
+  CHECK_INT(nn_family_luong.encode(&g, &mc.m, &p, src, src_len, S, B, mask, &e), 0);
+  CHECK_INT(nn_family_luong.encode(&g, &mc.m, &p, one_src, one_len, 2, 1, mask1, &e1), 0);
+  CHECK_INT(nn_family_luong.encode(&g, &mc.m, &p, changed, one_len, 2, 1, mask1, &e2), 0);
+  nn_tensor *Hs = e.mem[0], *Hs1 = e1.mem[0], *Hs2 = e2.mem[0];
   CHECK(Hs && Hs1 && Hs2);
   for (int s = 0; s < 2 && Hs && Hs1; s++)
     for (int j = 0; j < 6; j++) CHECK_NEAR(Hs->v[(s * B + 1) * 6 + j], Hs1->v[s * 6 + j], 1e-6);
@@ -151,14 +152,14 @@ TEST(nn_model_luong_bidirectional_encoder) {
 TEST(nn_model_luong_layout) {
   model_case mc;
   nn_params p;
-  nn_luong_cfg cfg = tiny_cfg();
+  nn_net_cfg cfg = tiny_cfg();
   setup(&mc, &p, &cfg, 1);
   int wh = nn_params_find(&p, "dec.l0.Wh");
-  CHECK(wh == mc.m.dec_wh[0] && p.views[wh].rows == 12 && p.views[wh].cols == 24);
+  CHECK(wh == mc.m.luong.dec_wh[0] && p.views[wh].rows == 12 && p.views[wh].cols == 24);
   CHECK(nn_params_find(&p, "attn.Wa") >= 0 && nn_params_find(&p, "attn.Wq") < 0);
   nn_params_free(&p);
   cfg.dec_layers = 0;
-  CHECK_INT(nn_luong_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
+  CHECK_INT(nn_net_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
   nn_params_free(&p);
   /* bidirectional, no attention: halves per direction, no attn.* weights, no input feeding */
   cfg = tiny_cfg();
@@ -173,7 +174,7 @@ TEST(nn_model_luong_layout) {
   nn_params_free(&p);
   /* The peer (torch_rnn_nmt.py): bi-LSTM 256 per direction, decoder 512, emb 256, vocab 10 each:
    * 4,474,890 weights in PyTorch, less its second LSTM biases (b_hh: 2·1024 + 2048). */
-  cfg = (nn_luong_cfg){.src_vocab = 10, .tgt_vocab = 10, .emb = 256, .hidden = 512, .enc_layers = 1,
+  cfg = (nn_net_cfg){.family = &nn_family_luong, .src_vocab = 10, .tgt_vocab = 10, .emb = 256, .hidden = 512, .enc_layers = 1,
                        .dec_layers = 1, .enc_type = NN_ENC_BI, .attn = {NN_ATTN_GENERAL, false, 0},
                        .input_feed = true};
   setup(&mc, &p, &cfg, 1);
@@ -184,7 +185,7 @@ TEST(nn_model_luong_layout) {
   cfg = tiny_cfg();
   cfg.enc_type = NN_ENC_BI;
   cfg.hidden = 7; /* odd: no halves */
-  CHECK_INT(nn_luong_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
+  CHECK_INT(nn_net_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
   nn_params_free(&p);
 }
 
@@ -192,12 +193,12 @@ TEST(nn_model_luong_layout) {
 TEST(nn_model_luong_learns_copy) {
   model_case mc;
   nn_params p;
-  nn_luong_cfg cfg = tiny_cfg();
+  nn_net_cfg cfg = tiny_cfg();
   cfg.hidden = 8;
   setup(&mc, &p, &cfg, 7);
   nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
   nn_graph g = {.seed = 1};
-  nn_adam opt = {0.02f, 0.9f, 0.999f, 1e-8f};
+  nn_adam opt = {0.02f, 0.9f, 0.999f, 1e-8f, 1};
   double first = 0, last = 0;
   for (int step = 0; step < 200; step++) {
     nn_graph_reset(&g, true, (uint64_t)step);

@@ -72,7 +72,7 @@ TEST(nn_parallel_matches_one_thread) {
     nn_params_init(&p[k], NN_INIT_UNIFORM, 0.1f, 5);
     for (size_t i = 0; i < p[k].n; i++) p[k].g[i] = (float)((i * 104729) % 2001) / 1000.0f - 1.0f;
     norm[k] = nn_params_clip(&p[k], 5.0);
-    nn_adam_step(&p[k], &(nn_adam){1e-3f, 0.9f, 0.999f, 1e-8f});
+    nn_adam_step(&p[k], &(nn_adam){1e-3f, 0.9f, 0.999f, 1e-8f, 1});
     loss[k] = nn_xent_fwd(prob[k], logits, tgt, R, V, 0, 0.1f, &ntok[k]);
     memset(dl[k], 0, sizeof dl[k]);
     nn_xent_bwd(dl[k], prob[k], tgt, R, V, 0, 0.1f, 0.5f);

@@ -23,9 +23,8 @@ typedef struct {
   nmt_model *m;
   const decode_args *a;
   nmt_search_opts so;
-  nmt_luong_dec dec;
+  nmt_dec dec;
   nmt_text *text;
-  nn_graph align_graph;
   line_job *jobs;
   int *order;    /* window lines with tokens, sorted by length */
   long first;    /* input line number (0-based) of jobs[0] */
@@ -63,7 +62,7 @@ static int align_batch(stream *s, const int *idx, int nb) {
       at += hyp->n;
     }
   }
-  if (!st) st = nmt_align(&s->align_graph, &s->m->net, &s->m->params, src, src_n, tgt, tgt_n, R, out);
+  if (!st) st = nmt_align(&s->dec, &s->m->net, &s->m->params, src, src_n, tgt, tgt_n, R, out);
   free(src), free(tgt), free(src_n), free(tgt_n), free(out);
   return st;
 }
@@ -195,7 +194,6 @@ int decode_stream(nmt_model *m, const decode_args *a) {
   for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align);
   free(s.jobs), free(s.order);
   nmt_text_free(s.text);
-  nn_graph_free(&s.align_graph);
-  nmt_luong_dec_free(&s.dec);
+  nmt_dec_free(&s.dec);
   return st;
 }

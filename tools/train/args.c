@@ -23,6 +23,20 @@ static int parse(train_args *a, int argc, char **argv) {
       {"tok-aggressive", 0, NMT_OPT_FLAG, &tok_aggressive, NULL, "the text was tokenized with -a (recorded)"},
       {"tok-no-escape", 0, NMT_OPT_FLAG, &tok_no_escape, NULL, "the text was tokenized with --no-escape (recorded)"},
       {"tok-normalize", 0, NMT_OPT_FLAG, &tok_normalize, NULL, "the text was tokenized with --normalize (recorded)"},
+      {"type", 0, NMT_OPT_STR, &a->type, "FAMILY", "model family: luong (default), srnmt, rnnsearch, rhn, deep-att, deep-ed (docs/models.md)"},
+      {"enc-cell", 0, NMT_OPT_STR, &a->enc_cell, "CELL", "encoder cell: lstm, gru, atr, sru, srnmt, rhn (the family's)"},
+      {"dec-cell", 0, NMT_OPT_STR, &a->dec_cell, "CELL", "decoder cell, likewise"},
+      {"enc-cell-depth", 0, NMT_OPT_INT, &a->enc_cell_depth, "N", "transitions per encoder step (RHN recurrence depth; 1)"},
+      {"dec-cell-depth", 0, NMT_OPT_INT, &a->dec_cell_depth, "N", "transitions per decoder step (1)"},
+      {"skip", 0, NMT_OPT_FLAG, &a->skip, NULL, "residual connections between stacked layers"},
+      {"layer-normalization", 0, NMT_OPT_FLAG, &a->layer_norm, NULL, "layer normalisation in the cells"},
+      {"context-aware", 0, NMT_OPT_FLAG, &a->context_aware, NULL, "rnnsearch: context-aware encoder (ATR paper)"},
+      {"cond-gru", 0, NMT_OPT_FLAG, &a->cond_gru, NULL, "rnnsearch: Nematus' conditional GRU decoder"},
+      {"fast-forward", 0, NMT_OPT_FLAG, &a->fast_forward, NULL, "deep-att/deep-ed: fast-forward connections"},
+      {"no-ff", 0, NMT_OPT_FLAG, &a->no_ff, NULL, "deep-att/deep-ed: without them (overrides --fast-forward)"},
+      {"peephole", 0, NMT_OPT_FLAG, &a->peephole, NULL, "LSTM peephole connections"},
+      {"rhn-coupled", 0, NMT_OPT_FLAG, &a->rhn_coupled, NULL, "rhn: carry gate c = 1 - t"},
+      {"reconstructor-beta", 0, NMT_OPT_DOUBLE, &a->recon_beta, "B", "rhn: reconstructor loss weight (0: none)"},
       {"dim-emb", 0, NMT_OPT_INT, &a->dim_emb, "N", "embedding size (256)"},
       {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512; a bidirectional layer: N/2 per direction)"},
       {"enc-type", 0, NMT_OPT_STR, &a->enc_type, "TYPE", "bidirectional (every layer; default), bi-unidirectional (the first) or unidirectional"},
@@ -44,6 +58,7 @@ static int parse(train_args *a, int argc, char **argv) {
       {"save-freq", 0, NMT_OPT_INT, &a->save_freq, "N", "checkpoint every N steps (--valid-freq)"},
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10)"},
       {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "Adam learning rate (0.001)"},
+      {"learn-rate-recurrent", 0, NMT_OPT_DOUBLE, &a->lr_recurrent, "LR", "rate for recurrent weight matrices (deep-att; 0: --learn-rate)"},
       {"lr-decay", 0, NMT_OPT_DOUBLE, &a->lr_decay, "F", "multiply the rate by F when validation stalls (0.5)"},
       {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)"},
       {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)"},
@@ -58,7 +73,7 @@ static int parse(train_args *a, int argc, char **argv) {
       {0}};
   char summary[3072];
   snprintf(summary, sizeof summary, "%s%s",
-           "Train an LSTM attention model (Luong 2015) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
+           "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
            "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.\n"
            "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
            "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on.",

@@ -28,8 +28,8 @@ static int check_options(const train_args *a) {
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (a->dim_emb < 1 || a->dim_rnn < 1 || a->enc_depth < 1 || a->dec_depth < 1 || a->mini_batch < 1)
     return nmt_fail(NMT_EUSAGE, "--dim-emb, --dim-rnn, --enc-depth, --dec-depth and --mini-batch must be >= 1");
-  if (a->enc_depth > NN_LUONG_MAX_LAYERS || a->dec_depth > NN_LUONG_MAX_LAYERS)
-    return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be at most %d", NN_LUONG_MAX_LAYERS);
+  if (a->enc_depth > NN_MAX_LAYERS || a->dec_depth > NN_MAX_LAYERS)
+    return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be at most %d", NN_MAX_LAYERS);
   if (a->learn_rate <= 0 || a->lr_decay <= 0 || a->lr_decay > 1)
     return nmt_fail(NMT_EUSAGE, "--learn-rate must be > 0 and --lr-decay in (0, 1]");
   if (a->lr_decay_start_epoch < 0) return nmt_fail(NMT_EUSAGE, "--lr-decay-start-epoch must be >= 0");
@@ -57,7 +57,13 @@ static int new_model(nmt_model *m, const train_args *a) {
                        .enc_type = a->enc_type, .reverse_source = a->reverse_source,
                        .attention = a->attention, .local = a->local, .window = (int)a->window,
                        .input_feed = !a->no_input_feed, .dropout = (float)a->dropout,
-                       .label_smoothing = (float)a->label_smoothing};
+                       .label_smoothing = (float)a->label_smoothing, .type = a->type,
+                       .enc_cell = a->enc_cell, .dec_cell = a->dec_cell,
+                       .enc_cell_depth = (int)a->enc_cell_depth, .dec_cell_depth = (int)a->dec_cell_depth,
+                       .skip = a->skip, .layer_norm = a->layer_norm, .context_aware = a->context_aware,
+                       .cond_gru = a->cond_gru, .fast_forward = a->fast_forward && !a->no_ff,
+                       .peephole = a->peephole, .rhn_coupled = a->rhn_coupled,
+                       .recon_beta = (float)a->recon_beta};
   st = nmt_model_create(m, &mo, vs, vt, (uint64_t)a->seed);
   if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
   if (!st) m->tok = a->tok;
@@ -68,7 +74,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
   long valid_freq = a->valid.n ? a->valid_freq : 0;
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
-      .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay,
+      .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
       .lr_decay_start_epoch = a->lr_decay_start_epoch,
       .clip_norm = a->clip_norm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : valid_freq,

@@ -11,6 +11,10 @@
 typedef struct {
   nmt_strlist train, valid, vocabs;
   const char *model, *metrics, *attention, *enc_type, *bpe_codes, *preset;
+  const char *type, *enc_cell, *dec_cell;
+  long enc_cell_depth, dec_cell_depth;
+  bool skip, layer_norm, context_aware, cond_gru, fast_forward, no_ff, peephole, rhn_coupled;
+  double recon_beta, lr_recurrent;
   long dim_emb, dim_rnn, enc_depth, dec_depth, window;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
   long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;

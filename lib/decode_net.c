@@ -1,5 +1,5 @@
-/* Step-wise Luong inference; see decode_luong.h. */
-#include "decode_luong.h"
+/* Step-wise Luong inference; see decode_net.h. */
+#include "decode_net.h"
 #include "err.h"
 #include "nn_kernels.h"
 #include "nn_ops.h"
@@ -8,10 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static nn_tensor *param(nn_graph *g, nn_params *p, int index) {
-  return index < 0 ? NULL : nn_param(g, p, index);
-}
 
 static int graph_status(nn_graph *g) { return g->failed ? nmt_errcode() : NMT_OK; }
 
@@ -36,35 +32,26 @@ static int grow(float **a, size_t *cap, size_t n) {
   return NMT_OK;
 }
 
-/* The encoder; the decoder's initial state goes into all K rows of each sentence. */
-static nn_tensor *encode(nmt_luong_dec *d, const int *src, const int *src_len, const float *src_mask) {
-  nn_graph *g = &d->enc;
-  const nn_luong *m = d->net;
-  int B = d->B, H = m->cfg.hidden;
-  nn_tensor *h0[NN_LUONG_MAX_LAYERS], *c0[NN_LUONG_MAX_LAYERS];
-  nn_tensor *h[NN_LUONG_MAX_LAYERS], *c[NN_LUONG_MAX_LAYERS];
-  nn_tensor *Hs = nn_luong_encode(g, m, d->p, src, src_len, d->S, B, src_mask, h0, c0);
-  if (Hs) nn_luong_init_state(g, m, h0, c0, h, c, B);
-  if (g->failed) return NULL;
-  for (int l = 0; l < m->cfg.dec_layers; l++)
-    for (int b = 0; b < B; b++)
-      for (int k = 0; k < d->K; k++) {
-        size_t to = ((size_t)l * d->R + (size_t)b * d->K + k) * H, from = (size_t)b * H;
-        memcpy(d->h + to, h[l]->v + from, H * sizeof(float));
-        memcpy(d->c + to, c[l]->v + from, H * sizeof(float));
-      }
-  return Hs;
+/* Room for every state block of R rows. */
+static int alloc_states(nmt_dec *d, const nn_enc_out *eo) {
+  size_t total = 0;
+  d->nstate = eo->nstate;
+  for (int i = 0; i < eo->nstate; i++) total += (size_t)d->R * (d->dim[i] = eo->state[i]->cols);
+  size_t cap = d->cap_states;
+  if (grow(&d->states, &cap, total ? total : 1)) return NMT_EIO;
+  d->cap_states = cap;
+  float *at = d->states;
+  for (int i = 0; i < eo->nstate; i++) d->state[i] = at, at += (size_t)d->R * d->dim[i];
+  return NMT_OK;
 }
 
-int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, const int *src,
-                        const int *src_len, int B, int S, int K) {
+int nmt_dec_start(nmt_dec *d, const nn_net *net, nn_params *p, const int *src,
+                  const int *src_len, int B, int S, int K) {
   d->net = net, d->p = p, d->B = B, d->K = K, d->R = B * K, d->S = S;
-  int H = net->cfg.hidden, R = d->R, L = net->cfg.dec_layers;
-  size_t cap_c = d->cap_state;
-  if (grow(&d->h, &d->cap_state, (size_t)L * R * H) || grow(&d->c, &cap_c, (size_t)L * R * H))
-    return NMT_EIO;
-  free(d->feed);
-  if (!(d->feed = calloc((size_t)R * H, sizeof(float)))) return nmt_fail(NMT_EIO, "out of memory");
+  d->out_w = nn_params_find(p, "out.W");
+  d->out_b = nn_params_find(p, "out.b");
+  if (d->out_w < 0) return nmt_fail(NMT_EINPUT, "the model has no output layer (out.W)");
+  int R = d->R;
   nn_graph *g = &d->enc;
   nn_graph_reset(g, false, 0);
   float *src_mask = nn_floats(g, (size_t)S * B, NULL);
@@ -77,13 +64,20 @@ int nmt_luong_dec_start(nmt_luong_dec *d, const nn_luong *net, nn_params *p, con
   }
   for (int s = 0; s < S; s++)
     for (int b = 0; b < B; b++) src_mask[s * B + b] = s < src_len[b];
-  nn_tensor *Hs = encode(d, src, src_len, src_mask);
-  d->Hs = d->keys = NULL;
-  if (!Hs || net->cfg.no_attention) return graph_status(g);
-  nn_attn_w aw = nn_luong_attn_w(g, net, p);
-  nn_tensor *keys = nn_attn_keys(g, &net->cfg.attn, &aw, Hs);
-  d->Hs = keys ? repeat_rows(g, Hs, S, B, K) : NULL;
-  d->keys = d->Hs ? (keys == Hs ? d->Hs : repeat_rows(g, keys, S, B, K)) : NULL;
+  nn_enc_out eo = {0};
+  int st = net->cfg.family->encode(g, net, p, src, src_len, S, B, src_mask, &eo);
+  if (!st) st = alloc_states(d, &eo);
+  if (st) return st;
+  for (int i = 0; i < eo.nstate; i++) /* sentence b's initial state into its K rows */
+    for (int r = 0; r < R; r++)
+      memcpy(d->state[i] + (size_t)r * d->dim[i], eo.state[i]->v + (size_t)(r / K) * d->dim[i],
+             sizeof(float) * d->dim[i]);
+  memset(d->mem, 0, sizeof d->mem);
+  for (int i = 0; i < eo.nmem; i++) {
+    int same = 0; /* a memory given twice (keys that are the annotations) is repeated once */
+    while (same < i && eo.mem[same] != eo.mem[i]) same++;
+    d->mem[i] = same < i ? d->mem[same] : repeat_rows(g, eo.mem[i], S, B, K);
+  }
   return graph_status(g);
 }
 
@@ -116,9 +110,8 @@ static void log_softmax(float *out, const float *x, const int *rows, int n, int 
 
 /* The output layer's logits (x->rows, W) over the first W target ids: with a
  * shortlist only those columns of out.W are read (batch 1 is memory-bound). */
-static float *output_logits(nn_graph *g, const nmt_luong_dec *d, const nn_tensor *x, int W) {
-  const nn_luong *m = d->net;
-  nn_tensor *Wo = param(g, d->p, m->out_w), *bo = param(g, d->p, m->out_b);
+static float *output_logits(nn_graph *g, const nmt_dec *d, const nn_tensor *x, int W) {
+  nn_tensor *Wo = nn_net_param(g, d->p, d->out_w), *bo = nn_net_param(g, d->p, d->out_b);
   float *y = nn_floats(g, (size_t)x->rows * W, NULL);
   if (!y || !Wo) return NULL;
   for (int r = 0; r < x->rows; r++)
@@ -129,7 +122,7 @@ static float *output_logits(nn_graph *g, const nmt_luong_dec *d, const nn_tensor
 }
 
 /* The rows of ht whose scores the search reads (d->live), or NULL for all. */
-static int *live_rows(nn_graph *g, const nmt_luong_dec *d, int *n) {
+static int *live_rows(nn_graph *g, const nmt_dec *d, int *n) {
   *n = d->R;
   if (!d->live) return NULL;
   int *rows = nn_ints(g, (size_t)d->R, NULL), k = 0;
@@ -154,15 +147,12 @@ static void store_rows(float *a, const nn_tensor *t, const int *rows) {
            sizeof(float) * t->cols);
 }
 
-/* The LSTM, the attentional vector and the output layer run on the live rows
- * only (dead beam rows are ~20% of them; their state is never read again); the
- * attention scores on all R rows (the memory is per row; a dead row gets a
- * zero query). */
-int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
+/* The family's step runs on the live rows only (dead beam rows are ~20% of
+ * them; their state is never read again). */
+int nmt_dec_step(nmt_dec *d, const int *prev) {
   nn_graph *g = &d->step;
-  const nn_luong *m = d->net;
-  const nn_luong_cfg *cf = &m->cfg;
-  int R = d->R, H = cf->hidden, V = cf->tgt_vocab;
+  const nn_net *m = d->net;
+  int R = d->R, V = m->cfg.tgt_vocab;
   int W = d->shortlist <= 0 ? V : d->shortlist < 2 * d->K ? 2 * d->K : d->shortlist;
   W = W < V ? W : V;
   nn_graph_reset(g, false, 0);
@@ -171,32 +161,20 @@ int nmt_luong_dec_step(nmt_luong_dec *d, const int *prev) {
   const int *lrows = n < R ? rows : NULL; /* the rows the step runs on; NULL: all */
   int *ids = nn_ints(g, (size_t)n, NULL);
   for (int i = 0; ids && i < n; i++) ids[i] = prev[lrows ? lrows[i] : i];
-  nn_tensor *x = nn_embed(g, param(g, d->p, m->tgt_emb), ids, n);
-  nn_tensor *gx0 = nn_linear(g, x, param(g, d->p, m->dec_wx[0]), param(g, d->p, m->dec_b[0]));
-  nn_tensor *feed = input_rows(g, d->feed, lrows, n, H);
-  nn_tensor *hn[NN_LUONG_MAX_LAYERS], *cn[NN_LUONG_MAX_LAYERS];
-  for (int l = 0; l < cf->dec_layers; l++) {
-    hn[l] = input_rows(g, d->h + (size_t)l * R * H, lrows, n, H);
-    cn[l] = input_rows(g, d->c + (size_t)l * R * H, lrows, n, H);
-  }
-  nn_tensor *top = g->failed ? NULL : nn_luong_decode_step(g, m, d->p, gx0, feed, NULL, hn, cn);
-  if (top && lrows && !cf->no_attention) {
-    nn_tensor *all = nn_new(g, R, H);
-    if (all) memset(all->v, 0, sizeof(float) * (size_t)R * H), store_rows(all->v, top, lrows);
-    top = all;
-  }
-  nn_attn_w aw = nn_luong_attn_w(g, m, d->p);
-  nn_tensor *ht = !top || cf->no_attention ? top
-                  : nn_attn_step_rows(g, &cf->attn, &aw, top, d->keys, d->Hs, d->mask, d->len,
-                                      lrows, n, NULL); /* (n,H) */
-  float *logits = ht ? output_logits(g, d, ht, W) : NULL;
+  nn_tensor *state[NN_NET_MAX_STATE];
+  for (int i = 0; i < d->nstate; i++) state[i] = input_rows(g, d->state[i], lrows, n, d->dim[i]);
+  nn_dec_ctx ctx = {d->mem, d->mask, d->len, d->S, R, lrows, n};
+  nn_tensor *a = NULL;
+  nn_tensor *out = g->failed ? NULL : m->cfg.family->step(g, m, d->p, ids, state, &ctx, d->want_align ? &a : NULL);
+  float *logits = out ? output_logits(g, d, out, W) : NULL;
   if (g->failed || !logits) return graph_status(g);
-  for (int l = 0; l < cf->dec_layers; l++) {
-    store_rows(d->h + (size_t)l * R * H, hn[l], lrows);
-    store_rows(d->c + (size_t)l * R * H, cn[l], lrows);
-  }
-  store_rows(d->feed, ht, lrows);
+  if (d->want_align && !a) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
+  for (int i = 0; i < d->nstate; i++) store_rows(d->state[i], state[i], lrows);
   if (grow(&d->logp, &d->cap_logp, (size_t)R * V)) return NMT_EIO;
+  if (d->want_align && a) {
+    if (grow(&d->align, &d->cap_align, (size_t)R * d->S)) return NMT_EIO;
+    store_rows(d->align, a, lrows);
+  }
   log_softmax(d->logp, logits, lrows, n, W, V);
   return NMT_OK;
 }
@@ -207,16 +185,13 @@ static void gather(float *a, float *tmp, const int *from, int R, int H) {
   for (int r = 0; r < R; r++) memcpy(a + (size_t)r * H, tmp + (size_t)from[r] * H, sizeof(float) * H);
 }
 
-int nmt_luong_dec_reorder(nmt_luong_dec *d, const int *from) {
-  int R = d->R, H = d->net->cfg.hidden, r = 0;
+int nmt_dec_reorder(nmt_dec *d, const int *from) {
+  int R = d->R, r = 0, widest = 1;
   while (r < R && from[r] == r) r++;
   if (r == R) return NMT_OK; /* greedy, or a beam that kept its order */
-  if (grow(&d->tmp, &d->cap_tmp, (size_t)R * H)) return NMT_EIO;
-  for (int l = 0; l < d->net->cfg.dec_layers; l++) {
-    gather(d->h + (size_t)l * R * H, d->tmp, from, R, H);
-    gather(d->c + (size_t)l * R * H, d->tmp, from, R, H);
-  }
-  gather(d->feed, d->tmp, from, R, H);
+  for (int i = 0; i < d->nstate; i++) widest = d->dim[i] > widest ? d->dim[i] : widest;
+  if (grow(&d->tmp, &d->cap_tmp, (size_t)R * widest)) return NMT_EIO;
+  for (int i = 0; i < d->nstate; i++) gather(d->state[i], d->tmp, from, R, d->dim[i]);
   return NMT_OK;
 }
 
@@ -226,24 +201,18 @@ static void keep_rows(float *a, const int *rows, int n, size_t F) {
   for (int r = 0; r < n; r++) memmove(a + (size_t)r * F, a + (size_t)rows[r] * F, F * sizeof *a);
 }
 
-int nmt_luong_dec_keep(nmt_luong_dec *d, const int *keep, int nb) {
-  int K = d->K, R = d->R, S = d->S, H = d->net->cfg.hidden, n = nb * K;
+int nmt_dec_keep(nmt_dec *d, const int *keep, int nb) {
+  int K = d->K, R = d->R, S = d->S, n = nb * K;
   int *rows = malloc(sizeof *rows * (size_t)(n ? n : 1));
   if (!rows) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < n; i++) rows[i] = keep[i / K] * K + i % K;
-  for (int l = 0; l < d->net->cfg.dec_layers; l++) {
-    keep_rows(d->h + (size_t)l * R * H, rows, n, (size_t)H);
-    memmove(d->h + (size_t)l * n * H, d->h + (size_t)l * R * H, sizeof(float) * (size_t)n * H);
-    keep_rows(d->c + (size_t)l * R * H, rows, n, (size_t)H);
-    memmove(d->c + (size_t)l * n * H, d->c + (size_t)l * R * H, sizeof(float) * (size_t)n * H);
-  }
-  keep_rows(d->feed, rows, n, (size_t)H);
+  for (int i = 0; i < d->nstate; i++) keep_rows(d->state[i], rows, n, (size_t)d->dim[i]);
   keep_rows(d->mask, rows, n, (size_t)S);
   for (int r = 0; r < n; r++) d->len[r] = d->len[rows[r]];
   /* Memory rows are time-major, s*R + r: step s of the kept rows. */
-  for (int m = 0; m < 2 && d->Hs; m++) {
-    nn_tensor *t = m ? d->keys : d->Hs;
-    if (m && t == d->Hs) break;
+  for (int m = 0; m < NN_NET_MAX_MEM && d->mem[m]; m++) {
+    nn_tensor *t = d->mem[m];
+    if (t->rows != S * R) continue; /* the same tensor as an earlier memory: done */
     for (int st = 0; st < S; st++)
       for (int r = 0; r < n; r++)
         memmove(t->v + ((size_t)st * n + r) * t->cols, t->v + ((size_t)st * R + rows[r]) * t->cols,
@@ -255,9 +224,9 @@ int nmt_luong_dec_keep(nmt_luong_dec *d, const int *keep, int nb) {
   return NMT_OK;
 }
 
-void nmt_luong_dec_free(nmt_luong_dec *d) {
+void nmt_dec_free(nmt_dec *d) {
   nn_graph_free(&d->enc);
   nn_graph_free(&d->step);
-  free(d->h), free(d->c), free(d->feed), free(d->logp), free(d->tmp);
+  free(d->states), free(d->logp), free(d->tmp), free(d->align);
   memset(d, 0, sizeof *d);
 }

@@ -1,0 +1,98 @@
+/* The family table and the helpers families share; see nn_net.h. */
+#include "nn_net.h"
+#include "err.h"
+#include "nn_model_luong.h"
+#include "nn_model_rnnsearch.h"
+#include "nn_ops.h"
+#include <string.h>
+
+/* Every family, in the order --help lists them. */
+static const nn_family *const families[] = {
+    &nn_family_luong,
+    &nn_family_rnnsearch,
+};
+enum { NFAMILIES = sizeof families / sizeof families[0] };
+
+const nn_family *nn_family_find(const char *name) {
+  for (int i = 0; name && i < NFAMILIES; i++)
+    if (!strcmp(families[i]->name, name)) return families[i];
+  return NULL;
+}
+
+const char *nn_family_names(void) {
+  static char names[256];
+  if (!names[0])
+    for (int i = 0; i < NFAMILIES; i++) strcat(strcat(names, i ? ", " : ""), families[i]->name);
+  return names;
+}
+
+int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p) {
+  memset(m, -1, sizeof *m);
+  m->cfg = *cfg;
+  if (!cfg->family) return nmt_fail(NMT_EUSAGE, "no model family (--type)");
+  return cfg->family->layout(m, p);
+}
+
+nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
+                          long *ntokens) {
+  return m->cfg.family->forward(g, m, p, b, ntokens);
+}
+
+int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells) {
+  static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "rhn"};
+  const struct {
+    unsigned use;
+    bool set;
+    const char *flag;
+  } f[] = {
+      {NN_USES_REVERSE, c->reverse_source, "--reverse-source"},
+      {NN_USES_LOCAL, c->attn.local && !c->no_attention, "--local-attention"},
+      {NN_USES_CELL_DEPTH, c->enc_cell_depth > 1 || c->dec_cell_depth > 1, "--enc-cell-depth/--dec-cell-depth"},
+      {NN_USES_SKIP, c->skip, "--skip"},
+      {NN_USES_LAYER_NORM, c->layer_norm, "--layer-normalization"},
+      {NN_USES_CONTEXT_AWARE, c->context_aware, "--context-aware"},
+      {NN_USES_COND_GRU, c->cond_gru, "--cond-gru"},
+      {NN_USES_FAST_FORWARD, c->fast_forward, "--fast-forward"},
+      {NN_USES_PEEPHOLE, c->peephole, "--peephole"},
+      {NN_USES_RHN_COUPLED, c->rhn_coupled, "--rhn-coupled"},
+      {NN_USES_RECONSTRUCTOR, c->recon_beta > 0, "--reconstructor-beta"},
+  };
+  const char *name = c->family ? c->family->name : "?";
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (f[i].set && !(uses & f[i].use))
+      return nmt_fail(NMT_EUSAGE, "--type %s does not use %s", name, f[i].flag);
+  unsigned ok = uses & NN_USES_CELLS ? cells : 1u << NN_CELL_LSTM;
+  if (!(ok >> c->enc_cell & 1) || !(ok >> c->dec_cell & 1))
+    return nmt_fail(NMT_EUSAGE, "--type %s does not support --%s-cell %s", name,
+                    ok >> c->enc_cell & 1 ? "dec" : "enc",
+                    cell_names[ok >> c->enc_cell & 1 ? c->dec_cell : c->enc_cell]);
+  return NMT_OK;
+}
+
+nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index) {
+  return index < 0 ? NULL : nn_param(g, p, index);
+}
+
+void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols) {
+  *index = nn_params_add(p, name, rows, cols);
+  if (*index < 0) *status = NMT_EUSAGE;
+}
+
+nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
+  if (!ctx->rows || !x) return x;
+  nn_tensor *y = nn_new(g, ctx->R, x->cols);
+  if (!y) return NULL;
+  size_t F = (size_t)x->cols;
+  memset(y->v, 0, sizeof(float) * ctx->R * F);
+  for (int i = 0; i < ctx->n; i++) memcpy(y->v + ctx->rows[i] * F, x->v + i * F, sizeof(float) * F);
+  return y;
+}
+
+nn_tensor *nn_dec_gather(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
+  if (!ctx->rows || !x) return x;
+  nn_tensor *y = nn_new(g, ctx->n, x->cols);
+  if (!y) return NULL;
+  size_t F = (size_t)x->cols;
+  for (int i = 0; i < ctx->n; i++) memcpy(y->v + i * F, x->v + ctx->rows[i] * F, sizeof(float) * F);
+  return y;
+}

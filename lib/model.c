@@ -72,9 +72,6 @@ static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   if (score < 0 || enc < 0 || ecell < 0 || dcell < 0) return NMT_EUSAGE;
   o->type = fam->name, o->attention = attn_names[score], o->enc_type = enc_names[enc];
   o->enc_cell = cell_names[ecell], o->dec_cell = cell_names[dcell];
-  if (enc != NN_ENC_UNI && o->dim_rnn % 2)
-    return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a %s encoder (half per direction)",
-                    enc_names[enc]);
   if (o->dropout < 0 || o->dropout >= 1) return nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1)");
   if (o->label_smoothing < 0 || o->label_smoothing >= 1)
     return nmt_fail(NMT_EUSAGE, "--label-smoothing must be in [0, 1)");

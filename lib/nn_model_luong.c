@@ -67,6 +67,8 @@ static void layout_attention(nn_net *m, nn_params *p, int *st) {
 static int layout(nn_net *m, nn_params *p) {
   const nn_net_cfg *c = &m->cfg;
   if (nn_net_uses(c, NN_USES_REVERSE | NN_USES_LOCAL, 0)) return NMT_EUSAGE;
+  if (c->enc_type != NN_ENC_UNI && c->hidden % 2)
+    return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a bidirectional encoder (half per direction)");
   if (!valid_cfg(c))
     return nmt_fail(NMT_EUSAGE, "luong: bad configuration (layers 1..%d, sizes >= 1, an even "
                                 "hidden size with a bidirectional encoder)", NN_MAX_LAYERS);

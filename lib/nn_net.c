@@ -1,8 +1,11 @@
 /* The family table and the helpers families share; see nn_net.h. */
 #include "nn_net.h"
 #include "err.h"
+#include "nn_model_deepatt.h"
 #include "nn_model_luong.h"
 #include "nn_model_rnnsearch.h"
+#include "nn_model_rhn.h"
+#include "nn_model_srnmt.h"
 #include "nn_ops.h"
 #include <string.h>
 
@@ -10,6 +13,10 @@
 static const nn_family *const families[] = {
     &nn_family_luong,
     &nn_family_rnnsearch,
+    &nn_family_rhn,
+    &nn_family_deep_att,
+    &nn_family_deep_ed,
+    &nn_family_srnmt,
 };
 enum { NFAMILIES = sizeof families / sizeof families[0] };
 

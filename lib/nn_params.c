@@ -40,6 +40,7 @@ int nn_params_add(nn_params *p, const char *name, int rows, int cols) {
   snprintf(v->name, sizeof v->name, "%s", name);
   v->rows = rows;
   v->cols = cols;
+  v->recurrent = false;
   v->off = p->n;
   size_t size = (size_t)rows * (size_t)cols;
   p->n += (size + ALIGN_FLOATS - 1) / ALIGN_FLOATS * ALIGN_FLOATS;

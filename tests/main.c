@@ -1,5 +1,6 @@
 /* The test runner: registered TEST cases plus the CLI cases (tests/cli/NAME.cases).
- * Usage: nmt-tests [NAME-FILTER]. Last line: "N passed, N failed". */
+ * Usage: nmt-tests [NAME-FILTER]. Last line: "N passed, N failed", after
+ * "N skipped" when some cases skipped themselves (T_SKIP). */
 #include "test.h"
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +26,7 @@ typedef struct {
 static t_case *cases;
 static int ncases, cap_cases;
 static int cur_failures;
+static char cur_skip[256]; /* the reason, when the case skipped itself */
 static char tmp_root[256];
 static char cur_tmp[300];
 static int tmp_serial;
@@ -50,6 +52,14 @@ void t_fail_at(const char *file, int line, const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
   cur_failures++;
+}
+
+void t_skip(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cur_skip, sizeof cur_skip, fmt, ap);
+  va_end(ap);
+  if (!cur_skip[0]) snprintf(cur_skip, sizeof cur_skip, "no reason given");
 }
 
 const char *t_shared(const char *rel) {
@@ -231,11 +241,12 @@ int main(int argc, char **argv) {
   if (!mkdtemp(tmp_root)) { perror("mkdtemp"); return 3; }
   load_cli_cases("tests/cli");
 
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   for (int i = 0; i < ncases; i++) {
     t_case *c = &cases[i];
     if (filter && !strstr(c->name, filter)) continue;
     cur_failures = 0;
+    cur_skip[0] = 0;
     cur_tmp[0] = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -243,11 +254,15 @@ int main(int argc, char **argv) {
     else run_cli_case(c);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (cur_failures) failed++; else passed++;
-    fprintf(stderr, "%s %s (%.2fs)\n", cur_failures ? "FAIL" : "ok  ", c->name, s);
+    if (cur_failures) failed++;
+    else if (cur_skip[0]) skipped++;
+    else passed++;
+    if (!cur_failures && cur_skip[0]) fprintf(stderr, "skip %s: %s\n", c->name, cur_skip);
+    else fprintf(stderr, "%s %s (%.2fs)\n", cur_failures ? "FAIL" : "ok  ", c->name, s);
   }
   rm_rf(tmp_root);
   fflush(stderr);
+  if (skipped) printf("%d skipped\n", skipped);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /* A tiny test runner: TEST(name) registers a case; the runner (tests/main.c)
  * runs them all, or those whose name contains argv[1], and ends with
- * "N passed, N failed". Names start with their area: "tok/...", "bpe/...". */
+ * "N passed, N failed" (after "N skipped" when cases were skipped). Names start with their area: "tok/...", "bpe/...". */
 #ifndef NMT_TEST_H
 #define NMT_TEST_H
 #include <stdbool.h>
@@ -22,6 +22,9 @@ void t_register(const char *name, t_fn fn);
 void t_fail_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define T_FAIL(...) t_fail_at(__FILE__, __LINE__, __VA_ARGS__)
+/* End the case as skipped, saying why (no GPU): counted apart, never as passed. */
+void t_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define T_SKIP(...) do { t_skip(__VA_ARGS__); return; } while (0)
 #define CHECK(c) do { if (!(c)) T_FAIL("CHECK(%s)", #c); } while (0)
 #define CHECK_INT(a, b) do { long long a_ = (a), b_ = (b); \
   if (a_ != b_) T_FAIL("%s == %lld, expected %lld", #a, a_, b_); } while (0)

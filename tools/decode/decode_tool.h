@@ -9,6 +9,7 @@
 typedef struct {
   const char *model, *input, *output;
   long beam, shortlist, mini_batch, maxi_batch, max_length, cpu_threads;
+  const char *device;
   double normalize, max_length_factor;
   bool n_best, no_postprocess, raw, alignment;
 } decode_args;

@@ -1,6 +1,7 @@
 /* nmt-decode: translate BPE'd (or, with --raw, plain) text with a model from nmt-train. */
 #include "cli.h"
 #include "decode_tool.h"
+#include "device.h"
 #include "err.h"
 #include <cblas.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
       {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
+      {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
                        "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
@@ -52,6 +54,9 @@ int main(int argc, char **argv) {
   decode_args a;
   int st = parse_args(&a, argc, argv);
   if (st) nmt_die(PROG, st);
+  char notice[256];
+  if ((st = nmt_device_use(a.device, notice, sizeof notice))) nmt_die(PROG, st);
+  if (notice[0]) nmt_warn(PROG, "%s", notice);
   if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
   nmt_model m;
   if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);

@@ -66,6 +66,7 @@ static int parse(train_args *a, int argc, char **argv) {
       {"label-smoothing", 0, NMT_OPT_DOUBLE, &a->label_smoothing, "E", "label smoothing (0)"},
       {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234)"},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
+      {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100)"},
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},

@@ -1,6 +1,7 @@
 /* nmt-train: train a Luong LSTM attention model on BPE'd parallel text. */
 #include "cli.h"
 #include "err.h"
+#include "device.h"
 #include "io.h"
 #include "train_loop.h"
 #include "train_tool.h"
@@ -115,7 +116,10 @@ int main(int argc, char **argv) {
   int st = train_parse_args(&a, argc, argv);
   if (!st) st = check_options(&a);
   if (!st) st = check_writable(a.model);
+  char notice[256];
+  if (!st) st = nmt_device_use(a.device, notice, sizeof notice);
   if (st) nmt_die(PROG, st);
+  if (notice[0]) nmt_warn(PROG, "%s", notice);
   if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
   char ckpt[4096];
   snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);

@@ -31,6 +31,63 @@ static const train_preset presets[] = {
      FLAGS("--enc-type", "bidirectional", "--enc-depth", "1", "--dec-depth", "1", "--dim-emb", "256",
            "--dim-rnn", "512", "--attention", "general", "--dropout", "0.3", "--learn-rate", "1e-3",
            "--mini-batch", "64", "--clip-norm", "5", "--max-length", "80")},
+    /* Paper 001 (Zhang et al. 2018, ATR): RNNSearch with a bidirectional encoder, the two-level
+     * decoder, MLP attention, deep output, dropout 0.2 on the output layer, Adam, clip 5, batch 80,
+     * length 80, rate halved each epoch. CPU-sized (emb 256, hidden 512 for 620/1000); Multi30k is
+     * ~150x smaller than WMT14, so the halving starts at epoch 6 instead of 1. */
+    {"rnnsearch-atr", NULL,
+     FLAGS("--type", "rnnsearch", "--enc-cell", "atr", "--dec-cell", "atr", "--enc-type", "bidirectional",
+           "--enc-depth", "1", "--dec-depth", "1", "--dim-emb", "256", "--dim-rnn", "512", "--attention",
+           "mlp", "--dropout", "0.2", "--learn-rate", "5e-4", "--mini-batch", "80", "--clip-norm", "5",
+           "--max-length", "80", "--lr-decay", "0.5", "--lr-decay-start-epoch", "6", "--after-epochs", "12")},
+    {"rnnsearch-atr-ca", "rnnsearch-atr", FLAGS("--context-aware")}, /* + the CA encoder */
+    {"rnnsearch-gru", "rnnsearch-atr", FLAGS("--enc-cell", "gru", "--dec-cell", "gru")},
+    {"rnnsearch-lstm", "rnnsearch-atr", FLAGS("--enc-cell", "lstm", "--dec-cell", "lstm")},
+    /* GNMT + ATR: a bidirectional first layer, 4+4 layers, residual connections (paper: 512 units) */
+    {"gnmt-atr", "rnnsearch-atr",
+     FLAGS("--enc-type", "bi-unidirectional", "--enc-depth", "4", "--dec-depth", "4", "--skip")},
+    /* Paper 003 (Parmar & Devi, RHN): RHN encoder and decoder in Luong's frame (bidirectional
+     * encoder, general attention, input feeding), dropout 0.2, batch 32, 30 epochs, one layer;
+     * recurrence depth L in both (d1..d3); -rec adds the reconstructor at beta 0.1 (its best row).
+     * CPU-sized (emb 256, hidden 512); Adam 1e-3 for the paper's SGD 0.1 (nmt-train has Adam only). */
+    {"rhn-d1", NULL,
+     FLAGS("--type", "rhn", "--enc-cell", "rhn", "--dec-cell", "rhn", "--enc-cell-depth", "1",
+           "--dec-cell-depth", "1", "--enc-type", "bidirectional", "--enc-depth", "1", "--dec-depth", "1",
+           "--dim-emb", "256", "--dim-rnn", "512", "--attention", "general", "--dropout", "0.2",
+           "--mini-batch", "32", "--learn-rate", "1e-3", "--clip-norm", "5", "--max-length", "80",
+           "--after-epochs", "30")},
+    {"rhn-d2", "rhn-d1", FLAGS("--enc-cell-depth", "2", "--dec-cell-depth", "2")},
+    {"rhn-d3", "rhn-d1", FLAGS("--enc-cell-depth", "3", "--dec-cell-depth", "3")},
+    {"rhn-d2-rec", "rhn-d2", FLAGS("--reconstructor-beta", "0.1")},
+    /* Paper 002 (Zhou et al. 2016, Deep-Att/Deep-ED): interleaved bi-directional LSTM columns with
+     * peepholes and F-F links, Bahdanau (MLP) attention, dropout 0.1 on h, Adam; -N is n_e = n_d = N
+     * (its Table 2: 1+1 and 2+2 with and without F-F). CPU-sized: emb 256, 256 cells per LSTM for 512,
+     * batch 64 for 500-800; the paper's recurrent/feed-forward rates 5e-4/4e-5 become 1e-3/4e-4
+     * (Multi30k is tiny and Adam's steps do not scale with the gradient). */
+    {"deep-att-1", NULL,
+     FLAGS("--type", "deep-att", "--enc-depth", "1", "--dec-depth", "1", "--fast-forward", "--peephole",
+           "--dim-emb", "256", "--dim-rnn", "256", "--attention", "mlp", "--dropout", "0.1",
+           "--mini-batch", "64", "--learn-rate", "4e-4", "--learn-rate-recurrent", "1e-3",
+           "--clip-norm", "5", "--max-length", "80", "--after-epochs", "15")},
+    {"deep-att-1-noff", "deep-att-1", FLAGS("--no-ff")},
+    {"deep-att-2", "deep-att-1", FLAGS("--enc-depth", "2", "--dec-depth", "2")},
+    {"deep-att-2-noff", "deep-att-2", FLAGS("--no-ff")},
+    {"deep-ed-2", "deep-att-2", FLAGS("--type", "deep-ed")}, /* the fixed 10H context, no attention */
+    /* Paper 000 (Di Gangi & Federico 2018, SR-NMT): N encoder and N decoder layers of
+     * layer-normalised weakly-recurrent units with highways, LN-MLP attention in every decoder
+     * layer, dropout 0.1 before every matrix, Adam 3e-4, batch 64, sentences up to 50 tokens;
+     * -Nl is N (its Table 1: 1..4). Its SRU baseline: 3+3 SRU layers, attention on the top.
+     * CPU-sized: emb 256, hidden 512 for 500 (layer 0's highways read x·Wp); the paper's second
+     * stage at 1.5e-4 after convergence is left to a resumed run. */
+    {"srnmt-1l", NULL,
+     FLAGS("--type", "srnmt", "--enc-cell", "srnmt", "--dec-cell", "srnmt", "--enc-type",
+           "bidirectional", "--enc-depth", "1", "--dec-depth", "1", "--dim-emb", "256", "--dim-rnn",
+           "512", "--attention", "mlp", "--dropout", "0.1", "--mini-batch", "64", "--learn-rate",
+           "3e-4", "--clip-norm", "5", "--max-length", "50", "--after-epochs", "20")},
+    {"srnmt-2l", "srnmt-1l", FLAGS("--enc-depth", "2", "--dec-depth", "2")},
+    {"srnmt-3l", "srnmt-1l", FLAGS("--enc-depth", "3", "--dec-depth", "3")},
+    {"srnmt-4l", "srnmt-1l", FLAGS("--enc-depth", "4", "--dec-depth", "4")},
+    {"sru-3l", "srnmt-3l", FLAGS("--enc-cell", "sru", "--dec-cell", "sru")},
 };
 enum { NPRESETS = sizeof presets / sizeof presets[0] };
 
@@ -63,15 +120,16 @@ char **train_preset_argv(const train_preset *p, int argc, char **argv, int *n) {
 }
 
 const char *train_preset_names(void) {
-  static char names[256];
-  if (!names[0])
-    for (int i = 0; i < NPRESETS; i++)
-      strcat(strcat(names, i ? ", " : ""), presets[i].name);
+  static char names[2048];
+  if (names[0]) return names;
+  size_t n = 0;
+  for (int i = 0; i < NPRESETS && n < sizeof names; i++)
+    n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", presets[i].name);
   return names;
 }
 
 const char *train_presets_help(void) {
-  static char text[2048];
+  static char text[8192];
   if (text[0]) return text;
   size_t n = (size_t)snprintf(text, sizeof text, "\nPresets (--preset NAME; flags given override its flags):");
   for (int i = 0; i < NPRESETS && n < sizeof text; i++) {

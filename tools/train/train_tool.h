@@ -20,6 +20,7 @@ typedef struct {
   long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;
   long lr_decay_start_epoch;
   long seed, cpu_threads;
+  const char *device;
   double learn_rate, lr_decay, clip_norm, dropout, label_smoothing;
   bool local, input_feed, no_input_feed, reverse_source, resume, quiet;
   nmt_tok_settings tok;

@@ -1,0 +1,36 @@
+/* Where the engine computes: `--device cpu|cuda|cuda:N`. A CUDA build (make
+ * cuda, -DNMT_CUDA) opens the GPU through kernels/nn_cuda.h; every other build,
+ * and a CUDA build on a machine without a usable GPU, runs on the CPU and says
+ * so in a notice. A GPU index that does not exist is an error, not a fallback:
+ * the user named a device and a typo should not silently train on the CPU. */
+#ifndef NMT_DEVICE_H
+#define NMT_DEVICE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { NMT_DEVICE_CPU, NMT_DEVICE_CUDA } nmt_device_kind;
+
+typedef struct {
+  nmt_device_kind kind;
+  int index; /* the GPU for NMT_DEVICE_CUDA */
+} nmt_device;
+
+/* "cpu", "cuda" (GPU 0) or "cuda:N"; anything else is NMT_EUSAGE. */
+int nmt_device_parse(const char *spec, nmt_device *out);
+/* Opens d. Falls back to the CPU (d->kind becomes NMT_DEVICE_CPU, NMT_OK) when
+ * the build has no CUDA or no GPU can be used, writing one line without a
+ * program prefix into notice (for nmt_warn), e.g. "no CUDA device found
+ * (cudaErrorNoDevice); running on CPU"; notice is "" otherwise. A missing GPU
+ * index is NMT_EUSAGE. */
+int nmt_device_open(nmt_device *d, char *notice, size_t n);
+/* What the tools call for --device: parse and open spec, and since the
+ * engine's tape does not run on the GPU yet (docs/gpu.md), fall back to the
+ * CPU from an opened GPU too, with a notice saying so. NMT_EUSAGE for a bad
+ * spec or a missing GPU index. */
+int nmt_device_use(const char *spec, char *notice, size_t n);
+/* Releases what nmt_device_open acquired (nothing on the CPU). */
+void nmt_device_close(nmt_device *d);
+/* True in a build with the CUDA backend. */
+bool nmt_device_cuda_built(void);
+
+#endif

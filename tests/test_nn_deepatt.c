@@ -1,0 +1,340 @@
+/* Deep-Att / Deep-ED (Zhou et al. 2016): the peephole LSTM cell, max-pooling
+ * over time, and the two models. */
+#include "err.h"
+#include "nn_lstm_peep.h"
+#include "nn_maxpool.h"
+#include "nn_model_deepatt.h"
+#include "nn_ops.h"
+#include "test.h"
+#include "test_nn_check.h"
+
+static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
+
+enum { CB = 3, CH = 4 };
+static const float row_mask[CB] = {1, 0, 1}; /* row 1 is padding at this step */
+
+/* One peephole cell from params gx, gh, peep, h_prev, c_prev; output [h c]. */
+static nn_tensor *build_peep_cell(nn_graph *g, nn_params *p, void *ctx) {
+  nn_tensor *h = nn_new(g, CB, CH), *c = nn_new(g, CB, CH);
+  const float *mask = ctx ? nn_floats(g, CB, row_mask) : NULL;
+  nn_lstm_peep_cell(g, P(g, p, 0), P(g, p, 1), P(g, p, 2), P(g, p, 3), P(g, p, 4), mask, h, c);
+  return nn_concat(g, h, c);
+}
+
+TEST(nn_deepatt_peep_cell_values) {
+  float gx[4] = {0.1f, -0.2f, 0.3f, 0.4f}, gh[4] = {0.05f, 0.1f, -0.1f, 0.2f};
+  float peep[3] = {0.5f, -0.3f, 0.7f}, hp[1] = {0.7f}, cp[1] = {-0.5f}, h[1], c[1], act[5];
+  nn_lstm_peep_fwd(h, c, act, gx, gh, peep, hp, cp, NULL, 1, 1);
+  double i = 1 / (1 + exp(-(0.15 + 0.5 * -0.5))), f = 1 / (1 + exp(-(-0.1 + -0.3 * -0.5)));
+  double cw = f * -0.5 + i * tanh(0.6), o = 1 / (1 + exp(-(0.2 + 0.7 * cw)));
+  CHECK_NEAR(c[0], cw, 1e-6);
+  CHECK_NEAR(h[0], o * tanh(cw), 1e-6);
+  float zero[1] = {0};
+  nn_lstm_peep_fwd(h, c, act, gx, gh, peep, hp, cp, zero, 1, 1); /* padding: carried */
+  CHECK(h[0] == 0.7f && c[0] == -0.5f);
+}
+
+TEST(nn_deepatt_peep_cell_grad) {
+  int shapes[5][2] = {{CB, 4 * CH}, {CB, 4 * CH}, {1, 3 * CH}, {CB, CH}, {CB, CH}};
+  nn_params p;
+  t_nn_params(&p, 5, shapes, 31);
+  T_NN_GRADCHECK(&p, build_peep_cell, NULL);
+  T_NN_GRADCHECK(&p, build_peep_cell, (void *)1);
+  nn_params_free(&p);
+}
+
+/* Max over 3 steps of 2 sentences (the second of length 2). */
+static const float pool_mask[3 * 2] = {1, 1, 1, 1, 1, 0};
+
+static nn_tensor *build_pool(nn_graph *g, nn_params *p, void *ctx) {
+  return nn_max_over_time(g, P(g, p, 0), nn_floats(g, 6, pool_mask), 3);
+}
+
+TEST(nn_deepatt_max_over_time) {
+  int shapes[1][2] = {{3 * 2, 5}};
+  nn_params p;
+  t_nn_params(&p, 1, shapes, 32);
+  T_NN_GRADCHECK(&p, build_pool, NULL);
+  p.w[(2 * 2 + 1) * 5] = 10; /* padding of sentence 1: never the max */
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  nn_tensor *y = build_pool(&g, &p, NULL);
+  for (int b = 0; b < 2 && y; b++)
+    for (int k = 0; k < 5; k++) {
+      float want = -2;
+      for (int s = 0; s < 3 - b; s++)
+        want = fmaxf(want, p.w[(s * 2 + b) * 5 + k]);
+      CHECK(y->v[b * 5 + k] == want);
+    }
+  nn_graph_free(&g);
+  nn_params_free(&p);
+}
+
+/* The models on the copy batch of tests/test_nn_model.c. */
+enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5, HID = 6 };
+static const int src[S * B] = {3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
+static const int src_len[B] = {4, 2, 3};
+static const int tgt_in[T * B] = {BOS, BOS, BOS, 3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
+static const int tgt_out[T * B] = {3, 4, 5, 6, 5, 6, 4, EOS, 3, 5, PAD, EOS, EOS, PAD, PAD};
+
+static nn_net_cfg tiny_cfg(const nn_family *fam) {
+  return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = HID,
+                      .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_MLP, false, 0},
+                      .attn_size = 4, .label_smoothing = 0.1f, .pad = PAD, .fast_forward = true,
+                      .peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1};
+}
+
+typedef struct {
+  nn_net m;
+  nn_batch batch;
+  long ntokens;
+} model_case;
+
+static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
+  model_case *mc = ctx;
+  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
+}
+
+static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
+  *p = (nn_params){0};
+  CHECK_INT(nn_net_layout(&mc->m, cfg, p), 0);
+  CHECK_INT(nn_params_alloc(p), 0);
+  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
+  mc->batch = (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out};
+}
+
+/* Deep-Att and Deep-ED, with and without F-F links and peepholes, at depths
+ * where the columns' top layers run either way. */
+enum { NVARIANTS = 6 };
+static void variants(nn_net_cfg *cfgs) {
+  for (int i = 0; i < NVARIANTS; i++)
+    cfgs[i] = tiny_cfg(i < 3 ? &nn_family_deep_att : &nn_family_deep_ed);
+  cfgs[0].dropout = 0.2f;
+  cfgs[1].fast_forward = cfgs[1].peephole = false; /* general scores, 1+1 */
+  cfgs[1].attn.score = NN_ATTN_GENERAL;
+  cfgs[1].enc_layers = cfgs[1].dec_layers = 1;
+  cfgs[2].enc_layers = 3; /* general, 3+1 */
+  cfgs[2].dec_layers = 1;
+  cfgs[2].attn.score = NN_ATTN_GENERAL;
+  cfgs[3].dec_layers = 3;
+  cfgs[3].dropout = 0.2f;
+  cfgs[4].fast_forward = false;
+  cfgs[4].enc_layers = 3;
+  cfgs[4].dec_layers = 1;
+  cfgs[5].enc_layers = 1;
+  cfgs[5].peephole = false;
+}
+
+TEST(nn_deepatt_model_grad) {
+  nn_net_cfg cfgs[NVARIANTS];
+  variants(cfgs);
+  for (int i = 0; i < NVARIANTS; i++) {
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfgs[i], 90 + i);
+    T_NN_GRADCHECK(&p, build_model, &mc);
+    CHECK_INT(mc.ntokens, 12);
+    nn_params_free(&p);
+  }
+}
+
+/* Rows `rows` (n) of x (R,D) into a new (n,D) tensor, or back. */
+static nn_tensor *take_rows(nn_graph *g, nn_tensor *x, const int *rows, int n) {
+  nn_tensor *y = nn_new(g, n, x->cols);
+  for (int i = 0; i < n; i++)
+    memcpy(y->v + i * x->cols, x->v + rows[i] * x->cols, sizeof(float) * x->cols);
+  return y;
+}
+static void put_rows(nn_tensor *x, nn_tensor *y, const int *rows, int n) {
+  for (int i = 0; i < n; i++)
+    memcpy(x->v + rows[i] * x->cols, y->v + i * x->cols, sizeof(float) * x->cols);
+}
+
+/* The loss of teacher-forced decoding through encode and step, each step on
+ * the sentences with a target left (ascending rows, the others dead). */
+static double forced_loss(model_case *mc, nn_params *p) {
+  const nn_family *fam = mc->m.cfg.family;
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  float mask[S * B], amask[B * S];
+  for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
+  for (int i = 0; i < B * S; i++) amask[i] = i % S < src_len[i / S];
+  nn_enc_out out = {0};
+  CHECK_INT(fam->encode(&g, &mc->m, p, src, src_len, S, B, mask, &out), 0);
+  nn_tensor *W = nn_param(&g, p, nn_params_find(p, "out.W"));
+  nn_tensor *b = nn_param(&g, p, nn_params_find(p, "out.b"));
+  double total = 0;
+  for (int t = 0; t < T && !g.failed; t++) {
+    int rows[B], prev[B], tgt[B], n = 0;
+    for (int r = 0; r < B; r++)
+      if (tgt_out[t * B + r] != PAD)
+        rows[n] = r, prev[n] = tgt_in[t * B + r], tgt[n++] = tgt_out[t * B + r];
+    nn_tensor *state[NN_NET_MAX_STATE];
+    for (int i = 0; i < out.nstate; i++) state[i] = take_rows(&g, out.state[i], rows, n);
+    nn_dec_ctx ctx = {out.mem, amask, src_len, S, B, n < B ? rows : NULL, n};
+    nn_tensor *align = NULL;
+    nn_tensor *o = fam->step(&g, &mc->m, p, prev, state, &ctx, &align);
+    CHECK(o && o->rows == n);
+    CHECK((align != NULL) == (fam == &nn_family_deep_att));
+    if (!o) break;
+    for (int i = 0; i < out.nstate; i++) put_rows(out.state[i], state[i], rows, n);
+    long ntok;
+    total += nn_xent(&g, nn_linear(&g, o, W, b), nn_ints(&g, n, tgt), PAD, 0.1f, &ntok)->v[0];
+  }
+  CHECK(!g.failed);
+  nn_graph_free(&g);
+  return total;
+}
+
+static double eval_loss(model_case *mc, nn_params *p) {
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  nn_tensor *loss = build_model(&g, p, mc);
+  double l = loss ? loss->v[0] : -1;
+  nn_graph_free(&g);
+  return l;
+}
+
+TEST(nn_deepatt_step_matches_forward) {
+  nn_net_cfg cfgs[NVARIANTS];
+  variants(cfgs);
+  for (int i = 0; i < NVARIANTS; i++) {
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfgs[i], 100 + i);
+    nn_params_init(&p, NN_INIT_UNIFORM, 0.5f, 100 + i);
+    double want = eval_loss(&mc, &p), got = forced_loss(&mc, &p);
+    CHECK_NEAR(got, want, 1e-4 * want);
+    nn_params_free(&p);
+  }
+}
+
+/* Sentence 1 (2 tokens) encoded alone equals its rows in the padded batch:
+ * the backward layers start at each sentence's last token. */
+TEST(nn_deepatt_padding_invariant) {
+  static const int one_src[2] = {4, 5}, one_len[1] = {2};
+  static const float one_mask[2] = {1, 1};
+  for (int ed = 0; ed < 2; ed++) {
+    nn_net_cfg cfg = tiny_cfg(ed ? &nn_family_deep_ed : &nn_family_deep_att);
+    cfg.enc_layers = 3;
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfg, 110);
+    nn_graph g = {0};
+    nn_graph_reset(&g, false, 0);
+    float mask[S * B];
+    for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
+    nn_enc_out all = {0}, one = {0};
+    CHECK_INT(cfg.family->encode(&g, &mc.m, &p, src, src_len, S, B, mask, &all), 0);
+    CHECK_INT(cfg.family->encode(&g, &mc.m, &p, one_src, one_len, 2, 1, one_mask, &one), 0);
+    nn_tensor *a = ed ? all.state[all.nstate - 1] : all.mem[0];
+    nn_tensor *b = ed ? one.state[one.nstate - 1] : one.mem[0];
+    int F = a->cols, rows = ed ? 1 : 2;
+    for (int r = 0; r < rows; r++)
+      for (int k = 0; k < F; k++)
+        CHECK_NEAR(a->v[((ed ? 0 : r * B) + 1) * F + k], b->v[r * F + k], 1e-6);
+    nn_graph_free(&g);
+    nn_params_free(&p);
+  }
+}
+
+static long count_weights(const nn_params *p) {
+  long n = 0;
+  for (int i = 0; i < p->nviews; i++) n += (long)p->views[i].rows * p->views[i].cols;
+  return n;
+}
+
+/* The parameter counts of docs/models/deepatt.md; the recurrent marks. */
+TEST(nn_deepatt_layout) {
+  long E = 256, H = 256, A = 256, Vs = 10, Vt = 10, Le = 2, Ld = 2, C = 10 * H / 4;
+  nn_net_cfg cfg = tiny_cfg(&nn_family_deep_att);
+  cfg.emb = (int)E, cfg.hidden = (int)H, cfg.attn_size = (int)A, cfg.src_vocab = (int)Vs,
+  cfg.tgt_vocab = (int)Vt;
+  model_case mc;
+  nn_params p;
+  setup(&mc, &p, &cfg, 1);
+  long first = E * 4 * H + 4 * H + 4 * H * H + 3 * H, deep = 3 * H * 4 * H + 4 * H + 4 * H * H + 3 * H;
+  long layers = 2 * (first + (Le - 1) * deep) + first + (Ld - 1) * deep;
+  long rest = (Vs + Vt) * E + 10 * H * C + C * A + H * A + A + C * 4 * H + H * Vt + Vt;
+  CHECK_INT(count_weights(&p), layers + rest);
+  int wr = nn_params_find(&p, "enc.a2.l1.Wr"), peep = nn_params_find(&p, "dec.l1.peep");
+  int w = nn_params_find(&p, "enc.a2.l1.W");
+  CHECK(wr >= 0 && peep >= 0 && w >= 0);
+  CHECK(p.views[wr].recurrent && p.views[peep].recurrent && !p.views[w].recurrent);
+  nn_params_free(&p);
+  /* Deep-ED without F-F links or peepholes: plain stacked LSTM columns. */
+  cfg.family = &nn_family_deep_ed;
+  cfg.fast_forward = cfg.peephole = false;
+  setup(&mc, &p, &cfg, 1);
+  first = E * 4 * H + 4 * H + 4 * H * H, deep = H * 4 * H + 4 * H + 4 * H * H;
+  layers = 2 * (first + (Le - 1) * deep) + first + (Ld - 1) * deep;
+  CHECK_INT(count_weights(&p), layers + (Vs + Vt) * E + 2 * H * 4 * H + H * Vt + Vt);
+  CHECK(nn_params_find(&p, "attn.Wa") < 0 && nn_params_find(&p, "enc.a1.l0.peep") < 0);
+  nn_params_free(&p);
+}
+
+/* Invalid combinations fail in layout with one line naming the flag. */
+TEST(nn_deepatt_bad_config) {
+  struct {
+    const char *msg;
+    nn_net_cfg cfg;
+  } bad[8];
+  for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg(&nn_family_deep_att);
+  bad[0].msg = "--attention none", bad[0].cfg.no_attention = true;
+  bad[1].msg = "dot", bad[1].cfg.attn.score = NN_ATTN_DOT;
+  bad[2].msg = "--local-attention", bad[2].cfg.attn.local = true;
+  bad[3].msg = "even", bad[3].cfg.hidden = 7;
+  bad[4].msg = "--skip", bad[4].cfg.skip = true;
+  bad[5].msg = "--enc-cell", bad[5].cfg.enc_cell = NN_CELL_GRU;
+  bad[6].msg = "--reverse-source", bad[6].cfg.reverse_source = true;
+  bad[7].msg = "layers", bad[7].cfg.dec_layers = 0;
+  bad[7].cfg.family = &nn_family_deep_ed;
+  for (int i = 0; i < 8; i++) {
+    nn_net m;
+    nn_params p = {0};
+    CHECK_INT(nn_net_layout(&m, &bad[i].cfg, &p), NMT_EUSAGE);
+    if (!strstr(nmt_errmsg(), bad[i].msg)) T_FAIL("case %d: '%s'", i, nmt_errmsg());
+    nn_params_free(&p);
+  }
+  /* Deep-ED has no attention: the attention flags are unused, not wrong. */
+  nn_net_cfg ed = tiny_cfg(&nn_family_deep_ed);
+  ed.attn.score = NN_ATTN_DOT;
+  model_case mc;
+  nn_params p;
+  setup(&mc, &p, &ed, 1);
+  nn_params_free(&p);
+}
+
+/* 200 Adam steps on the copy batch: the per-token loss falls well below its start. */
+TEST(nn_deepatt_learns_copy) {
+  for (int ed = 0; ed < 2; ed++) {
+    model_case mc;
+    nn_params p;
+    nn_net_cfg cfg = tiny_cfg(ed ? &nn_family_deep_ed : &nn_family_deep_att);
+    cfg.hidden = 12;
+    setup(&mc, &p, &cfg, 7);
+    nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
+    nn_graph g = {.seed = 1};
+    nn_adam opt = {0.02f, 0.9f, 0.999f, 1e-8f, 1};
+    double first = 0, last = 0;
+    for (int step = 0; step < 200; step++) {
+      nn_graph_reset(&g, true, (uint64_t)step);
+      nn_params_zero_grad(&p);
+      nn_tensor *loss = build_model(&g, &p, &mc);
+      if (!loss) {
+        T_FAIL("forward: %s", nmt_errmsg());
+        break;
+      }
+      CHECK_INT(nn_tape_backward(&g, loss, 1.0f / mc.ntokens), 0);
+      nn_params_clip(&p, 5);
+      nn_adam_step(&p, &opt);
+      double per_token = loss->v[0] / mc.ntokens;
+      if (step == 0) first = per_token;
+      last = per_token;
+    }
+    CHECK(first > 1.8);
+    if (!(last < 0.6)) T_FAIL("%s: loss %.3f -> %.3f after 200 steps", cfg.family->name, first, last);
+    nn_graph_free(&g);
+    nn_params_free(&p);
+  }
+}

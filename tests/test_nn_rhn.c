@@ -1,0 +1,305 @@
+/* The RHN family (paper 003): the fused micro-step by hand and by finite
+ * differences, the layer over time with padding, and the whole model. */
+#include "decode_net.h"
+#include "err.h"
+#include "nn_kernels.h"
+#include "nn_model_rhn.h"
+#include "nn_ops.h"
+#include "nn_rhn.h"
+#include "test.h"
+#include "test_nn_check.h"
+
+static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
+
+enum { B = 3, H = 4, E = 5, T = 4 };
+/* Sentence 0 has 4 steps, sentence 1 has 2, sentence 2 has 3. */
+static const float step_mask[T * B] = {1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0};
+
+TEST(nn_rhn_cell_values) {
+  float z[3] = {0.3f, -0.4f, 0.8f}, sp[1] = {0.6f}, bias[3] = {0.1f, 0.2f, -0.3f}, s[1], act[3];
+  nn_rhn_cell_fwd(s, act, z, NULL, NULL, sp, NULL, 1, 1, false);
+  double h = tanh(0.3), t = 1 / (1 + exp(0.4)), c = 1 / (1 + exp(-0.8));
+  CHECK_NEAR(s[0], h * t + 0.6 * c, 1e-6);
+  nn_rhn_cell_fwd(s, act, z, NULL, bias, sp, NULL, 1, 1, true); /* coupled: c = 1 - t */
+  h = tanh(0.4), t = 1 / (1 + exp(0.2));
+  CHECK_NEAR(s[0], h * t + 0.6 * (1 - t), 1e-6);
+  float zero[1] = {0};
+  nn_rhn_cell_fwd(s, act, z, NULL, NULL, sp, zero, 1, 1, false); /* padding: carried */
+  CHECK(s[0] == 0.6f);
+}
+
+typedef struct {
+  bool coupled, sums, masked;
+} cell_case;
+
+/* One micro-step from params z, s_prev, z2, bias. */
+static nn_tensor *build_cell(nn_graph *g, nn_params *p, void *ctx) {
+  const cell_case *cc = ctx;
+  nn_tensor *s = nn_new(g, B, H);
+  const float *mask = cc->masked ? nn_floats(g, B, step_mask + 2 * B) : NULL;
+  nn_rhn_cell(g, P(g, p, 0), cc->sums ? P(g, p, 2) : NULL, cc->sums ? P(g, p, 3) : NULL,
+              P(g, p, 1), mask, cc->coupled, s);
+  return s;
+}
+
+TEST(nn_rhn_cell_grad) {
+  for (int coupled = 0; coupled < 2; coupled++) {
+    int G = nn_rhn_gates(coupled) * H, shapes[4][2] = {{B, G}, {B, H}, {B, G}, {1, G}};
+    nn_params p;
+    t_nn_params(&p, 4, shapes, 31 + coupled);
+    cell_case plain = {coupled, false, false}, biased = {coupled, true, true};
+    T_NN_GRADCHECK(&p, build_cell, &plain);
+    T_NN_GRADCHECK(&p, build_cell, &biased); /* sentence 2 padded at this step */
+    nn_params_free(&p);
+  }
+}
+
+typedef struct {
+  int depth;
+  bool coupled;
+} layer_case;
+
+/* A layer over T steps with masking and a given initial state. Params: X, s0, W, then R_l, b_l. */
+static nn_tensor *build_layer(nn_graph *g, nn_params *p, void *ctx) {
+  const layer_case *lc = ctx;
+  nn_rhn_w w = {.W = P(g, p, 2), .depth = lc->depth, .coupled = lc->coupled};
+  for (int l = 0; l < lc->depth; l++) {
+    w.R[l] = P(g, p, 3 + 2 * l);
+    w.b[l] = P(g, p, 4 + 2 * l);
+  }
+  return nn_rhn_layer(g, &w, P(g, p, 0), nn_floats(g, T * B, step_mask), T, P(g, p, 1));
+}
+
+TEST(nn_rhn_layer_grad_masked) {
+  layer_case cases[3] = {{1, false}, {3, false}, {2, true}};
+  for (int i = 0; i < 3; i++) {
+    int G = nn_rhn_gates(cases[i].coupled) * H, n = 3 + 2 * cases[i].depth;
+    int shapes[3 + 2 * NN_RHN_MAX_DEPTH][2] = {{T * B, E}, {B, H}, {E, G}};
+    for (int l = 0; l < cases[i].depth; l++) {
+      shapes[3 + 2 * l][0] = H, shapes[3 + 2 * l][1] = G;
+      shapes[4 + 2 * l][0] = 1, shapes[4 + 2 * l][1] = G;
+    }
+    nn_params p;
+    t_nn_params(&p, n, shapes, 40 + i);
+    for (int v = 2; v < n; v++) /* small weights: unsaturated gates */
+      for (int k = 0; k < p.views[v].rows * p.views[v].cols; k++) p.w[p.views[v].off + k] *= 0.5f;
+    T_NN_GRADCHECK(&p, build_layer, &cases[i]);
+    /* Past its end a sentence keeps its last state. */
+    nn_graph g = {0};
+    nn_graph_reset(&g, false, 0);
+    nn_tensor *y = build_layer(&g, &p, &cases[i]);
+    CHECK(y != NULL);
+    for (int k = 0; y && k < H; k++) {
+      CHECK(y->v[(3 * B + 1) * H + k] == y->v[(1 * B + 1) * H + k]); /* sentence 1 */
+      CHECK(y->v[(3 * B + 2) * H + k] == y->v[(2 * B + 2) * H + k]); /* sentence 2 */
+    }
+    nn_graph_free(&g);
+    nn_params_free(&p);
+  }
+}
+
+/* The whole model on the tiny batch of tests/test_nn_model.c: vocab 7, emb 5,
+ * hidden 6, sources of 4, 2, 3 tokens copied as targets. */
+enum { PAD = 0, BOS = 1, EOS = 2, V = 7, S = 4, TT = 5 };
+static const int src[S * B] = {3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
+static const int src_len[B] = {4, 2, 3};
+static const int tgt_in[TT * B] = {BOS, BOS, BOS, 3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
+static const int tgt_out[TT * B] = {3, 4, 5, 6, 5, 6, 4, EOS, 3, 5, PAD, EOS, EOS, PAD, PAD};
+
+static nn_net_cfg tiny_cfg(void) {
+  return (nn_net_cfg){.family = &nn_family_rhn, .src_vocab = V, .tgt_vocab = V, .emb = 5,
+                      .hidden = 6, .enc_layers = 2, .dec_layers = 2,
+                      .attn = {NN_ATTN_GENERAL, false, 0}, .attn_size = 4, .input_feed = true,
+                      .label_smoothing = 0.1f, .pad = PAD, .enc_cell = NN_CELL_RHN,
+                      .dec_cell = NN_CELL_RHN, .enc_cell_depth = 2, .dec_cell_depth = 2};
+}
+
+typedef struct {
+  nn_net m;
+  nn_batch batch;
+  long ntokens;
+} model_case;
+
+static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
+  model_case *mc = ctx;
+  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
+}
+
+static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
+  *p = (nn_params){0};
+  CHECK_INT(nn_net_layout(&mc->m, cfg, p), NMT_OK);
+  CHECK_INT(nn_params_alloc(p), NMT_OK);
+  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
+  mc->batch = (nn_batch){B, S, TT, src, src_len, tgt_in, tgt_out};
+}
+
+/* The configurations the model tests run on: the paper's frame and its options. */
+static nn_net_cfg model_cfg(int i) {
+  nn_net_cfg c = tiny_cfg();
+  switch (i) {
+  case 1: /* bidirectional, deep transition, coupled gates, local-p MLP attention, dropout */
+    c.enc_type = NN_ENC_BI, c.enc_cell_depth = 3, c.dec_cell_depth = 1, c.rhn_coupled = true;
+    c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2}, c.dropout = 0.2f;
+    break;
+  case 2: /* no attention, bi-unidirectional, reversed source, deeper decoder */
+    c.no_attention = true, c.input_feed = false, c.enc_type = NN_ENC_BI_UNI, c.reverse_source = true;
+    c.dec_layers = 3;
+    break;
+  case 3: /* the reconstructor (model 2 of the paper) */
+    c.enc_type = NN_ENC_BI, c.recon_beta = 0.5f, c.dropout = 0.2f;
+    break;
+  case 4: /* the reconstructor with dot attention, no input feeding, coupled, one layer */
+    c.recon_beta = 1, c.attn.score = NN_ATTN_DOT, c.input_feed = false, c.rhn_coupled = true;
+    c.enc_layers = c.dec_layers = 1, c.dec_cell_depth = 3;
+    break;
+  }
+  return c;
+}
+enum { NCFGS = 5 };
+
+TEST(nn_rhn_model_grad) {
+  for (int i = 0; i < NCFGS; i++) {
+    nn_net_cfg cfg = model_cfg(i);
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfg, 50 + (uint64_t)i);
+    T_NN_GRADCHECK(&p, build_model, &mc);
+    CHECK_INT(mc.ntokens, 12); /* the translation's tokens, with or without a reconstructor */
+    nn_params_free(&p);
+  }
+}
+
+/* The evaluation loss of the batch. */
+static double loss_of(model_case *mc, nn_params *p) {
+  nn_graph g = {0};
+  nn_graph_reset(&g, false, 0);
+  nn_tensor *loss = build_model(&g, p, mc);
+  double l = loss ? loss->v[0] : -1;
+  nn_graph_free(&g);
+  return l;
+}
+
+/* -log p(targets) decoding one step at a time through encode/step (nmt_dec). */
+static double forced_nll(const nn_net *m, nn_params *p) {
+  nmt_dec d = {0};
+  CHECK_INT(nmt_dec_start(&d, m, p, src, src_len, B, S, 1), NMT_OK);
+  double nll = 0;
+  for (int t = 0; t < TT; t++) {
+    CHECK_INT(nmt_dec_step(&d, tgt_in + t * B), NMT_OK);
+    for (int b = 0; b < B; b++)
+      if (tgt_out[t * B + b] != PAD) nll -= d.logp[b * V + tgt_out[t * B + b]];
+  }
+  nmt_dec_free(&d);
+  return nll;
+}
+
+/* Teacher-forced decoding scores the batch as training does; the
+ * reconstructor adds to the training loss only. */
+TEST(nn_rhn_model_step_matches_forward) {
+  for (int i = 0; i < NCFGS; i++) {
+    nn_net_cfg cfg = model_cfg(i);
+    cfg.label_smoothing = 0;
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfg, 70 + (uint64_t)i);
+    nn_params_init(&p, NN_INIT_UNIFORM, 0.5f, 70 + (uint64_t)i);
+    double with_rec = loss_of(&mc, &p);
+    mc.m.cfg.recon_beta = 0;
+    double want = loss_of(&mc, &p), got = forced_nll(&mc.m, &p);
+    if (fabs(got - want) > 1e-5 * want) T_FAIL("config %d: step %.7f, forward %.7f", i, got, want);
+    if (cfg.recon_beta > 0 && !(with_rec > want + 1)) T_FAIL("config %d: L_r missing (%g, %g)", i, with_rec, want);
+    nn_params_free(&p);
+  }
+}
+
+static long count_weights(const nn_params *p) {
+  long n = 0;
+  for (int i = 0; i < p->nviews; i++) n += (long)p->views[i].rows * p->views[i].cols;
+  return n;
+}
+
+TEST(nn_rhn_model_layout) {
+  /* The paper's frame at the reproduction size: emb 256, hidden 512 (256 per
+   * direction), one layer each, depth 2, general attention, input feeding,
+   * vocab 10. A layer of G = 3H gate columns has In·G + R_1·G + (L-1)·H·G + L·G. */
+  nn_net_cfg cfg = tiny_cfg();
+  cfg.src_vocab = cfg.tgt_vocab = 10, cfg.emb = 256, cfg.hidden = 512;
+  cfg.enc_layers = cfg.dec_layers = 1, cfg.enc_type = NN_ENC_BI, cfg.label_smoothing = 0;
+  model_case mc;
+  nn_params p;
+  setup(&mc, &p, &cfg, 1);
+  long enc = 2 * (256L * 768 + 256L * 768 + 256L * 768 + 2 * 768);
+  long dec = 256L * 1536 + 1024L * 1536 + 512L * 1536 + 2 * 1536;
+  long attn = 512L * 512 + 1024L * 512, emb = 2 * 10 * 256, out = 512 * 10 + 10;
+  CHECK_INT(count_weights(&p), enc + dec + attn + emb + out);
+  int r1 = nn_params_find(&p, "dec.l0.R1"), b2 = nn_params_find(&p, "enc.l0r.b2");
+  CHECK(r1 >= 0 && p.views[r1].rows == 1024 && p.views[r1].cols == 1536);
+  CHECK(b2 >= 0 && p.views[b2].cols == 768 && nn_params_find(&p, "dec.l0.R3") < 0);
+  nn_params_free(&p);
+  /* Coupled gates: 2H columns; the reconstructor: rec.* views. */
+  cfg.rhn_coupled = true, cfg.recon_beta = 0.1f;
+  setup(&mc, &p, &cfg, 1);
+  int w = nn_params_find(&p, "dec.l0.W"), rw = nn_params_find(&p, "rec.l0.R1");
+  CHECK(w >= 0 && p.views[w].cols == 1024);
+  CHECK(rw >= 0 && p.views[rw].rows == 1024 && nn_params_find(&p, "rec.attn.Wa") >= 0);
+  CHECK(nn_params_find(&p, "rec.out.W") >= 0 && p.views[nn_params_find(&p, "rec.out.W")].cols == 10);
+  nn_params_free(&p);
+}
+
+/* Invalid combinations fail in layout with one line naming the flag. */
+TEST(nn_rhn_model_rejects) {
+  struct { const char *needle; nn_net_cfg cfg; } bad[8];
+  for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg();
+  bad[0].needle = "--reconstructor-beta needs attention";
+  bad[0].cfg.recon_beta = 0.1f, bad[0].cfg.no_attention = true;
+  bad[1].needle = "--dec-cell-depth", bad[1].cfg.dec_cell_depth = 6;
+  bad[2].needle = "--enc-cell-depth", bad[2].cfg.enc_cell_depth = 0;
+  bad[3].needle = "--skip", bad[3].cfg.skip = true;
+  bad[4].needle = "--enc-cell", bad[4].cfg.enc_cell = NN_CELL_GRU;
+  bad[5].needle = "even hidden", bad[5].cfg.enc_type = NN_ENC_BI, bad[5].cfg.hidden = 7;
+  bad[6].needle = "layers 1..4", bad[6].cfg.dec_layers = 5;
+  bad[7].needle = "--reconstructor-beta must be", bad[7].cfg.recon_beta = -1;
+  for (int i = 0; i < 8; i++) {
+    nn_net m;
+    nn_params p = {0};
+    CHECK_INT(nn_net_layout(&m, &bad[i].cfg, &p), NMT_EUSAGE);
+    if (!strstr(nmt_errmsg(), bad[i].needle)) T_FAIL("case %d: \"%s\"", i, nmt_errmsg());
+    CHECK(!strchr(nmt_errmsg(), '\n'));
+    nn_params_free(&p);
+  }
+}
+
+/* 400 Adam steps on the copy batch: the translation loss falls well below log 7
+ * (the reconstructor takes its share of the updates: it does not help a copy). */
+TEST(nn_rhn_model_learns_copy) {
+  for (int rec = 0; rec < 2; rec++) {
+    nn_net_cfg cfg = tiny_cfg();
+    cfg.hidden = 8, cfg.recon_beta = rec ? 0.1f : 0;
+    model_case mc;
+    nn_params p;
+    setup(&mc, &p, &cfg, 7);
+    nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
+    nn_graph g = {.seed = 1};
+    nn_adam opt = {.lr = 0.02f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f};
+    double first = 0, last = 0;
+    for (int step = 0; step < 400; step++) {
+      nn_graph_reset(&g, true, (uint64_t)step);
+      nn_params_zero_grad(&p);
+      nn_tensor *loss = build_model(&g, &p, &mc);
+      if (!loss) {
+        T_FAIL("forward: %s", nmt_errmsg());
+        break;
+      }
+      CHECK_INT(nn_tape_backward(&g, loss, 1.0f / mc.ntokens), 0);
+      nn_params_clip(&p, 5);
+      nn_adam_step(&p, &opt);
+      if (step == 0) first = loss->v[0] / mc.ntokens;
+    }
+    mc.m.cfg.recon_beta = 0; /* the translation's loss alone */
+    last = loss_of(&mc, &p) / mc.ntokens;
+    CHECK(first > 1.8);
+    if (!(last < 0.7)) T_FAIL("reconstructor %d: loss %.3f -> %.3f after 400 steps", rec, first, last);
+    nn_graph_free(&g);
+    nn_params_free(&p);
+  }
+}

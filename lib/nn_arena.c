@@ -2,6 +2,7 @@
 #include "nn_arena.h"
 #include "err.h"
 #include <stdlib.h>
+#include <sys/mman.h>
 
 enum { ALIGN = 64 };
 
@@ -12,10 +13,19 @@ struct nn_arena_block {
 
 static size_t round_up(size_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
 
-static void *aligned(size_t bytes) {
+enum { HUGE_PAGE = 2 << 20 };
+
+void *nn_big_alloc(size_t bytes) {
   void *p = NULL;
-  return posix_memalign(&p, ALIGN, bytes ? bytes : ALIGN) ? NULL : p;
+  size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : ALIGN;
+  if (posix_memalign(&p, align, bytes ? bytes : ALIGN)) return NULL;
+#ifdef MADV_HUGEPAGE
+  if (align == HUGE_PAGE) madvise(p, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+  return p;
 }
+
+static void *aligned(size_t bytes) { return nn_big_alloc(bytes); }
 
 void *nn_arena_alloc(nn_arena *a, size_t bytes) {
   bytes = round_up(bytes);

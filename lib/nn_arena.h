@@ -22,4 +22,9 @@ void *nn_arena_alloc(nn_arena *a, size_t bytes);
 int nn_arena_reset(nn_arena *a);
 void nn_arena_free(nn_arena *a);
 
+/* Memory for big buffers (parameters, gradients, the arena): 64-byte aligned,
+ * and from 2 MiB up on transparent huge pages where the kernel offers them
+ * (fewer TLB misses when GEMMs stride through weight matrices). free() it. */
+void *nn_big_alloc(size_t bytes);
+
 #endif

@@ -3,14 +3,21 @@
 #include "nn_parallel.h"
 #include <cblas.h>
 #include <pthread.h>
-#include <stdbool.h>
 
 enum { MAX_THREADS = 8, MIN_WORK = 1 << 18 };
 
+static int set_threads;            /* 0: OpenBLAS's count */
+static _Thread_local bool nested; /* this thread is one part already */
+
 int nn_threads(void) {
-  int n = openblas_get_num_threads();
+  if (nested) return 1;
+  int n = set_threads ? set_threads : openblas_get_num_threads();
   return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
 }
+
+void nn_set_threads(int n) { set_threads = n > 0 ? n : 0; }
+
+void nn_parallel_nested(bool on) { nested = on; }
 
 typedef struct {
   void (*fn)(void *ctx, int part, int parts);

@@ -1,6 +1,7 @@
 /* The one parameter buffer: views, init, gradient norm, clipping, Adam. */
 #include "nn_params.h"
 #include "err.h"
+#include "nn_arena.h"
 #include "nn_parallel.h"
 #include "nn_rng.h"
 #include "nn_vmath.h"
@@ -50,8 +51,8 @@ int nn_params_add(nn_params *p, const char *name, int rows, int cols) {
 int nn_params_alloc(nn_params *p) {
   float **bufs[] = {&p->w, &p->g, &p->m, &p->v};
   for (int i = 0; i < 4; i++) {
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, (p->n ? p->n : 1) * sizeof(float))) {
+    void *mem = nn_big_alloc((p->n ? p->n : 1) * sizeof(float));
+    if (!mem) {
       nn_params_free(p);
       return nmt_fail(NMT_EIO, "out of memory: %zu parameters", p->n);
     }

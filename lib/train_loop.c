@@ -2,6 +2,7 @@
 #include "err.h"
 #include "nn_ops.h"
 #include "train_loop.h"
+#include "train_step.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,8 +15,7 @@ enum { MAX_BAD_STEPS = 5 };
 /* What the loop carries between steps besides the checkpointed state. */
 typedef struct {
   nmt_trainer *t;
-  nn_graph g;
-  nmt_batch batch;
+  nmt_stepper stepper;
   nmt_plan plan;
   long plan_epoch;     /* epoch the plan is for; -1: none */
   int bad_steps;       /* NaN/Inf steps in a row */
@@ -59,20 +59,13 @@ static int step(run *r, long b) {
   nmt_train_state *s = &t->s;
   nn_params *p = &t->model->params;
   const long *pairs = r->plan.pairs + r->plan.start[b];
-  int st = nmt_batch_fill(&r->batch, t->train, pairs, (int)(r->plan.start[b + 1] - r->plan.start[b]));
-  if (st) return st;
-  nn_batch view = nmt_batch_view(&r->batch);
-  r->g.seed = s->seed;
-  nn_graph_reset(&r->g, true, (uint64_t)s->step);
-  nn_params_zero_grad(p);
+  double l;
   long ntok = 0;
-  nn_tensor *loss = nn_net_forward(&r->g, &t->model->net, p, &view, &ntok);
-  if (!loss) return nmt_errcode();
-  double l = loss->v[0], norm = NAN;
-  if (isfinite(l)) {
-    if ((st = nn_tape_backward(&r->g, loss, 1.0f / (float)ntok))) return st;
-    norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
-  }
+  int st = nmt_step_gradient(&r->stepper, t->train, pairs, (int)(r->plan.start[b + 1] - r->plan.start[b]),
+                             &t->model->net, p, s->seed, (uint64_t)s->step, &l, &ntok);
+  if (st) return st;
+  double norm = NAN;
+  if (isfinite(l)) norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
   if (!isfinite(l) || !isfinite(norm)) {
     say(t, "warning: step %ld: %s is %s; step skipped", s->step + 1, isfinite(l) ? "gradient norm" : "loss",
         isnan(isfinite(l) ? norm : l) ? "NaN" : "Inf");
@@ -87,8 +80,8 @@ static int step(run *r, long b) {
     r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   }
   s->step++;
-  s->tokens += r->batch.words;
-  r->log_tokens += r->batch.words;
+  s->tokens += r->stepper.words;
+  r->log_tokens += r->stepper.words;
   return NMT_OK;
 }
 
@@ -194,7 +187,7 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   r.log_t0 = now();
   bool done = (t->o.after_epochs > 0 && t->s.epoch >= t->o.after_epochs) ||
               (t->o.after_batches > 0 && t->s.step >= t->o.after_batches);
-  int st = NMT_OK;
+  int st = nmt_stepper_init(&r.stepper, t->o.workers, t->model->params.n);
   while (!st && !done) {
     if (stop && *stop) {
       t->interrupted = true;
@@ -203,8 +196,7 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
     if (!(st = ensure_plan(&r)) && !(st = step(&r, t->s.batch))) st = after_step(&r, &done);
   }
   if (!st) st = t->interrupted ? save_checkpoint(&r) : finish(&r);
-  nn_graph_free(&r.g);
-  nmt_batch_free(&r.batch);
+  nmt_stepper_free(&r.stepper);
   nmt_plan_free(&r.plan);
   return st;
 }

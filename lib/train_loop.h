@@ -18,6 +18,7 @@ typedef struct {
   double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
   long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
   double clip_norm;          /* 0: no clipping */
+  int workers;               /* data-parallel workers (train_step.h); <= 1: one */
   long after_epochs, after_batches; /* stop after this many (0: no limit) */
   long valid_freq, save_freq, log_freq; /* in steps (0: never) */
   int early_stopping;        /* stop after this many validations without improvement */

@@ -65,14 +65,14 @@ static int parse(train_args *a, int argc, char **argv) {
       {"dropout", 0, NMT_OPT_DOUBLE, &a->dropout, "P", "dropout on embeddings, between layers, on h~ (0)"},
       {"label-smoothing", 0, NMT_OPT_DOUBLE, &a->label_smoothing, "E", "label smoothing (0)"},
       {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234)"},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
+      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores)"},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100)"},
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
       {0}};
-  char summary[3072];
+  char summary[8192];
   snprintf(summary, sizeof summary, "%s%s",
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
            "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.\n"

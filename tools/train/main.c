@@ -3,6 +3,7 @@
 #include "err.h"
 #include "device.h"
 #include "io.h"
+#include "nn_parallel.h"
 #include "train_loop.h"
 #include "train_tool.h"
 #include <cblas.h>
@@ -77,7 +78,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
       .lr_decay_start_epoch = a->lr_decay_start_epoch,
-      .clip_norm = a->clip_norm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
+      .clip_norm = a->clip_norm, .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : valid_freq,
       .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .model_path = a->model,
       .ckpt_path = ckpt};
@@ -120,7 +121,10 @@ int main(int argc, char **argv) {
   if (!st) st = nmt_device_use(a.device, notice, sizeof notice);
   if (st) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
-  if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
+  /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train_step.h). */
+  int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
+  openblas_set_num_threads(1);
+  nn_set_threads(threads);
   char ckpt[4096];
   snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
   nmt_model model;

@@ -6,6 +6,8 @@
 
 #define PROG "nmt-decode"
 
+enum { NMT_MAX_DECODE_THREADS = 8 };
+
 typedef struct {
   const char *model, *input, *output;
   long beam, shortlist, mini_batch, maxi_batch, max_length, cpu_threads;

@@ -26,7 +26,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64)"},
       {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
       {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (OpenBLAS's default)"},
+      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores)"},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
@@ -57,7 +57,6 @@ int main(int argc, char **argv) {
   char notice[256];
   if ((st = nmt_device_use(a.device, notice, sizeof notice))) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
-  if (a.cpu_threads > 0) openblas_set_num_threads((int)a.cpu_threads);
   nmt_model m;
   if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
   if (a.alignment && m.net.cfg.no_attention)

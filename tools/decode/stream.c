@@ -5,7 +5,10 @@
 #include "decode_tool.h"
 #include "err.h"
 #include "io.h"
+#include "nn_parallel.h"
 #include "utf8.h"
+#include <cblas.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +22,20 @@ typedef struct {
   int *align; /* --alignment: the source position of each shown hypothesis's tokens, one after another */
 } line_job;
 
+/* A decoding thread: its own decoder state and batch buffers. */
+typedef struct {
+  nmt_dec dec;
+  const int **src;
+  int *len;
+  nmt_nbest *out;
+} worker;
+
 typedef struct {
   nmt_model *m;
   const decode_args *a;
   nmt_search_opts so;
-  nmt_dec dec;
+  int threads;   /* --cpu-threads: worker threads (or BLAS threads for one batch) */
+  worker *w;     /* (threads) */
   nmt_text *text;
   line_job *jobs;
   int *order;    /* window lines with tokens, sorted by length */
@@ -43,7 +55,7 @@ static int by_length(const void *x, const void *y) {
 }
 
 /* The alignments of the hypotheses shown for lines jobs[idx[0..nb)]. */
-static int align_batch(stream *s, const int *idx, int nb) {
+static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
   int shown = s->a->n_best ? s->a->beam : 1, R = 0, st = NMT_OK;
   size_t rows = (size_t)nb * shown;
   const int **src = malloc(sizeof *src * rows), **tgt = malloc(sizeof *tgt * rows);
@@ -62,30 +74,61 @@ static int align_batch(stream *s, const int *idx, int nb) {
       at += hyp->n;
     }
   }
-  if (!st) st = nmt_align(&s->dec, &s->m->net, &s->m->params, src, src_n, tgt, tgt_n, R, out);
+  if (!st) st = nmt_align(dec, &s->m->net, &s->m->params, src, src_n, tgt, tgt_n, R, out);
   free(src), free(tgt), free(src_n), free(tgt_n), free(out);
   return st;
 }
 
+/* One worker's share of a window: mini-batches part, part + parts, ... of the
+ * sorted lines (lengths ascend, so the shares are even). */
+typedef struct {
+  stream *s;
+  int k, part, parts, status;
+  char msg[512]; /* the error of a worker thread (messages are per thread) */
+} share;
+
+static void *translate_share(void *arg) {
+  share *sh = arg;
+  stream *s = sh->s;
+  worker *w = &s->w[sh->part];
+  int B = (int)s->a->mini_batch, st = NMT_OK;
+  if (sh->parts > 1) nn_parallel_nested(true);
+  for (int i = sh->part * B; !st && i < sh->k; i += sh->parts * B) {
+    int nb = sh->k - i < B ? sh->k - i : B;
+    for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
+    st = nmt_search(&w->dec, &s->m->net, &s->m->params, w->src, w->len, nb, &s->so, w->out);
+    for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
+    if (!st && s->a->alignment) st = align_batch(s, &w->dec, s->order + i, nb);
+  }
+  nn_parallel_nested(false);
+  sh->status = st;
+  if (st) snprintf(sh->msg, sizeof sh->msg, "%s", nmt_errmsg());
+  return NULL;
+}
+
+/* The window's mini-batches over the worker threads, each with one BLAS
+ * thread (Marian's --cpu-threads); a window of one mini-batch gets them all
+ * as BLAS threads instead. */
 static int translate_window(stream *s, int n) {
   int k = 0, st = NMT_OK;
   for (int i = 0; i < n; i++)
     if (s->jobs[i].n) s->order[k++] = i;
   sort_jobs = s->jobs;
   qsort(s->order, (size_t)k, sizeof *s->order, by_length);
-  int B = (int)s->a->mini_batch;
-  const int **src = malloc(sizeof *src * (size_t)B);
-  int *len = malloc(sizeof *len * (size_t)B);
-  nmt_nbest *out = malloc(sizeof *out * (size_t)B);
-  if (!src || !len || !out) st = nmt_fail(NMT_EIO, "out of memory");
-  for (int i = 0; !st && i < k; i += B) {
-    int nb = k - i < B ? k - i : B;
-    for (int b = 0; b < nb; b++) src[b] = s->jobs[s->order[i + b]].ids, len[b] = s->jobs[s->order[i + b]].n;
-    st = nmt_search(&s->dec, &s->m->net, &s->m->params, src, len, nb, &s->so, out);
-    for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = out[b];
-    if (!st && s->a->alignment) st = align_batch(s, s->order + i, nb);
-  }
-  free(src), free(len), free(out);
+  int batches = (int)((k + s->a->mini_batch - 1) / s->a->mini_batch);
+  int parts = batches < s->threads ? (batches ? batches : 1) : s->threads;
+  openblas_set_num_threads(parts > 1 ? 1 : s->threads);
+  share sh[NMT_MAX_DECODE_THREADS];
+  pthread_t tid[NMT_MAX_DECODE_THREADS];
+  bool started[NMT_MAX_DECODE_THREADS] = {false};
+  for (int p = 0; p < parts; p++) sh[p] = (share){s, k, p, parts, NMT_OK, ""};
+  for (int p = 1; p < parts; p++)
+    if (!(started[p] = pthread_create(&tid[p], NULL, translate_share, &sh[p]) == 0)) translate_share(&sh[p]);
+  translate_share(&sh[0]);
+  for (int p = 1; p < parts; p++)
+    if (started[p]) pthread_join(tid[p], NULL);
+  for (int p = 0; p < parts && !st; p++)
+    if (sh[p].status) st = p ? nmt_fail(sh[p].status, "%s", sh[p].msg) : sh[p].status;
   return st;
 }
 
@@ -173,13 +216,24 @@ static int read_window(stream *s, nmt_reader *r, int cap) {
 
 int decode_stream(nmt_model *m, const decode_args *a) {
   int cap = (int)(a->mini_batch * a->maxi_batch);
+  int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
+  threads = threads < 1 ? 1 : threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : threads;
   stream s = {.m = m, .a = a, .so = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor},
-              .dec = {.shortlist = (int)a->shortlist},
+              .threads = threads, .w = calloc((size_t)threads, sizeof(worker)),
               .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
+  bool ok = s.w && s.jobs && s.order;
+  for (int i = 0; ok && i < threads; i++) {
+    worker *wk = &s.w[i];
+    wk->dec.shortlist = (int)a->shortlist;
+    wk->src = malloc(sizeof *wk->src * (size_t)a->mini_batch);
+    wk->len = malloc(sizeof *wk->len * (size_t)a->mini_batch);
+    wk->out = malloc(sizeof *wk->out * (size_t)a->mini_batch);
+    ok = wk->src && wk->len && wk->out;
+  }
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
-  int st = s.jobs && s.order ? nmt_text_new(&s.text, m, a->model, a->raw, !a->no_postprocess)
-                             : nmt_fail(NMT_EIO, "out of memory");
+  int st = ok ? nmt_text_new(&s.text, m, a->model, a->raw, !a->no_postprocess)
+              : nmt_fail(NMT_EIO, "out of memory");
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st) st = nmt_writer_open(&w, a->output, 0);
   for (int n; !st && (n = read_window(&s, r, cap)) != 0; s.first += n) {
@@ -194,6 +248,10 @@ int decode_stream(nmt_model *m, const decode_args *a) {
   for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align);
   free(s.jobs), free(s.order);
   nmt_text_free(s.text);
-  nmt_dec_free(&s.dec);
+  for (int i = 0; s.w && i < threads; i++) {
+    nmt_dec_free(&s.w[i].dec);
+    free(s.w[i].src), free(s.w[i].len), free(s.w[i].out);
+  }
+  free(s.w);
   return st;
 }

@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 . bench/rows.bash
 EPOCHS=${EPOCHS:-10}
 ROWS_DIR=${ABL_DIR:-$PWD/bench/out/ablation}
-ROWS_CSV=${ABL_CSV:-$PWD/bench/out/ablation.csv}
+ROWS_CSV=${ABL_CSV:-$PWD/bench/ablation.csv} # committed: the cache outlives a session
 ABL_README=${ABL_README:-$PWD/bench/README.md}
 ABL_FLAGS=${ABL_FLAGS:-}
 ROWS_FLAGS="${DIM_EMB:+--dim-emb $DIM_EMB }${DIM_RNN:+--dim-rnn $DIM_RNN }$ABL_FLAGS"

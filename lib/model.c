@@ -65,7 +65,8 @@ static int name_option(const char *flag, const char *const *names, int n, const 
 static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   const nn_family *fam = nn_family_find(o->type ? o->type : "luong");
   if (!fam) return nmt_fail(NMT_EUSAGE, "unknown --type '%s' (types: %s)", o->type, nn_family_names());
-  int score = name_option("attention", attn_names, 4, o->attention ? o->attention : "none");
+  const char *attention = o->attention ? o->attention : fam->default_attention ? fam->default_attention : "general";
+  int score = name_option("attention", attn_names, 4, attention);
   int enc = name_option("enc-type", enc_names, 3, o->enc_type);
   int ecell = name_option("enc-cell", cell_names, 6, o->enc_cell);
   int dcell = name_option("dec-cell", cell_names, 6, o->dec_cell);

@@ -402,5 +402,5 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return g->failed ? NULL : h;
 }
 
-const nn_family nn_family_deep_att = {"deep-att", layout, forward, encode, step};
-const nn_family nn_family_deep_ed = {"deep-ed", layout, forward, encode, step};
+const nn_family nn_family_deep_att = {"deep-att", layout, forward, encode, step, "mlp"};
+const nn_family nn_family_deep_ed = {"deep-ed", layout, forward, encode, step, "none"};

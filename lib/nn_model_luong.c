@@ -296,4 +296,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return ht;
 }
 
-const nn_family nn_family_luong = {"luong", layout, nn_luong_forward, encode, step};
+const nn_family nn_family_luong = {"luong", layout, nn_luong_forward, encode, step, "general"};

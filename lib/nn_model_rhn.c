@@ -50,11 +50,13 @@ static int check_cfg(const nn_net_cfg *c) {
       {c->context_aware, "--context-aware"}, {c->cond_gru, "--cond-gru"},
       {c->fast_forward, "--fast-forward"}, {c->peephole, "--peephole"}};
   for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
-    if (foreign[i].set) return nmt_fail(NMT_EUSAGE, "rhn: %s is not part of this family", foreign[i].flag);
+    if (foreign[i].set)
+      return nmt_fail(NMT_EUSAGE, "rhn: %s is not part of this family", foreign[i].flag);
   enum nn_cell cells[2] = {c->enc_cell, c->dec_cell}; /* lstm: the default, not given */
   for (int i = 0; i < 2; i++)
     if (cells[i] != NN_CELL_LSTM && cells[i] != NN_CELL_RHN)
-      return nmt_fail(NMT_EUSAGE, "rhn: --%s-cell must be rhn (the family's only cell)", i ? "dec" : "enc");
+      return nmt_fail(NMT_EUSAGE, "rhn: --%s-cell must be rhn (the family's only cell)",
+                      i ? "dec" : "enc");
   if (c->enc_cell_depth < 1 || c->enc_cell_depth > NN_RHN_MAX_DEPTH || c->dec_cell_depth < 1 ||
       c->dec_cell_depth > NN_RHN_MAX_DEPTH)
     return nmt_fail(NMT_EUSAGE, "rhn: --enc-cell-depth and --dec-cell-depth must be 1..%d (got %d, %d)",
@@ -153,6 +155,11 @@ static int layout(nn_net *m, nn_params *p) {
   return st;
 }
 
+/* Rows ids[0..n) of the embedding table `slot`, with dropout. */
+static nn_tensor *embed(nn_graph *g, nn_params *p, const nn_net *m, int slot, const int *ids, int n) {
+  return nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[slot]), ids, n), m->cfg.dropout);
+}
+
 static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
   nn_tensor *t = nn_new(g, rows, cols);
   if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
@@ -171,7 +178,8 @@ static seq_mask mask_of(nn_graph *g, const int *ids, int T, int B, int pad) {
                 nn_ints(g, (size_t)B, NULL)};
   for (int b = 0; b < B && !g->failed; b++) {
     k.len[b] = 0;
-    for (int t = 0; t < T; t++) k.len[b] += k.attn[b * T + t] = k.steps[t * B + b] = ids[t * B + b] != pad;
+    for (int t = 0; t < T; t++)
+      k.len[b] += k.attn[b * T + t] = k.steps[t * B + b] = ids[t * B + b] != pad;
   }
   return k;
 }
@@ -207,13 +215,14 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
   int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
   if (g->failed) return NULL;
   for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
-  nn_tensor *x = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[SRC_EMB]), ids ? ids : src, S * B), c->dropout);
+  nn_tensor *x = embed(g, p, m, SRC_EMB, ids ? ids : src, S * B);
   nn_tensor *bw = nbi ? nn_embed(g, x, rev, S * B) : NULL; /* the backward direction's rows */
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
     nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *ff, *fb;
     x = enc_layer(g, p, m, ENC + l * LAYER_SLOTS, in, mask, S, l < nbi ? &ff : &fin[l]);
     if (l >= nbi || !x) continue;
-    bw = enc_layer(g, p, m, ENC_R + l * LAYER_SLOTS, l ? nn_dropout(g, bw, c->dropout) : bw, mask, S, &fb);
+    if (l) bw = nn_dropout(g, bw, c->dropout);
+    bw = enc_layer(g, p, m, ENC_R + l * LAYER_SLOTS, bw, mask, S, &fb);
     fin[l] = nn_concat(g, ff, fb);
     if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rev, S * B));
   }
@@ -266,8 +275,7 @@ static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const 
   if (g->failed) return NULL;
   for (int i = 0; i < S * B; i++) in[i] = i < B ? bt->tgt_in[i] : bt->src[i - B];
   nn_rhn_w w = layer_w(g, p, m, REC, c->dec_cell_depth);
-  nn_tensor *X = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[SRC_EMB]), in, S * B), c->dropout);
-  nn_tensor *Z1 = nn_linear(g, X, w.W, w.b[0]);
+  nn_tensor *Z1 = nn_linear(g, embed(g, p, m, SRC_EMB, in, S * B), w.W, w.b[0]);
   nn_attn_w aw = attn_w(g, p, m, REC_ATTN);
   nn_tensor *K = nn_attn_keys(g, &c->attn, &aw, D);
   nn_tensor *s = zeros(g, B, H), *feed = c->input_feed ? zeros(g, B, H) : NULL;
@@ -299,9 +307,9 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   nn_tensor *K = c->no_attention ? NULL : nn_attn_keys(g, &c->attn, &aw, Hs);
   /* Layer 0's input projection for all steps at once. */
   nn_rhn_w w0 = layer_w(g, p, m, DEC, c->dec_cell_depth);
-  nn_tensor *Ey = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[TGT_EMB]), bt->tgt_in, T * B), c->dropout);
-  nn_tensor *Z1 = nn_linear(g, Ey, w0.W, w0.b[0]); /* (T*B,G·H) */
-  nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T), **tops = nn_alloc(g, sizeof *tops * (size_t)T);
+  nn_tensor *Z1 = nn_linear(g, embed(g, p, m, TGT_EMB, bt->tgt_in, T * B), w0.W, w0.b[0]); /* (T*B,G·H) */
+  nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
+  nn_tensor **tops = nn_alloc(g, sizeof *tops * (size_t)T); /* the top states, for the reconstructor */
   nn_tensor *feed = c->input_feed ? zeros(g, B, H) : NULL;
   nn_rhn_recur rec[MAX_LAYERS];
   for (int l = 0; l < c->dec_layers && Z1; l++) {
@@ -316,8 +324,10 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   if (g->failed) return NULL;
   nn_tensor *loss = output_loss(g, c, outs, T, B, bt->tgt_out, nn_net_param(g, p, m->slot[OUT_W]),
                                 nn_net_param(g, p, m->slot[OUT_B]), ntokens);
-  if (reconstructs(c))
-    loss = nn_add(g, loss, nn_scale(g, reconstruct(g, m, p, bt, nn_stack(g, tops, T), &tm, &sm), c->recon_beta));
+  if (reconstructs(c)) {
+    nn_tensor *Lr = reconstruct(g, m, p, bt, nn_stack(g, tops, T), &tm, &sm);
+    loss = nn_add(g, loss, nn_scale(g, Lr, c->recon_beta));
+  }
   return g->failed ? NULL : loss;
 }
 
@@ -348,9 +358,9 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   const nn_net_cfg *c = &m->cfg;
   int L = c->dec_layers;
   nn_rhn_w w0 = layer_w(g, p, m, DEC, c->dec_cell_depth);
-  nn_tensor *x = nn_embed(g, nn_net_param(g, p, m->slot[TGT_EMB]), prev, ctx->n);
-  nn_tensor *z1 = nn_linear(g, x, w0.W, w0.b[0]);
-  nn_tensor *top = g->failed ? NULL : dec_step(g, m, p, z1, c->input_feed ? state[L] : NULL, NULL, state, NULL, 0);
+  nn_tensor *z1 = nn_linear(g, embed(g, p, m, TGT_EMB, prev, ctx->n), w0.W, w0.b[0]);
+  nn_tensor *feed = c->input_feed ? state[L] : NULL;
+  nn_tensor *top = g->failed ? NULL : dec_step(g, m, p, z1, feed, NULL, state, NULL, 0);
   if (!top || c->no_attention) return top;
   nn_attn_w aw = attn_w(g, p, m, ATTN);
   nn_tensor *Hs = ctx->mem[0], *K = ctx->mem[c->attn.score == NN_ATTN_DOT ? 0 : 1];
@@ -362,4 +372,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return ht;
 }
 
-const nn_family nn_family_rhn = {"rhn", layout, forward, encode, step};
+const nn_family nn_family_rhn = {"rhn", layout, forward, encode, step, "general"};

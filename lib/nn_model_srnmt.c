@@ -202,7 +202,7 @@ static nn_tensor *attend(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *
   nn_tensor *sd = nn_dropout(g, s, dropout);
   nn_tensor *q = norm(g, m, p, times(g, m, p, sd, base + A_WS), base + A_SG);
   if (mem->ctx) q = nn_dec_scatter(g, mem->ctx, q);
-  nn_tensor *score = q ? nn_attn_mlp_seq(g, q, mem->K[l], view(g, m, p, base + A_V), mem->S) : NULL;
+  nn_tensor *score = nn_attn_mlp_seq(g, q, mem->K[l], view(g, m, p, base + A_V), mem->S);
   nn_tensor *a = nn_softmax(g, score, mem->mask);
   nn_tensor *c = nn_attn_context_seq(g, a, mem->Hs, 1 / sqrtf((float)m->cfg.hidden));
   if (mem->ctx) {
@@ -309,4 +309,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return top;
 }
 
-const nn_family nn_family_srnmt = {"srnmt", layout, forward, encode, step};
+const nn_family nn_family_srnmt = {"srnmt", layout, forward, encode, step, "mlp"};

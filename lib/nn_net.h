@@ -132,6 +132,8 @@ struct nn_family {
    * gets the attention weights (n, S) (NULL without attention). */
   nn_tensor *(*step)(nn_graph *g, const nn_net *m, nn_params *p, const int *prev,
                      nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align);
+  /* --attention when none is given (NULL: general). */
+  const char *default_attention;
 };
 
 /* The family called `name`, or NULL. */

@@ -36,8 +36,9 @@ void nn_rhn_cell_fwd(float *s, float *act, const float *z, const float *z2, cons
 
 /* Gate gradients: dz_H = ds⊙t⊙(1-h²), dz_T = ds⊙(h - s_prev or h)⊙t(1-t),
  * dz_C = ds⊙s_prev⊙c(1-c); ds_prev gets ds⊙(c or 1-t). */
-void nn_rhn_cell_bwd(float *dz, float *dz2, float *dbias, float *ds_prev, const float *ds, const float *act,
-                     const float *s_prev, const float *mask, int B, int H, bool coupled) {
+void nn_rhn_cell_bwd(float *dz, float *dz2, float *dbias, float *ds_prev, const float *ds,
+                     const float *act, const float *s_prev, const float *mask, int B, int H,
+                     bool coupled) {
   int G = nn_rhn_gates(coupled) * H;
   for (int b = 0; b < B; b++) {
     const float *dsb = ds + (size_t)b * H, *sp = s_prev + (size_t)b * H;
@@ -66,8 +67,8 @@ void nn_rhn_cell_bwd(float *dz, float *dz2, float *dbias, float *ds_prev, const 
 /* in: z, z2, bias, s_prev; out: s; save[0]: activated gates; n[0]: coupled. */
 static void cell_bw(const nn_entry *e) {
   nn_tensor *z = e->in[0], *z2 = e->in[1], *bias = e->in[2], *sp = e->in[3], *s = e->out[0];
-  nn_rhn_cell_bwd(z->g, z2 ? z2->g : NULL, bias ? bias->g : NULL, sp->g, s->g, e->save[0], sp->v, e->mask, s->rows,
-                  s->cols, e->n[0]);
+  nn_rhn_cell_bwd(z->g, z2 ? z2->g : NULL, bias ? bias->g : NULL, sp->g, s->g, e->save[0], sp->v,
+                  e->mask, s->rows, s->cols, e->n[0]);
 }
 static const nn_opdef cell_op = {"rhn_cell", cell_bw};
 
@@ -79,13 +80,14 @@ void nn_rhn_cell(nn_graph *g, nn_tensor *z, nn_tensor *z2, nn_tensor *bias, nn_t
                  const float *mask, bool coupled, nn_tensor *s_out) {
   if (g->failed) return;
   int B = s_out->rows, H = s_out->cols, G = nn_rhn_gates(coupled) * H;
-  if (!nn_require(g, shape_is(z, B, G) && (!z2 || shape_is(z2, B, G)) && (!bias || shape_is(bias, 1, G)) &&
-                         shape_is(s_prev, B, H),
+  if (!nn_require(g, shape_is(z, B, G) && (!z2 || shape_is(z2, B, G)) &&
+                         (!bias || shape_is(bias, 1, G)) && shape_is(s_prev, B, H),
                   "rhn_cell: gates must be (%d,%d), states (%d,%d)", B, G, B, H))
     return;
   float *act = nn_floats(g, (size_t)B * G, NULL);
   if (!act) return;
-  nn_rhn_cell_fwd(s_out->v, act, z->v, z2 ? z2->v : NULL, bias ? bias->v : NULL, s_prev->v, mask, B, H, coupled);
+  nn_rhn_cell_fwd(s_out->v, act, z->v, z2 ? z2->v : NULL, bias ? bias->v : NULL, s_prev->v, mask,
+                  B, H, coupled);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)
     *e = (nn_entry){.op = &cell_op, .in = {z, z2, bias, s_prev}, .out = {s_out}, .save = {act},

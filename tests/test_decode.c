@@ -90,6 +90,10 @@ static const nmt_model_opts variant[] = {
     {TINY, .type = "rhn", .attention = "general", .enc_type = "bidirectional", .enc_cell_depth = 2, .dec_cell_depth = 3},
     {TINY, .type = "rhn", .attention = "mlp", .local = true, .rhn_coupled = true, .dec_cell_depth = 2},
     {TINY, .type = "rhn", .attention = "none", .enc_cell_depth = 2},
+    /* srnmt (paper 000): SR-NMT bidirectional; E = H (no highway projection), 3 decoder layers; SRU with LN */
+    {TINY, .type = "srnmt", .attention = "mlp", .enc_type = "bidirectional"},
+    {TINY, .type = "srnmt", .attention = "mlp", .dim_emb = 8, .dec_depth = 3},
+    {TINY, .type = "srnmt", .attention = "mlp", .enc_cell = "sru", .dec_cell = "sru", .enc_type = "bi-unidirectional", .layer_norm = true},
 };
 enum { NVARIANTS = sizeof variant / sizeof variant[0] };
 

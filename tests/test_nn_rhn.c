@@ -207,7 +207,8 @@ TEST(nn_rhn_model_step_matches_forward) {
     mc.m.cfg.recon_beta = 0;
     double want = loss_of(&mc, &p), got = forced_nll(&mc.m, &p);
     if (fabs(got - want) > 1e-5 * want) T_FAIL("config %d: step %.7f, forward %.7f", i, got, want);
-    if (cfg.recon_beta > 0 && !(with_rec > want + 1)) T_FAIL("config %d: L_r missing (%g, %g)", i, with_rec, want);
+    if (cfg.recon_beta > 0 && !(with_rec > want + 1))
+      T_FAIL("config %d: L_r missing (%g, %g)", i, with_rec, want);
     nn_params_free(&p);
   }
 }

@@ -11,7 +11,11 @@
 #include "nn_gru.h"
 #include "nn_kernels.h"
 #include "nn_lstm_peep.h"
+#include "nn_maxpool.h"
+#include "nn_rhn.h"
 #include "nn_rng.h"
+#include "nn_srnmt_attn.h"
+#include "nn_sru.h"
 #include "nn_vmath.h"
 #include "test.h"
 #include <stdio.h>
@@ -85,6 +89,20 @@ static pair poison(size_t n) {
 static pair at(pair p, size_t off) { return (pair){p.cpu + off, p.gpu + off, p.n - off}; }
 
 static int *dev_ints(const int *h, size_t n) { return dev_copy(h, n * sizeof *h); }
+
+/* The device ints gpu (n) equal the host ints cpu. */
+static void same_ints(const char *what, const int *cpu, const int *gpu, size_t n) {
+  int *g = host(n * sizeof *g);
+  if (nnc_to_host(g, gpu, n * sizeof *g)) {
+    T_FAIL("%s", nmt_errmsg());
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (g[i] != cpu[i]) {
+      T_FAIL("%s: [%zu] gpu %d, cpu %d", what, i, g[i], cpu[i]);
+      return;
+    }
+}
 
 static float *download(pair p) {
   float *g = host(p.n * sizeof(float));
@@ -426,6 +444,119 @@ TEST(cuda_lstm_peep_cell) {
   release();
 }
 
+/* ---- the model families' kernels: SRU scan and highway, RHN, max-pooling ---- */
+
+/* A time-major mask (S*B) for sentences of lengths len (B): padding at the end. */
+static pair seq_mask(const int *len, int S, int B) {
+  pair m = rnd((size_t)S * B);
+  for (int i = 0; i < S * B; i++) m.cpu[i] = i / B < len[i % B];
+  nnc_to_device(m.gpu, m.cpu, (size_t)S * B * sizeof(float));
+  return m;
+}
+
+/* Hf units forward, the rest backward; G wider than the 2H columns the scan reads. */
+static void check_wscan(bool with_c0, bool masked, int Hf) {
+  int T = 9, B = 5, H = 37, ldg = 3 * H + 5, len[5] = {9, 4, 7, 1, 6};
+  size_t n = (size_t)T * B * H;
+  pair G = uniform((size_t)T * B * ldg, -3, 3), c0 = rnd(B * H), mask = seq_mask(len, T, B),
+       c = poison(n), sg = poison(n), work = poison(B * H), dc = rnd(n),
+       dG = rnd((size_t)T * B * ldg), dc0 = rnd(B * H);
+  const float *c0c = with_c0 ? c0.cpu : NULL, *c0g = with_c0 ? c0.gpu : NULL;
+  const float *mc = masked ? mask.cpu : NULL, *mg = masked ? mask.gpu : NULL;
+  nn_wscan_fwd(c.cpu, sg.cpu, G.cpu, ldg, c0c, mc, T, B, H, Hf);
+  nnc_wscan_fwd(c.gpu, sg.gpu, G.gpu, ldg, c0g, mg, T, B, H, Hf);
+  close_all("wscan_fwd c", c, FP32);
+  close_all("wscan_fwd sg", sg, FP32);
+  nn_wscan_bwd(dG.cpu, with_c0 ? dc0.cpu : NULL, work.cpu, dc.cpu, c.cpu, sg.cpu, G.cpu, ldg, c0c,
+               mc, T, B, H, Hf);
+  nnc_wscan_bwd(dG.gpu, with_c0 ? dc0.gpu : NULL, work.gpu, dc.gpu, c.gpu, sg.gpu, G.gpu, ldg, c0g,
+                mg, T, B, H, Hf);
+  close_all("wscan_bwd dG", dG, FP32);
+  close_all("wscan_bwd dc0", dc0, FP32);
+  release();
+}
+
+TEST(cuda_wscan) {
+  NEED_GPU();
+  check_wscan(true, true, 18); /* bidirectional, state carried through padding */
+  check_wscan(false, false, 37); /* forward only, from zero */
+  check_wscan(true, true, 0);  /* backward only */
+}
+
+TEST(cuda_highway) {
+  NEED_GPU();
+  int R = 45, H = 37, ldz = 3 * H + 5, z0 = 2 * H; /* SRU's gate columns after x̃ and g */
+  pair Z = uniform((size_t)R * ldz, -4, 4), a = rnd(R * H), x = rnd(R * H), y = poison(R * H),
+       sz = poison(R * H), dy = rnd(R * H), dZ = rnd((size_t)R * ldz), da = rnd(R * H),
+       dx = rnd(R * H);
+  nn_highway_fwd(y.cpu, sz.cpu, Z.cpu + z0, ldz, a.cpu, x.cpu, R, H);
+  nnc_highway_fwd(y.gpu, sz.gpu, Z.gpu + z0, ldz, a.gpu, x.gpu, R, H);
+  close_all("highway_fwd y", y, FP32);
+  close_all("highway_fwd sz", sz, FP32);
+  nn_highway_bwd(dZ.cpu + z0, ldz, da.cpu, dx.cpu, dy.cpu, sz.cpu, a.cpu, x.cpu, R, H);
+  nnc_highway_bwd(dZ.gpu + z0, ldz, da.gpu, dx.gpu, dy.gpu, sz.gpu, a.gpu, x.gpu, R, H);
+  close_all("highway_bwd dZ", dZ, FP32); /* the other columns untouched */
+  close_all("highway_bwd da", da, FP32);
+  close_all("highway_bwd dx", dx, FP32);
+  nn_highway_bwd(NULL, ldz, NULL, dx.cpu, dy.cpu, sz.cpu, a.cpu, x.cpu, R, H);
+  nnc_highway_bwd(NULL, ldz, NULL, dx.gpu, dy.gpu, sz.gpu, a.gpu, x.gpu, R, H);
+  close_all("highway_bwd dx alone", dx, FP32);
+  release();
+}
+
+/* with_extra: the pre-activations are z + z2 + bias (micro-step 1 has no bias
+ * of its own, the others no z2; both together check the sum and every +=). */
+static void check_rhn(bool coupled, bool with_extra) {
+  int B = 6, H = 37, G = nn_rhn_gates(coupled) * H;
+  pair z = uniform(B * G, -3, 3), z2 = uniform(B * G, -3, 3), bias = rnd(G), sp = rnd(B * H),
+       mask = step_mask(B), s = poison(B * H), act = poison(B * G), ds = rnd(B * H),
+       dz = rnd(B * G), dz2 = rnd(B * G), dbias = rnd(G), dsp = rnd(B * H);
+  const float *z2c = with_extra ? z2.cpu : NULL, *z2g = with_extra ? z2.gpu : NULL;
+  const float *bc = with_extra ? bias.cpu : NULL, *bg = with_extra ? bias.gpu : NULL;
+  nn_rhn_cell_fwd(s.cpu, act.cpu, z.cpu, z2c, bc, sp.cpu, mask.cpu, B, H, coupled);
+  nnc_rhn_cell_fwd(s.gpu, act.gpu, z.gpu, z2g, bg, sp.gpu, mask.gpu, B, H, coupled);
+  close_all("rhn_cell_fwd s", s, FP32);
+  close_kept_rows("rhn_cell_fwd act", act, mask, B, G);
+  nn_rhn_cell_bwd(dz.cpu, with_extra ? dz2.cpu : NULL, with_extra ? dbias.cpu : NULL, dsp.cpu,
+                  ds.cpu, act.cpu, sp.cpu, mask.cpu, B, H, coupled);
+  nnc_rhn_cell_bwd(dz.gpu, with_extra ? dz2.gpu : NULL, with_extra ? dbias.gpu : NULL, dsp.gpu,
+                   ds.gpu, act.gpu, sp.gpu, mask.gpu, B, H, coupled);
+  close_all("rhn_cell_bwd dz", dz, FP32);
+  close_all("rhn_cell_bwd dz2", dz2, FP32);
+  close_all("rhn_cell_bwd dbias", dbias, FP32);
+  close_all("rhn_cell_bwd ds_prev", dsp, FP32);
+  release();
+}
+
+TEST(cuda_rhn_cell) {
+  NEED_GPU();
+  check_rhn(false, true);
+  check_rhn(true, true);
+  check_rhn(false, false);
+}
+
+static void check_maxpool(bool masked) {
+  int S = 7, B = 5, F = 37, len[5] = {7, 3, 0, 1, 6}; /* sentence 2 empty */
+  pair X = uniform((size_t)S * B * F, -2, 2), mask = seq_mask(len, S, B), y = poison(B * F),
+       dy = rnd(B * F), dX = rnd((size_t)S * B * F);
+  int *arg = host((size_t)B * F * sizeof *arg);
+  for (int i = 0; i < B * F; i++) arg[i] = -7;
+  int *darg = dev_ints(arg, (size_t)B * F);
+  nn_maxpool_time_fwd(y.cpu, arg, X.cpu, masked ? mask.cpu : NULL, S, B, F);
+  nnc_maxpool_time_fwd(y.gpu, darg, X.gpu, masked ? mask.gpu : NULL, S, B, F);
+  close_all("maxpool_time_fwd y", y, FP32);
+  same_ints("maxpool_time_fwd arg", arg, darg, (size_t)B * F);
+  nn_maxpool_time_bwd(dX.cpu, arg, dy.cpu, B, F), nnc_maxpool_time_bwd(dX.gpu, darg, dy.gpu, B, F);
+  close_all("maxpool_time_bwd", dX, FP32);
+  release();
+}
+
+TEST(cuda_maxpool_time) {
+  NEED_GPU();
+  check_maxpool(true);
+  check_maxpool(false);
+}
+
 /* ---- attention ---- */
 
 TEST(cuda_attn) {
@@ -468,6 +599,23 @@ TEST(cuda_attn) {
   nnc_attn_local_bwd(da.gpu, dsig.gpu, dw.gpu, a.gpu, sig.gpu, dlen, B, S, 2);
   close_all("attn_local_bwd da", da, FP32);
   close_all("attn_local_bwd dsig", dsig, FP32);
+  release();
+}
+
+/* SR-NMT's context for all decoder steps at once: T steps of B sentences. */
+TEST(cuda_attn_context_seq) {
+  NEED_GPU();
+  int T = 4, B = 5, S = 7, F = 33;
+  float scale = 0.7f;
+  pair a = uniform(T * B * S, 0, 1), V = rnd(S * B * F), ctx = poison(T * B * F),
+       dctx = rnd(T * B * F), da = rnd(T * B * S), dV = rnd(S * B * F);
+  nn_attn_context_seq_fwd(ctx.cpu, a.cpu, V.cpu, scale, T, B, S, F);
+  nnc_attn_context_seq_fwd(ctx.gpu, a.gpu, V.gpu, scale, T, B, S, F);
+  close_all("attn_context_seq_fwd", ctx, FP32);
+  nn_attn_context_seq_bwd(da.cpu, dV.cpu, dctx.cpu, a.cpu, V.cpu, scale, T, B, S, F);
+  nnc_attn_context_seq_bwd(da.gpu, dV.gpu, dctx.gpu, a.gpu, V.gpu, scale, T, B, S, F);
+  close_all("attn_context_seq_bwd da", da, FP32);
+  close_all("attn_context_seq_bwd dV", dV, FP32);
   release();
 }
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 static int parse(train_args *a, int argc, char **argv) {
-  *a = (train_args){.attention = "general", .enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
+  *a = (train_args){.enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
                     .dec_depth = 1, .window = 10, .mini_batch = 64, .maxi_batch = 100,
                     .max_length = 100, .valid_freq = 1000, .log_freq = 100, .early_stopping = 10,
                     .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5, .clip_norm = 5};
@@ -43,7 +43,7 @@ static int parse(train_args *a, int argc, char **argv) {
       {"enc-depth", 0, NMT_OPT_INT, &a->enc_depth, "N", "encoder layers (1)"},
       {"dec-depth", 0, NMT_OPT_INT, &a->dec_depth, "N", "decoder layers (1); those beyond --enc-depth start at zero"},
       {"reverse-source", 0, NMT_OPT_FLAG, &a->reverse_source, NULL, "read each source sentence backwards"},
-      {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general, mlp or none (general; none: no input feeding)"},
+      {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general, mlp or none (the family's: luong general, rnnsearch/srnmt mlp; none: no input feeding)"},
       {"local-attention", 0, NMT_OPT_FLAG, &a->local, NULL, "local-p attention instead of global"},
       {"attention-window", 0, NMT_OPT_INT, &a->window, "D", "local-p half-width (10)"},
       {"input-feed", 0, NMT_OPT_FLAG, &a->input_feed, NULL, "feed h~ to the next step (default with attention)"},

@@ -9,6 +9,7 @@
 #   bench/ablation.sh                       every row not cached yet for this budget
 #   EPOCHS=5 DIM_RNN=512 bench/ablation.sh luong-base luong-global   some rows, smaller
 #   ABL_FLAGS='--after-batches 20' ABL_README=/tmp/t.md bench/ablation.sh   a smoke test
+#   TABLE_ONLY=1 bench/ablation.sh          the table from the cached rows, no training
 #
 # Variables: EPOCHS (10), DIM_EMB / DIM_RNN (the presets': 300 / 1024), ABL_FLAGS
 # (more nmt-train flags), ABL_DIR (bench/out/ablation), ABL_CSV, ABL_README, NMT_BIN.
@@ -35,7 +36,7 @@ global + input feeding|luong-global-feed|40.03
 local-p + input feeding|luong-local-p-feed|41.94"
 
 rows_data
-while IFS='|' read -r label preset paper; do
+while [ -z "${TABLE_ONLY:-}" ] && IFS='|' read -r label preset paper; do
   [ $# -gt 0 ] && [[ " $* " != *" $preset "* ]] && continue
   rows_run "$preset" "$preset"
 done <<<"$ROWS"

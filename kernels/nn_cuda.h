@@ -98,6 +98,34 @@ void nnc_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, flo
                        const float *dh, const float *dc, const float *act, const float *peep,
                        const float *c, const float *c_prev, const float *mask, int B, int H);
 
+/* The kernels of the model families: lib/nn_sru.h (the weakly-recurrent scan,
+ * its `work` scratch unused on the device; the highway), nn_rhn.h,
+ * nn_maxpool.h (arg is a device int buffer) and nn_srnmt_attn.h. */
+void nnc_wscan_fwd(float *c, float *sg, const float *G, int ldg, const float *c0,
+                   const float *mask, int T, int B, int H, int Hf);
+void nnc_wscan_bwd(float *dG, float *dc0, float *work, const float *dc, const float *c,
+                   const float *sg, const float *G, int ldg, const float *c0, const float *mask,
+                   int T, int B, int H, int Hf);
+void nnc_highway_fwd(float *y, float *sz, const float *Z, int ldz, const float *a, const float *x,
+                     int R, int H);
+void nnc_highway_bwd(float *dZ, int ldz, float *da, float *dx, const float *dy, const float *sz,
+                     const float *a, const float *x, int R, int H);
+
+void nnc_rhn_cell_fwd(float *s, float *act, const float *z, const float *z2, const float *bias,
+                      const float *s_prev, const float *mask, int B, int H, bool coupled);
+void nnc_rhn_cell_bwd(float *dz, float *dz2, float *dbias, float *ds_prev, const float *ds,
+                      const float *act, const float *s_prev, const float *mask, int B, int H,
+                      bool coupled);
+
+void nnc_maxpool_time_fwd(float *y, int *arg, const float *X, const float *mask, int S, int B,
+                          int F);
+void nnc_maxpool_time_bwd(float *dX, const int *arg, const float *dy, int B, int F);
+
+void nnc_attn_context_seq_fwd(float *ctx, const float *a, const float *V, float scale, int T,
+                              int B, int S, int F);
+void nnc_attn_context_seq_bwd(float *da, float *dV, const float *dctx, const float *a,
+                              const float *V, float scale, int T, int B, int S, int F);
+
 void nnc_attn_dot_fwd(float *score, const float *q, const float *K, int B, int S, int F);
 void nnc_attn_dot_bwd(float *dq, float *dK, const float *dscore, const float *q, const float *K,
                       int B, int S, int F);

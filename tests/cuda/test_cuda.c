@@ -539,6 +539,9 @@ static void check_maxpool(bool masked) {
   int S = 7, B = 5, F = 37, len[5] = {7, 3, 0, 1, 6}; /* sentence 2 empty */
   pair X = uniform((size_t)S * B * F, -2, 2), mask = seq_mask(len, S, B), y = poison(B * F),
        dy = rnd(B * F), dX = rnd((size_t)S * B * F);
+  for (int f = 0; f < F; f++) /* sentence 0 ties at positions 0 and 3: the first wins */
+    X.cpu[f] = X.cpu[(size_t)3 * B * F + f] = 3;
+  nnc_to_device(X.gpu, X.cpu, (size_t)S * B * F * sizeof(float));
   int *arg = host((size_t)B * F * sizeof *arg);
   for (int i = 0; i < B * F; i++) arg[i] = -7;
   int *darg = dev_ints(arg, (size_t)B * F);

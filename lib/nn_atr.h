@@ -6,7 +6,7 @@
  * As the authors' code (bzhangGo/zero, rnns/atr.py) has it, which the paper's
  * eq. 8 writes the other way round, f = σ(p - q); on 300 Multi30k pairs the
  * code's sign reached a training loss of 2.8 where the paper's reached 3.6
- * (docs/models/rnnsearch.md). The bias sits on the history side, as in that
+ * (docs/models.md). The bias sits on the history side, as in that
  * code: it shifts both gates without adding a constant into h every step,
  * which would accumulate, h having no squashing nonlinearity.
  * The input side of all steps is one GEMM; each step adds one recurrent GEMM

@@ -1,5 +1,5 @@
 /* Deep-Att and Deep-ED (Zhou et al. 2016, "Deep recurrent models with
- * fast-forward connections"; docs/models/deepatt.md). Every LSTM layer k
+ * fast-forward connections"; docs/models.md). Every LSTM layer k
  * splits into a feed-forward block f^k (the gates' input projection, 4H) and
  * the recurrent cell reading it: f^1 = W^1 x, f^k = W^k [Half(f^{k-1}),
  * Dr(h^{k-1})] with the fast-forward (F-F) links, W^k Dr(h^{k-1}) without

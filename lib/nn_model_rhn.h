@@ -1,6 +1,6 @@
 /* The RHN family (paper 003): recurrent highway layers in Luong's attention
  * frame, with Tu et al.'s reconstructor as a training-only loss.
- * docs/models/rhn.md. */
+ * docs/models.md. */
 #ifndef NMT_NN_MODEL_RHN_H
 #define NMT_NN_MODEL_RHN_H
 #include "nn_net.h"

@@ -1,5 +1,5 @@
 /* The RNNSearch family (Bahdanau et al. 2015 as paper 001 and Nematus build
- * it) with ATR, GRU or LSTM cells; docs/models/rnnsearch.md has the equations.
+ * it) with ATR, GRU or LSTM cells; docs/models.md has the equations.
  * Encoder: embeddings, a bidirectional first layer (H per direction,
  * concatenated) or the context-aware layer, further layers per enc_type,
  * residual (--skip) where a layer's input and output widths match: the

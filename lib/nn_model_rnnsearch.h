@@ -1,6 +1,6 @@
 /* The RNNSearch family (paper 001): ATR, GRU or LSTM cells in Bahdanau's
  * attention frame, with the context-aware encoder and GNMT-style residual
- * stacks as options. docs/models/rnnsearch.md. */
+ * stacks as options. docs/models.md. */
 #ifndef NMT_NN_MODEL_RNNSEARCH_H
 #define NMT_NN_MODEL_RNNSEARCH_H
 #include "nn_net.h"

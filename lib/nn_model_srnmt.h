@@ -1,5 +1,5 @@
 /* The SR-NMT family (--type srnmt; paper 000, Di Gangi & Federico 2018) and
- * plain SRU (Lei et al. 2017) in the same frame (docs/models/srnmt.md).
+ * plain SRU (Lei et al. 2017) in the same frame (docs/models.md).
  *
  * --enc-cell srnmt --dec-cell srnmt: encoder layer [x̃, g, z] = LN(x·W),
  * c = scan(x̃, g) (units [0, H/2) forward and [H/2, H) backward in a

@@ -244,7 +244,7 @@ static long count_weights(const nn_params *p) {
   return n;
 }
 
-/* The parameter counts of docs/models/deepatt.md; the recurrent marks. */
+/* The parameter counts of docs/models.md; the recurrent marks. */
 TEST(nn_deepatt_layout) {
   long E = 256, H = 256, A = 256, Vs = 10, Vt = 10, Le = 2, Ld = 2, C = 10 * H / 4;
   nn_net_cfg cfg = tiny_cfg(&nn_family_deep_att);

@@ -339,7 +339,7 @@ TEST(nn_rnnsearch_step_on_live_rows) {
   }
 }
 
-/* The parameter count of docs/models/rnnsearch.md, checked on the layout:
+/* The parameter count of docs/models.md, checked on the layout:
  * e, h, a sizes, g gates per cell (LSTM 4, GRU 3, ATR 1), f annotation width. */
 static long gates_of(enum nn_cell c) { return c == NN_CELL_LSTM ? 4 : c == NN_CELL_GRU ? 3 : 1; }
 

@@ -155,7 +155,7 @@ static int config_text(const nmt_model_opts *o, nmt_strbuf *b) {
   for (int i = 0; i < NKEYS && !st; i++) {
     const config_key *k = &keys[i];
     const void *f = (const char *)o + k->off;
-    const char *name = *(const char *const *)f;
+    const char *name = k->kind == K_NAME || k->kind == K_FAMILY ? *(const char *const *)f : NULL;
     switch (k->kind) {
     case K_INT: st = addf(b, "%s=%d\n", k->key, *(const int *)f); break;
     case K_BOOL: st = addf(b, "%s=%d\n", k->key, *(const bool *)f); break;

@@ -1,17 +1,18 @@
 /* GEMM on OpenBLAS and the matmul and linear ops. */
+#include "nn_gemm_rows.h"
 #include "nn_kernels.h"
 #include "nn_ops.h"
 #include <cblas.h>
 #include <string.h>
 
-enum { GEMV_ROWS = 8 };
 
 void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
              const float *B, int ldb, float beta, float *C, int ldc) {
   /* A few rows times a weight matrix (decoding one sentence, a small beam): sgemm
    * would copy (pack) all of B for them, which costs more than the product;
-   * one sgemv per row reads B as it is. */
-  if (M <= GEMV_ROWS && K > 0) {
+   * nn_gemm_rows reads B once for all rows, else one sgemv per row reads it as it is. */
+  if (!ta && !tb && nn_gemm_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+  if (M <= NN_GEMM_ROWS && K > 0) {
     for (int m = 0; m < M; m++)
       cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, tb ? N : K, tb ? K : N, alpha, B,
                   ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta, C + (size_t)m * ldc, 1);

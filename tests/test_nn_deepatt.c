@@ -305,7 +305,8 @@ TEST(nn_deepatt_bad_config) {
   nn_params_free(&p);
 }
 
-/* 200 Adam steps on the copy batch: the per-token loss falls well below its start. */
+/* 300 Adam steps at 0.01 on the copy batch: the per-token loss falls well below its start
+ * (at 0.02 the run had loss spikes, and whether step 200 fell in one depended on rounding). */
 TEST(nn_deepatt_learns_copy) {
   for (int ed = 0; ed < 2; ed++) {
     model_case mc;
@@ -315,9 +316,9 @@ TEST(nn_deepatt_learns_copy) {
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
     nn_graph g = {.seed = 1};
-    nn_adam opt = {0.02f, 0.9f, 0.999f, 1e-8f, 1};
+    nn_adam opt = {0.01f, 0.9f, 0.999f, 1e-8f, 1};
     double first = 0, last = 0;
-    for (int step = 0; step < 200; step++) {
+    for (int step = 0; step < 300; step++) {
       nn_graph_reset(&g, true, (uint64_t)step);
       nn_params_zero_grad(&p);
       nn_tensor *loss = build_model(&g, &p, &mc);
@@ -333,7 +334,7 @@ TEST(nn_deepatt_learns_copy) {
       last = per_token;
     }
     CHECK(first > 1.8);
-    if (!(last < 0.6)) T_FAIL("%s: loss %.3f -> %.3f after 200 steps", cfg.family->name, first, last);
+    if (!(last < 0.6)) T_FAIL("%s: loss %.3f -> %.3f after 300 steps", cfg.family->name, first, last);
     nn_graph_free(&g);
     nn_params_free(&p);
   }

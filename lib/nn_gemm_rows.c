@@ -10,7 +10,7 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-enum { NR = 64, MR = 6 };
+enum { NR = 64, MR = 6, PREFETCH = 24 };
 
 /* Columns [0, 64) of rows [0, R) (R constant per instance: the sums stay in
  * registers); masks m[0..3] cut the last panel. */
@@ -24,6 +24,9 @@ enum { NR = 64, MR = 6 };
         s[i][j] = _mm512_setzero_ps();                                                         \
     for (int k = 0; k < K; k++) {                                                              \
       const float *b = B + (size_t)k * ldb;                                                    \
+      if (k + PREFETCH < K) /* rows are ldb apart: beyond the hardware prefetchers */          \
+        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++)                                    \
+          _mm_prefetch((const char *)(b + (size_t)PREFETCH * ldb + 16 * j), _MM_HINT_T0);      \
       __m512 w[4];                                                                             \
       _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++) w[j] = _mm512_maskz_loadu_ps(m[j], b + 16 * j); \
       _Pragma("GCC unroll 8") for (int i = 0; i < R; i++) {                                    \
@@ -76,7 +79,8 @@ bool nn_gemm_rows(int M, int N, int K, float alpha, const float *A, int lda, con
                   int ldb, float beta, float *C, int ldc) {
   static int avx512 = -1;
   if (avx512 < 0) avx512 = __builtin_cpu_supports("avx512f");
-  if (!avx512 || M < 1 || M > NN_GEMM_ROWS || N < 1 || K < 1) return false;
+  /* one row: sgemv streams B row by row, which beats the panels' strided reads */
+  if (!avx512 || M < 2 || M > NN_GEMM_ROWS || N < 1 || K < 1) return false;
   job j = {M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
   nn_parallel((size_t)K * N, run, &j); /* each thread its own panels of B */
   return true;

@@ -1,8 +1,11 @@
 /* Engine ops: values against naive loops, gradients against finite differences. */
+#include "nn_gemm_rows.h"
 #include "nn_kernels.h"
 #include "nn_ops.h"
 #include "test.h"
 #include "test_nn_check.h"
+#include <math.h>
+#include <stdint.h>
 #include "err.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
@@ -242,4 +245,30 @@ TEST(nn_tape_shape_errors) {
   CHECK(nn_matmul(&g, P(&g, &p, 0), false, P(&g, &p, 1), true) != NULL);
   nn_graph_free(&g);
   nn_params_free(&p);
+}
+
+/* The few-rows kernel (nn_gemm_rows) against a plain triple loop: odd sizes,
+ * padded leading dimensions, alpha and beta (0: C is not read, so NaN stays out). */
+TEST(nn_gemm_rows_matches_loop) {
+  float A[8 * 45], B[41 * 140], C[8 * 140], D[8 * 140];
+  uint64_t s = 12345;
+  for (int it = 0; it < 300; it++) {
+    int M = 2 + it % 7, N = 1 + (it * 37) % 137, K = 1 + (it * 11) % 41;
+    int lda = K + it % 3, ldb = N + it % 2, ldc = N + it % 3;
+    float alpha = it % 3 ? 1.0f : 0.5f, beta = it % 4 == 0 ? 0.0f : it % 2 ? 1.0f : 0.25f;
+    for (int i = 0; i < M * lda; i++) A[i] = (float)((s = s * 6364136223846793005u + 1) >> 40) / (1 << 24) - 0.5f;
+    for (int i = 0; i < K * ldb; i++) B[i] = (float)((s = s * 6364136223846793005u + 1) >> 40) / (1 << 24) - 0.5f;
+    for (int i = 0; i < M * ldc; i++) C[i] = D[i] = beta == 0 ? NAN : (float)(i % 7) - 3;
+    if (!nn_gemm_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) T_SKIP("no AVX-512 on this CPU");
+    for (int m = 0; m < M; m++)
+      for (int n = 0; n < N; n++) {
+        double want = 0;
+        for (int k = 0; k < K; k++) want += (double)A[m * lda + k] * B[k * ldb + n];
+        want = alpha * want + (beta == 0 ? 0 : beta * D[m * ldc + n]);
+        if (!(fabs(C[m * ldc + n] - want) <= 1e-5 * (1 + fabs(want)))) {
+          T_FAIL("M%d N%d K%d at (%d,%d): %g, want %g", M, N, K, m, n, C[m * ldc + n], want);
+          return;
+        }
+      }
+  }
 }

@@ -12,7 +12,8 @@
 #   TABLE_ONLY=1 bench/ablation.sh          the table from the cached rows, no training
 #
 # Variables: EPOCHS (10), DIM_EMB / DIM_RNN (the presets': 300 / 1024), ABL_FLAGS
-# (more nmt-train flags), ABL_DIR (bench/out/ablation), ABL_CSV, ABL_README, NMT_BIN.
+# (more nmt-train flags, part of the budget), THREADS (--cpu-threads, not part of it:
+# the cores), ABL_DIR (bench/out/ablation), ABL_CSV, ABL_README, NMT_BIN.
 
 # bench/run sources every bench/*.sh; this one runs only when run itself.
 [[ ${BASH_SOURCE[0]} != "$0" ]] && return 0
@@ -24,7 +25,7 @@ ROWS_DIR=${ABL_DIR:-$PWD/bench/out/ablation}
 ROWS_CSV=${ABL_CSV:-$PWD/bench/ablation.csv} # committed: the cache outlives a session
 ABL_README=${ABL_README:-$PWD/bench/README.md}
 ABL_FLAGS=${ABL_FLAGS:-}
-ROWS_FLAGS="${DIM_EMB:+--dim-emb $DIM_EMB }${DIM_RNN:+--dim-rnn $DIM_RNN }$ABL_FLAGS"
+ROWS_FLAGS="${DIM_EMB:+--dim-emb $DIM_EMB }${DIM_RNN:+--dim-rnn $DIM_RNN }${THREADS:+--cpu-threads $THREADS }$ABL_FLAGS"
 ROWS_BUDGET="$EPOCHS epochs; emb ${DIM_EMB:-300}; rnn ${DIM_RNN:-1024}${ABL_FLAGS:+; $ABL_FLAGS}"
 
 # row preset | the paper's test BLEU (004, Table 2)

@@ -119,18 +119,6 @@ static nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_net *m, nn_params *p) {
                      nn_net_param(g, p, m->luong.attn_wp), nn_net_param(g, p, m->luong.attn_vp), nn_net_param(g, p, m->luong.attn_wc)};
 }
 
-/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
- * steps reversed and its padding left in place: its own inverse. */
-static int *reversal(nn_graph *g, const int *len, int S, int B) {
-  int *perm = nn_ints(g, (size_t)S * B, NULL);
-  for (int b = 0; b < B && perm; b++) {
-    if (!nn_require(g, len[b] >= 1 && len[b] <= S, "luong: source length %d of %d", len[b], S))
-      return NULL;
-    for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
-  }
-  return perm;
-}
-
 /* One direction of one encoder layer over X: outputs (S*B,H'), final state into *h, *c. */
 static nn_tensor *enc_layer(nn_graph *g, nn_lstm_w w, nn_tensor *X, const float *mask, int S,
                             int B, nn_tensor **h, nn_tensor **c) {
@@ -146,7 +134,7 @@ static nn_tensor *nn_luong_encode(nn_graph *g, const nn_net *m, nn_params *p, co
                            nn_tensor **c0) {
   const nn_net_cfg *c = &m->cfg;
   int nbi = bi_layers(c);
-  int *rev = c->reverse_source || nbi ? reversal(g, src_len, S, B) : NULL;
+  int *rev = c->reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
   int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
   if (g->failed) return NULL;
   for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];

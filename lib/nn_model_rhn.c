@@ -184,18 +184,6 @@ static seq_mask mask_of(nn_graph *g, const int *ids, int T, int B, int pad) {
   return k;
 }
 
-/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
- * steps reversed and its padding left in place: its own inverse. */
-static int *reversal(nn_graph *g, const int *len, int S, int B) {
-  int *perm = nn_ints(g, (size_t)S * B, NULL);
-  for (int b = 0; b < B && perm; b++) {
-    if (!nn_require(g, len[b] >= 1 && len[b] <= S, "rhn: source length %d of %d", len[b], S))
-      return NULL;
-    for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
-  }
-  return perm;
-}
-
 /* One direction of an encoder layer: its states (S*B,H'), the final ones into *fin. */
 static nn_tensor *enc_layer(nn_graph *g, nn_params *p, const nn_net *m, int base, nn_tensor *X,
                             const float *mask, int S, nn_tensor **fin) {
@@ -211,7 +199,7 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
                           const int *src_len, int S, int B, const float *mask, nn_tensor **fin) {
   const nn_net_cfg *c = &m->cfg;
   int nbi = bi_layers(c);
-  int *rev = c->reverse_source || nbi ? reversal(g, src_len, S, B) : NULL;
+  int *rev = c->reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
   int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
   if (g->failed) return NULL;
   for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];

@@ -151,19 +151,6 @@ static nn_tensor *enc_run(nn_graph *g, enum nn_cell cell, cell_w w, nn_tensor *X
   return nn_atr_layer(g, &(nn_atr_w){w.Wx, w.Wh, w.b}, X, mask, T, NULL);
 }
 
-/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
- * steps reversed, padding in place: its own inverse. The backward direction
- * is a forward run over these rows. */
-static int *reversal(nn_graph *g, const int *len, int S, int B) {
-  int *perm = nn_ints(g, (size_t)S * B, NULL);
-  for (int b = 0; b < B && perm; b++) {
-    if (!nn_require(g, len[b] >= 1 && len[b] <= S, "rnnsearch: source length %d of %d", len[b], S))
-      return NULL;
-    for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
-  }
-  return perm;
-}
-
 /* A backward pass over X, its outputs back in source order. */
 static nn_tensor *enc_backward(nn_graph *g, enum nn_cell cell, cell_w w, nn_tensor *X,
                                const int *rev, const float *mask, int S) {
@@ -176,7 +163,7 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
                           const int *src_len, int S, int B, const float *mask) {
   const nn_net_cfg *c = &m->cfg;
   enum nn_cell cell = c->enc_cell;
-  int *rev = reversal(g, src_len, S, B);
+  int *rev = nn_net_reversal(g, src_len, S, B);
   nn_tensor *x = nn_dropout(g, nn_embed(g, W(g, m, p, SRC_EMB), src, S * B), c->dropout);
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
     nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *out;

@@ -85,6 +85,15 @@ void nn_net_add(nn_params *p, int *status, int *index, const char *name, int row
   if (*index < 0) *status = NMT_EUSAGE;
 }
 
+int *nn_net_reversal(nn_graph *g, const int *len, int S, int B) {
+  int *perm = nn_ints(g, (size_t)S * B, NULL);
+  for (int b = 0; b < B && perm; b++) {
+    if (!nn_require(g, len[b] >= 1 && len[b] <= S, "source length %d of %d", len[b], S)) return NULL;
+    for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
+  }
+  return perm;
+}
+
 nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
   if (!ctx->rows || !x) return x;
   nn_tensor *y = nn_new(g, ctx->R, x->cols);

@@ -162,6 +162,11 @@ int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells);
 nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index);
 /* Declare view `name` (rows, cols) into *index; a failure sets *status. */
 void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
+/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
+ * steps reversed and its padding left in place (its own inverse): a backward
+ * direction is a forward run over these rows. In the arena; NULL with the
+ * graph failed on a length outside 1..S. */
+int *nn_net_reversal(nn_graph *g, const int *len, int S, int B);
 /* Step inputs for the live rows: x (n, F) → (R, F) with the other rows zero,
  * and back (inference only: no gradient). */
 nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x);

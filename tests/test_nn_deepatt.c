@@ -7,6 +7,7 @@
 #include "nn_ops.h"
 #include "test.h"
 #include "test_nn_check.h"
+#include "test_nn_model.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -84,23 +85,8 @@ static nn_net_cfg tiny_cfg(const nn_family *fam) {
                       .peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1};
 }
 
-typedef struct {
-  nn_net m;
-  nn_batch batch;
-  long ntokens;
-} model_case;
-
-static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
-  model_case *mc = ctx;
-  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
-}
-
 static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  *p = (nn_params){0};
-  CHECK_INT(nn_net_layout(&mc->m, cfg, p), 0);
-  CHECK_INT(nn_params_alloc(p), 0);
-  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
-  mc->batch = (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out};
+  model_setup(mc, p, cfg, (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 /* Deep-Att and Deep-ED, with and without F-F links and peepholes, at depths

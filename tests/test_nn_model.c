@@ -4,6 +4,7 @@
 #include "nn_ops.h"
 #include "test.h"
 #include "test_nn_check.h"
+#include "test_nn_model.h"
 
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5 };
 
@@ -20,23 +21,8 @@ static nn_net_cfg tiny_cfg(void) {
                         .dropout = 0, .label_smoothing = 0.1f, .pad = PAD};
 }
 
-typedef struct {
-  nn_net m;
-  nn_batch batch;
-  long ntokens;
-} model_case;
-
-static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
-  model_case *mc = ctx;
-  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
-}
-
 static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  *p = (nn_params){0};
-  CHECK_INT(nn_net_layout(&mc->m, cfg, p), 0);
-  CHECK_INT(nn_params_alloc(p), 0);
-  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
-  mc->batch = (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out};
+  model_setup(mc, p, cfg, (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 TEST(nn_model_luong_grad) {

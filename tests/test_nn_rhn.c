@@ -8,6 +8,7 @@
 #include "nn_rhn.h"
 #include "test.h"
 #include "test_nn_check.h"
+#include "test_nn_model.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -114,23 +115,8 @@ static nn_net_cfg tiny_cfg(void) {
                       .dec_cell = NN_CELL_RHN, .enc_cell_depth = 2, .dec_cell_depth = 2};
 }
 
-typedef struct {
-  nn_net m;
-  nn_batch batch;
-  long ntokens;
-} model_case;
-
-static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
-  model_case *mc = ctx;
-  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
-}
-
 static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  *p = (nn_params){0};
-  CHECK_INT(nn_net_layout(&mc->m, cfg, p), NMT_OK);
-  CHECK_INT(nn_params_alloc(p), NMT_OK);
-  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
-  mc->batch = (nn_batch){B, S, TT, src, src_len, tgt_in, tgt_out};
+  model_setup(mc, p, cfg, (nn_batch){B, S, TT, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 /* The configurations the model tests run on: the paper's frame and its options. */

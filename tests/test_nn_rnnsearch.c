@@ -6,6 +6,7 @@
 #include "nn_ops.h"
 #include "test.h"
 #include "test_nn_check.h"
+#include "test_nn_model.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -136,25 +137,8 @@ static nn_net_cfg test_cfg(int i) {
   return c;
 }
 
-typedef struct {
-  nn_net m;
-  nn_batch batch;
-  long ntokens;
-} model_case;
-
-static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
-  model_case *mc = ctx;
-  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
-}
-
 static bool setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  *p = (nn_params){0};
-  int st = nn_net_layout(&mc->m, cfg, p);
-  CHECK_INT(st, 0);
-  if (st || nn_params_alloc(p)) return false;
-  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
-  mc->batch = (nn_batch){MB, MS, MT, src, src_len, tgt_in, tgt_out};
-  return true;
+  return model_setup(mc, p, cfg, (nn_batch){MB, MS, MT, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 TEST(nn_rnnsearch_model_grad) {

@@ -10,6 +10,7 @@
 #include "nn_srnmt_attn.h"
 #include "test.h"
 #include "test_nn_check.h"
+#include "test_nn_model.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -137,30 +138,15 @@ static nn_net_cfg tiny_cfg(enum nn_cell cell) {
                       .pad = PAD, .enc_cell = cell, .dec_cell = cell};
 }
 
-typedef struct {
-  nn_net m;
-  nn_batch batch;
-  long ntokens;
-} model_case;
-
-static nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
-  model_case *mc = ctx;
-  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
-}
-
 /* Layer norm's curvature grows as 1/σ² of its input: with small matrices the
  * ε = 5e-3 differences of the checker are off by a few percent. Where the
  * layers are normalised the matrices (the output layer's aside) are scaled up
  * ×8; the norms keep the gates and tanh inputs in range. */
 static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  *p = (nn_params){0};
-  CHECK_INT(nn_net_layout(&mc->m, cfg, p), 0);
-  CHECK_INT(nn_params_alloc(p), 0);
-  nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
+  if (!model_setup(mc, p, cfg, (nn_batch){MB, MS, MT, src, src_len, tgt_in, tgt_out}, seed)) return;
   for (int v = 0; v < p->nviews && (cfg->dec_cell == NN_CELL_SRNMT || cfg->layer_norm); v++)
     if (p->views[v].rows > 1 && strcmp(p->views[v].name, "out.W"))
       for (int k = 0; k < p->views[v].rows * p->views[v].cols; k++) p->w[p->views[v].off + k] *= 8;
-  mc->batch = (nn_batch){MB, MS, MT, src, src_len, tgt_in, tgt_out};
 }
 
 /* The variants: SR-NMT bidirectional with dropout, emb != hidden (the

@@ -1,0 +1,20 @@
+/* The whole-model harness the model-family tests share: a model, its batch
+ * and the loss function the gradient checker calls. */
+#ifndef NMT_TEST_NN_MODEL_H
+#define NMT_TEST_NN_MODEL_H
+#include "nn_net.h"
+#include <stdbool.h>
+
+typedef struct {
+  nn_net m;
+  nn_batch batch;
+  long ntokens;
+} model_case;
+
+/* The training loss of mc's batch (ctx: a model_case), for T_NN_GRADCHECK. */
+nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx);
+/* Lay out cfg's model into a fresh p (a bad configuration fails the test),
+ * weights U(±0.3) from seed, on batch b. False when it could not be set up. */
+bool model_setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, nn_batch b, uint64_t seed);
+
+#endif

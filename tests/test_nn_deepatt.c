@@ -301,27 +301,10 @@ TEST(nn_deepatt_learns_copy) {
     cfg.hidden = 12;
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
-    nn_graph g = {.seed = 1};
-    nn_adam opt = {0.01f, 0.9f, 0.999f, 1e-8f, 1};
-    double first = 0, last = 0;
-    for (int step = 0; step < 300; step++) {
-      nn_graph_reset(&g, true, (uint64_t)step);
-      nn_params_zero_grad(&p);
-      nn_tensor *loss = build_model(&g, &p, &mc);
-      if (!loss) {
-        T_FAIL("forward: %s", nmt_errmsg());
-        break;
-      }
-      CHECK_INT(nn_tape_backward(&g, loss, 1.0f / mc.ntokens), 0);
-      nn_params_clip(&p, 5);
-      nn_adam_step(&p, &opt);
-      double per_token = loss->v[0] / mc.ntokens;
-      if (step == 0) first = per_token;
-      last = per_token;
-    }
+    double first, last;
+    model_train(&mc, &p, 300, 0.01f, &first, &last);
     CHECK(first > 1.8);
     if (!(last < 0.6)) T_FAIL("%s: loss %.3f -> %.3f after 300 steps", cfg.family->name, first, last);
-    nn_graph_free(&g);
     nn_params_free(&p);
   }
 }

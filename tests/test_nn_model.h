@@ -17,4 +17,10 @@ nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx);
  * weights U(±0.3) from seed, on batch b. False when it could not be set up. */
 bool model_setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, nn_batch b, uint64_t seed);
 
+/* Train mc's model on its batch: `steps` Adam steps at lr (clipping at 5,
+ * dropout stream (seed 1, step)). *first and *last get the per-token training
+ * loss of the first and the last step; false (the test failed) when a step
+ * could not run. */
+bool model_train(model_case *mc, nn_params *p, int steps, float lr, double *first, double *last);
+
 #endif

@@ -1,5 +1,6 @@
 /* The shared whole-model harness; see test_nn_model.h. */
 #include "test_nn_model.h"
+#include "err.h"
 #include "test.h"
 
 nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
@@ -15,4 +16,27 @@ bool model_setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, nn_batch b
   nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
   mc->batch = b;
   return true;
+}
+
+bool model_train(model_case *mc, nn_params *p, int steps, float lr, double *first, double *last) {
+  nn_graph g = {.seed = 1};
+  nn_adam opt = {lr, 0.9f, 0.999f, 1e-8f, 1};
+  bool ok = true;
+  *first = *last = 0;
+  for (int step = 0; step < steps && ok; step++) {
+    nn_graph_reset(&g, true, (uint64_t)step);
+    nn_params_zero_grad(p);
+    nn_tensor *loss = build_model(&g, p, mc);
+    ok = loss && !nn_tape_backward(&g, loss, 1.0f / (float)mc->ntokens);
+    if (!ok) {
+      T_FAIL("step %d: %s", step, nmt_errmsg());
+      break;
+    }
+    nn_params_clip(p, 5);
+    nn_adam_step(p, &opt);
+    *last = loss->v[0] / (double)mc->ntokens;
+    if (!step) *first = *last;
+  }
+  nn_graph_free(&g);
+  return ok;
 }

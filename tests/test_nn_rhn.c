@@ -268,27 +268,12 @@ TEST(nn_rhn_model_learns_copy) {
     nn_params p;
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
-    nn_graph g = {.seed = 1};
-    nn_adam opt = {.lr = 0.01f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f};
-    double first = 0, last = 0;
-    for (int step = 0; step < 600; step++) {
-      nn_graph_reset(&g, true, (uint64_t)step);
-      nn_params_zero_grad(&p);
-      nn_tensor *loss = build_model(&g, &p, &mc);
-      if (!loss) {
-        T_FAIL("forward: %s", nmt_errmsg());
-        break;
-      }
-      CHECK_INT(nn_tape_backward(&g, loss, 1.0f / mc.ntokens), 0);
-      nn_params_clip(&p, 5);
-      nn_adam_step(&p, &opt);
-      if (step == 0) first = loss->v[0] / mc.ntokens;
-    }
+    double first, last;
+    model_train(&mc, &p, 600, 0.01f, &first, &last);
     mc.m.cfg.recon_beta = 0; /* the translation's loss alone */
     last = loss_of(&mc, &p) / mc.ntokens;
     CHECK(first > 1.8);
     if (!(last < 0.9)) T_FAIL("reconstructor %d: loss %.3f -> %.3f after 600 steps", rec, first, last);
-    nn_graph_free(&g);
     nn_params_free(&p);
   }
 }

@@ -251,27 +251,11 @@ static void learns_copy(enum nn_cell cell, float lr, int steps, double below) {
   cfg.hidden = 8;
   if (!setup(&mc, &p, &cfg, 7)) return;
   nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
-  nn_graph g = {.seed = 1};
-  nn_adam opt = {.lr = lr, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f};
-  double first = 0, last = 0;
-  for (int step = 0; step < steps; step++) {
-    nn_graph_reset(&g, true, (uint64_t)step);
-    nn_params_zero_grad(&p);
-    nn_tensor *loss = build_model(&g, &p, &mc);
-    if (!loss) {
-      T_FAIL("forward: %s", nmt_errmsg());
-      break;
-    }
-    CHECK_INT(nn_tape_backward(&g, loss, 1.0f / mc.ntokens), 0);
-    nn_params_clip(&p, 5);
-    nn_adam_step(&p, &opt);
-    last = loss->v[0] / mc.ntokens;
-    if (step == 0) first = last;
-  }
+  double first, last;
+  model_train(&mc, &p, steps, lr, &first, &last);
   /* Label smoothing 0.1 over 7 words bounds the loss below by about 0.33. */
   CHECK(first > 1.8);
   if (!(last < below)) T_FAIL("cell %d: loss %.3f -> %.3f after %d steps", cell, first, last, steps);
-  nn_graph_free(&g);
   nn_params_free(&p);
 }
 

@@ -233,22 +233,9 @@ TEST(nn_srnmt_learns_copy) {
     nn_params p;
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
-    nn_graph g = {.seed = 1};
-    nn_adam opt = {0.02f, 0.9f, 0.999f, 1e-8f, 1};
-    double first = 0, last = 0;
-    for (int step = 0; step < 200 && !g.failed; step++) {
-      nn_graph_reset(&g, true, (uint64_t)step);
-      nn_params_zero_grad(&p);
-      nn_tensor *loss = build_model(&g, &p, &mc);
-      if (!loss || nn_tape_backward(&g, loss, 1.0f / mc.ntokens)) break;
-      nn_params_clip(&p, 5);
-      nn_adam_step(&p, &opt);
-      last = loss->v[0] / mc.ntokens;
-      if (!step) first = last;
-    }
-    CHECK(!g.failed && first > 1.8);
+    double first, last;
+    CHECK(model_train(&mc, &p, 200, 0.02f, &first, &last) && first > 1.8);
     if (!(last < 0.6)) T_FAIL("variant %d: loss %.3f -> %.3f after 200 steps", i, first, last);
-    nn_graph_free(&g);
     nn_params_free(&p);
   }
 }

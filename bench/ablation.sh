@@ -59,6 +59,14 @@ table() {
       echo "| $label | $preset | not run | | | | | $paper |"
     fi
   done <<<"$ROWS"
+  echo
+  echo "| paper 004's claim | figures (BLEU beam 5) | on this data |"
+  echo "| --- | --- | --- |"
+  rows_claim "global attention beats no attention" "a > 0" luong-global:bleu_beam5 luong-dropout:bleu_beam5
+  rows_claim "local-p + input feeding ≥ global" "a >= 0" luong-local-p-feed:bleu_beam5 luong-global:bleu_beam5
+  rows_claim "input feeding helps global attention" "a > 0" luong-global-feed:bleu_beam5 luong-global:bleu_beam5
+  rows_claim "dropout helps" "a > 0" luong-dropout:bleu_beam5 luong-reverse:bleu_beam5
+  rows_claim "reversing the source helps" "a > 0" luong-reverse:bleu_beam5 luong-base:bleu_beam5
 }
 
 section=$(mktemp)

@@ -74,3 +74,27 @@ rows_put_section() {
   cat "$new" >"$readme"
   rm -f "$new"
 }
+
+# rows_claim TEXT CONDITION ID:COLUMN ID:COLUMN: a table row saying whether the first
+# figure beats the second ("a > 0": by more than 0, "a >= -1": by at least -1), or that
+# a row is not run yet.
+rows_claim() {
+  local text=$1 cond=$2 vals=() id
+  shift 2
+  for id in "$@"; do
+    local v
+    v=$(rows_field "${id%%:*}" "${id#*:}")
+    vals+=("${v:-NA}")
+  done
+  local verdict
+  verdict=$(printf '%s\n' "${vals[@]}" | awk -v c="$cond" '
+    {v[NR] = $1; if ($1 == "NA") miss = 1}
+    END {
+      if (miss) {print "not run yet"; exit}
+      split(c, p, " "); op = p[2]; d = p[3] + 0
+      a = v[1]; b = v[2]
+      ok = op == ">" ? a > b + d : op == ">=" ? a >= b + d : 0
+      print ok ? "holds" : "does not hold"
+    }')
+  echo "| $text | $(IFS=/; echo "${vals[*]}") | $verdict |"
+}

@@ -5,7 +5,6 @@
 #include <cblas.h>
 #include <string.h>
 
-
 void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
              const float *B, int ldb, float beta, float *C, int ldc) {
   /* A few rows times a weight matrix (decoding one sentence, a small beam): sgemm

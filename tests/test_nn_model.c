@@ -9,10 +9,8 @@
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5 };
 
 /* Three sentences of lengths 4, 2, 3 (source) and their copies as targets. */
-static const int src[S * B] = {3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
-static const int src_len[B] = {4, 2, 3};
-static const int tgt_in[T * B] = {BOS, BOS, BOS, 3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
-static const int tgt_out[T * B] = {3, 4, 5, 6, 5, 6, 4, EOS, 3, 5, PAD, EOS, EOS, PAD, PAD};
+static const int *const src = copy_src, *const src_len = copy_src_len; /* test_nn_model.h */
+static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
 static nn_net_cfg tiny_cfg(void) {
   return (nn_net_cfg){.family = &nn_family_luong, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .enc_layers = 2,

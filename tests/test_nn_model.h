@@ -5,6 +5,11 @@
 #include "nn_net.h"
 #include <stdbool.h>
 
+/* The copy batch every family's model tests train and check on: three
+ * sentences of lengths 4, 2, 3 (source, time-major) and their copies as
+ * targets; ids 0 pad, 1 <s>, 2 </s>, words 3..6 of a vocabulary of 7. */
+extern const int copy_src[4 * 3], copy_src_len[3], copy_tgt_in[5 * 3], copy_tgt_out[5 * 3];
+
 typedef struct {
   nn_net m;
   nn_batch batch;

@@ -3,6 +3,11 @@
 #include "err.h"
 #include "test.h"
 
+const int copy_src[4 * 3] = {3, 4, 5, 6, 5, 6, 4, 0, 3, 5, 0, 0};
+const int copy_src_len[3] = {4, 2, 3};
+const int copy_tgt_in[5 * 3] = {1, 1, 1, 3, 4, 5, 6, 5, 6, 4, 0, 3, 5, 0, 0};
+const int copy_tgt_out[5 * 3] = {3, 4, 5, 6, 5, 6, 4, 2, 3, 5, 0, 2, 2, 0, 0};
+
 nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
   model_case *mc = ctx;
   return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);

@@ -102,10 +102,8 @@ TEST(nn_rhn_layer_grad_masked) {
 /* The whole model on the tiny batch of tests/test_nn_model.c: vocab 7, emb 5,
  * hidden 6, sources of 4, 2, 3 tokens copied as targets. */
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, S = 4, TT = 5 };
-static const int src[S * B] = {3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
-static const int src_len[B] = {4, 2, 3};
-static const int tgt_in[TT * B] = {BOS, BOS, BOS, 3, 4, 5, 6, 5, 6, 4, PAD, 3, 5, PAD, PAD};
-static const int tgt_out[TT * B] = {3, 4, 5, 6, 5, 6, 4, EOS, 3, 5, PAD, EOS, EOS, PAD, PAD};
+static const int *const src = copy_src, *const src_len = copy_src_len; /* test_nn_model.h */
+static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
 static nn_net_cfg tiny_cfg(void) {
   return (nn_net_cfg){.family = &nn_family_rhn, .src_vocab = V, .tgt_vocab = V, .emb = 5,

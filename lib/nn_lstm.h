@@ -32,6 +32,15 @@ bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T,
 /* Y rows of step t += x (B,In)·W; returns those rows. */
 nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x);
 
+/* The cells' backward (plain and peephole) in passes of this many hidden units
+ * through stack buffers dz[4][NN_LSTM_CHUNK]; this adds the four gate
+ * gradients of units [k0, k0+n) to d (B,4H) unless d is NULL. */
+enum { NN_LSTM_CHUNK = 256 };
+static inline void nn_lstm_add_gates(float *d, float (*dz)[NN_LSTM_CHUNK], int k0, int n, int H) {
+  for (int q = 0; d && q < 4; q++)
+    for (int k = 0; k < n; k++) d[q * H + k0 + k] += dz[q][k];
+}
+
 typedef struct {
   nn_tensor *Wx; /* (E,4H) */
   nn_tensor *Wh; /* (H,4H) */

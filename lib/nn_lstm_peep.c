@@ -40,18 +40,11 @@ void nn_lstm_peep_fwd(float *h, float *c, float *act, const float *gx, const flo
   }
 }
 
-enum { CHUNK = 256 }; /* hidden units per pass of the backward's stack buffers */
-
-/* Adds the four gate gradients of units [k0, k0+n) to d (B,4H) unless NULL. */
-static void add_gates(float *d, float (*dz)[CHUNK], int k0, int n, int H) {
-  for (int q = 0; d && q < 4; q++)
-    for (int k = 0; k < n; k++) d[q * H + k0 + k] += dz[q][k];
-}
 
 void nn_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, float *dc_prev,
                       const float *dh, const float *dc, const float *act, const float *peep,
                       const float *c, const float *c_prev, const float *mask, int B, int H) {
-  float dz[4][CHUNK], dct[CHUNK]; /* gates i, f, o, g; total dL/dc */
+  float dz[4][NN_LSTM_CHUNK], dct[NN_LSTM_CHUNK]; /* gates i, f, o, g; total dL/dc */
   for (int b = 0; b < B; b++) {
     const float *dhb = dh + (size_t)b * H, *dcb = dc + (size_t)b * H;
     float *dhp = dh_prev ? dh_prev + (size_t)b * H : NULL;
@@ -62,8 +55,8 @@ void nn_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, floa
       continue;
     }
     const float *a = act + (size_t)b * 5 * H, *cp = c_prev + (size_t)b * H, *cb = c + (size_t)b * H;
-    for (int k0 = 0; k0 < H; k0 += CHUNK) {
-      int n = H - k0 < CHUNK ? H - k0 : CHUNK;
+    for (int k0 = 0; k0 < H; k0 += NN_LSTM_CHUNK) {
+      int n = H - k0 < NN_LSTM_CHUNK ? H - k0 : NN_LSTM_CHUNK;
       const float *i = a + k0, *f = i + H, *o = i + 2 * H, *gg = i + 3 * H, *tc = i + 4 * H;
       const float *pi = peep + k0, *pf = pi + H, *po = pi + 2 * H;
       const float *dhk = dhb + k0, *dck = dcb + k0, *cpk = cp + k0, *ck = cb + k0;
@@ -74,8 +67,8 @@ void nn_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, floa
         dz[1][k] = dct[k] * cpk[k] * f[k] * (1 - f[k]);
         dz[3][k] = dct[k] * i[k] * (1 - gg[k] * gg[k]);
       }
-      add_gates(dgx ? dgx + (size_t)b * 4 * H : NULL, dz, k0, n, H);
-      add_gates(dgh ? dgh + (size_t)b * 4 * H : NULL, dz, k0, n, H);
+      nn_lstm_add_gates(dgx ? dgx + (size_t)b * 4 * H : NULL, dz, k0, n, H);
+      nn_lstm_add_gates(dgh ? dgh + (size_t)b * 4 * H : NULL, dz, k0, n, H);
       for (int k = 0; dcp && k < n; k++)
         dcp[k0 + k] += dct[k] * f[k] + dz[0][k] * pi[k] + dz[1][k] * pf[k];
       for (int k = 0; dpeep && k < n; k++) {

@@ -59,14 +59,17 @@ demo: all
 # ops; every case skips without a GPU). CUDA=0 turns it off; auto builds it when nvcc exists.
 CUDA      ?= auto
 NVCC      ?= $(if $(filter 0,$(CUDA)),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null))
-CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
+# nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc): ask it where its
+# libraries are, from the link line it would run (the last -L of LIBRARIES=).
+CUDA_LIBDIR ?= $(if $(NVCC),$(shell $(NVCC) --dryrun -x cu /dev/null -o /dev/null 2>&1 | \
+  sed -n 's/^\#\$$ LIBRARIES=.*"-L\([^"]*\)"[^"]*$$/\1/p'))
 CUDA_ARCH ?= -gencode arch=compute_90,code=[sm_90,compute_90]
 NVCCFLAGS ?= -O3 -std=c++17 --extended-lambda $(CUDA_ARCH)
 CU_SRC    := $(wildcard kernels/*.cu)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 # What a CUDA program links before libnmt.a: the CUDA device.o, then the kernels.
 CUDA_LINK := $(BUILD)/cuda/lib/device.o $(BUILD)/libnmt_cuda.a
-CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++
+CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
 $(BUILD)/kernels/%.o: kernels/%.cu kernels/nn_cuda.h kernels/nn_cuda_internal.cuh

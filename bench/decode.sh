@@ -7,6 +7,7 @@
 # the decoder step of bench/train.sh's formula, plus the encoder per source token.
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
 # the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000).
+# The int8 rows (--gemm-type int8) reuse the peer's figures of the float rows.
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
@@ -23,9 +24,10 @@ decode_models() {
     { echo "peer training failed: $(tail -n1 "$out/peer-train.log")"; return 1; }
 }
 
-# decode_row WHO BEAM BATCH [SHORTLIST]: prints "sents/s out_tokens"
+# decode_row WHO BEAM BATCH [SHORTLIST [GEMM_TYPE]]: prints "sents/s out_tokens"; the
+# output goes to $BENCH_DIR/decode/nmt.BEAM.BATCH[.slN][.int8].out
 decode_row() {
-  local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 sl=${4:-0} th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
+  local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 sl=${4:-0} gt=${5:-float32} th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
   if [ "$who" = peer ]; then
     /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \
       --output "$out/peer.$k.$bs.out" --beam "$k" --batch-size "$bs" --threads "$th" >"$out/peer.log" 2>&1 ||
@@ -36,9 +38,10 @@ decode_row() {
   local t0 t1
   t0=$(date +%s%N)
   local o=$out/nmt.$k.$bs.out
-  [ "$sl" = 0 ] || o=$out/nmt.$k.$bs.sl$sl.out
+  [ "$sl" = 0 ] || o=${o%.out}.sl$sl.out
+  [ "$gt" = float32 ] || o=${o%.out}.$gt.out
   nmt-decode -m "$out/m.bin" -i "$in" -o "$o" -b "$k" --mini-batch "$bs" \
-    --no-postprocess --cpu-threads "$th" ${4:+--shortlist "$sl"} 2>"$out/nmt.err" ||
+    --no-postprocess --cpu-threads "$th" --shortlist "$sl" --gemm-type "$gt" 2>"$out/nmt.err" ||
     { echo "nmt-decode failed: $(tail -n1 "$out/nmt.err")" >&2; return 1; }
   t1=$(date +%s%N)
   awk -v a="$t0" -v b="$t1" '{ n += NF + 1 } END { printf "%.2f %d\n", NR / ((b - a) / 1e9), n }' "$o"
@@ -66,6 +69,34 @@ decode_shortlist_rows() {
   done
 }
 
+# int8 weights (nmt-decode --gemm-type int8), alone and with the shortlist: speed
+# against the peer's rows above (PEER: "greedy/64 greedy/1 beam5/64 beam5/1" sent/s) and BLEU.
+decode_int8_rows() {
+  local out=$BENCH_DIR/decode sl=${NMT_SHORTLIST:-1000} k bs s n p i=0
+  local -a peer
+  read -r -a peer <<<"$1"
+  echo
+  echo "int8 weights (--gemm-type int8), same models; speed-up against the peer rows above:"
+  echo "| search | batch | shortlist | nmt-decode sent/s | speed-up | BLEU | BLEU float32 |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  for k in 1 5; do
+    for bs in 64 1; do
+      p=${peer[$i]:--}
+      i=$((i + 1))
+      [ "$bs" = 1 ] && [ "${NMT_DECODE_B1:-1}" = 0 ] && continue
+      for s in 0 $([ "$bs" = 1 ] && echo "$sl"); do
+        n=$(decode_row nmt "$k" "$bs" "$s" int8) || return 1
+        local f=$out/nmt.$k.$bs
+        [ "$s" = 0 ] || f=$f.sl$s
+        printf "| %s | %d | %s | %s | %s | %s | %s |\n" "$([ "$k" = 1 ] && echo greedy || echo "beam $k")" \
+          "$bs" "$([ "$s" = 0 ] && echo - || echo "$s")" "${n%% *}" \
+          "$(awk -v a="$p" -v b="${n%% *}" 'BEGIN { print (a + 0 > 0 ? sprintf("%.1fx", b / a) : "-") }')" \
+          "$(decode_bleu "$f.int8.out")" "$(decode_bleu "$f.out")"
+      done
+    done
+  done
+}
+
 decode_bench() {
   local out=$BENCH_DIR/decode th=${NMT_THREADS:-2}
   multi30k_bpe || return 1
@@ -76,14 +107,15 @@ decode_bench() {
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "| search | batch | peer sent/s | nmt-decode sent/s | speed-up | nmt out tokens | nmt GFLOP/s |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
-  local vt src k bs p n
+  local vt src k bs p n peers=""
   vt=$(sed -n 's/.*vocabularies [0-9]* \/ \([0-9]*\).*/\1/p' "$out/train.log")
   src=$(awk '{ n += NF + 1 } END { print n }' "$M30K/test.bpe.fr")
   for k in 1 5; do
     for bs in 64 1; do
-      [ "$bs" = 1 ] && [ "${NMT_DECODE_B1:-1}" = 0 ] && continue
+      [ "$bs" = 1 ] && [ "${NMT_DECODE_B1:-1}" = 0 ] && { peers="$peers -"; continue; }
       p="- 0"
       [ "${NMT_PEER:-1}" = 0 ] || p=$(decode_row peer "$k" "$bs") || return 1
+      peers="$peers ${p%% *}"
       n=$(decode_row nmt "$k" "$bs") || return 1
       awk -v p="$p" -v n="$n" -v k="$k" -v bs="$bs" -v V="$vt" -v src="$src" 'BEGIN {
         split(p, a, " "); split(n, b, " "); E = 256; H = 512; h = H / 2; S = src / 1000
@@ -96,5 +128,6 @@ decode_bench() {
     done
   done
   [ "${NMT_DECODE_B1:-1}" = 0 ] || decode_shortlist_rows
+  decode_int8_rows "$peers"
 }
 decode_bench

@@ -117,8 +117,7 @@ static float *output_logits(nn_graph *g, const nmt_dec *d, const nn_tensor *x, i
   for (int r = 0; r < x->rows; r++)
     if (bo) memcpy(y + (size_t)r * W, bo->v, sizeof(float) * W);
     else memset(y + (size_t)r * W, 0, sizeof(float) * W);
-  nn_gemm(false, false, x->rows, W, x->cols, 1, x->v, x->cols, Wo->v, Wo->cols, 1, y, W);
-  return y;
+  return nn_gemm_weights(g, x->rows, W, x->v, x->cols, Wo, 1, y, W) ? y : NULL;
 }
 
 /* The rows of ht whose scores the search reads (d->live), or NULL for all. */

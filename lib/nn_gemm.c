@@ -2,6 +2,7 @@
 #include "nn_gemm_rows.h"
 #include "nn_kernels.h"
 #include "nn_ops.h"
+#include "nn_qgemm.h"
 #include <cblas.h>
 #include <string.h>
 
@@ -32,6 +33,17 @@ void nn_transpose(float *dst, const float *src, int R, int C) {
   cblas_somatcopy(CblasRowMajor, CblasTrans, R, C, 1.0f, src, C, dst, R);
 }
 
+bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const nn_tensor *W,
+                     float beta, float *C, int ldc) {
+  if (!W->q) {
+    nn_gemm(false, false, M, n, W->rows, 1, A, lda, W->v, W->cols, beta, C, ldc);
+    return true;
+  }
+  if (!nn_qgemm(M, n, A, lda, W->q, beta, C, ldc)) return true;
+  g->failed = true;
+  return false;
+}
+
 /* C = op(A)·op(B): dA = dC·op(B)ᵀ (transposed back when ta), dB likewise. */
 static void matmul_bw(const nn_entry *e) {
   nn_tensor *a = e->in[0], *b = e->in[1], *c = e->out[0];
@@ -59,7 +71,10 @@ nn_tensor *nn_matmul(nn_graph *g, nn_tensor *a, bool ta, nn_tensor *b, bool tb) 
   if (!nn_require(g, K == Kb, "matmul: inner sizes differ (%d vs %d)", K, Kb)) return NULL;
   nn_tensor *c = nn_new(g, M, N);
   if (!c) return NULL;
-  nn_gemm(ta, tb, M, N, K, 1, a->v, a->cols, b->v, b->cols, 0, c->v, N);
+  if (!ta && !tb) {
+    if (!nn_gemm_weights(g, M, N, a->v, a->cols, b, 0, c->v, N)) return NULL;
+  } else
+    nn_gemm(ta, tb, M, N, K, 1, a->v, a->cols, b->v, b->cols, 0, c->v, N);
   nn_entry *e = nn_record(g, &matmul_op);
   if (e) *e = (nn_entry){.op = &matmul_op, .in = {a, b}, .out = {c}, .n = {ta, tb}};
   return c;
@@ -84,7 +99,7 @@ nn_tensor *nn_linear(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *bias) {
   if (!y) return NULL;
   for (int r = 0; r < x->rows; r++)
     memcpy(y->v + (size_t)r * y->cols, bias->v, (size_t)y->cols * sizeof(float));
-  nn_gemm(false, false, x->rows, W->cols, x->cols, 1, x->v, x->cols, W->v, W->cols, 1, y->v, y->cols);
+  if (!nn_gemm_weights(g, x->rows, W->cols, x->v, x->cols, W, 1, y->v, y->cols)) return NULL;
   nn_entry *e = nn_record(g, &linear_op);
   if (e) *e = (nn_entry){.op = &linear_op, .in = {x, W, bias}, .out = {y}};
   return y;

@@ -142,8 +142,7 @@ nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
     return NULL;
   nn_tensor *y = nn_rows(g, r->Y, t * r->B, r->B);
   if (!y) return NULL;
-  nn_gemm(false, false, x->rows, y->cols, x->cols, 1, x->v, x->cols, r->W->v, y->cols, 1, y->v,
-          y->cols);
+  if (!nn_gemm_weights(g, x->rows, y->cols, x->v, x->cols, r->W, 1, y->v, y->cols)) return NULL;
   if (!g->train) return y;
   memcpy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols);
   nn_entry *e = nn_record(g, &recur_step_op);

@@ -11,6 +11,11 @@ nn_tensor *nn_matmul(nn_graph *g, nn_tensor *a, bool ta, nn_tensor *b, bool tb);
 /* x (R,In)·W (In,Out) + bias (1,Out), one tensor instead of two: the bias is
  * the GEMM's initial C. */
 nn_tensor *nn_linear(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *bias);
+/* C (M, n) = A (M, W->rows)·W[:, 0:n] + beta·C (beta 0 or 1), through W's int8
+ * copy when it has one (inference, nn_params_quantize). The forward product of
+ * every op that multiplies by a weight; false (g failed) when out of memory. */
+bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const nn_tensor *W,
+                     float beta, float *C, int ldc);
 /* x (R,C) + bias (1,C). */
 nn_tensor *nn_add_bias(nn_graph *g, nn_tensor *x, nn_tensor *bias);
 

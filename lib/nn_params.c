@@ -63,7 +63,21 @@ int nn_params_alloc(nn_params *p) {
   return NMT_OK;
 }
 
+int nn_params_quantize(nn_params *p) {
+  if (p->q) return NMT_OK;
+  p->q = calloc((size_t)(p->nviews ? p->nviews : 1), sizeof *p->q);
+  if (!p->q) return nmt_fail(NMT_EIO, "out of memory: int8 weights");
+  for (int i = 0; i < p->nviews; i++) {
+    const nn_view *v = &p->views[i];
+    if (v->rows > 1 && v->cols > 1 && nn_qmat_pack(&p->q[i], p->w + v->off, v->rows, v->cols, v->cols))
+      return NMT_EIO;
+  }
+  return NMT_OK;
+}
+
 void nn_params_free(nn_params *p) {
+  for (int i = 0; p->q && i < p->nviews; i++) nn_qmat_free(&p->q[i]);
+  free(p->q);
   free(p->w);
   free(p->g);
   free(p->m);

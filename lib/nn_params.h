@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "nn_qgemm.h"
 
 typedef struct {
   char name[64];
@@ -21,6 +22,7 @@ typedef struct {
   nn_view *views;
   int nviews, cap_views;
   long step;            /* Adam steps taken */
+  nn_qmat *q;           /* (nviews) int8 copies for inference (nn_params_quantize), or NULL */
 } nn_params;
 
 enum nn_init { NN_INIT_UNIFORM, NN_INIT_XAVIER };
@@ -35,6 +37,9 @@ int nn_params_find(const nn_params *p, const char *name);
 /* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
 int nn_params_alloc(nn_params *p);
 void nn_params_free(nn_params *p);
+/* An int8 copy of every matrix view (rows and cols > 1) for inference: graphs
+ * that do not train then multiply by it (nn_param, nn_gemm_weights). NMT_OK or NMT_EIO. */
+int nn_params_quantize(nn_params *p);
 
 /* NN_INIT_UNIFORM: every weight ~ U(-scale, scale) (Luong: 0.1).
  * NN_INIT_XAVIER: matrices ~ U(±sqrt(6/(rows+cols))) (Glorot), row vectors

@@ -58,7 +58,7 @@ int *nn_ints(nn_graph *g, size_t n, const int *data) {
 static nn_tensor *tensor(nn_graph *g, float *v, float *grad, int rows, int cols) {
   nn_tensor *t = nn_alloc(g, sizeof *t);
   if (!t) return NULL;
-  *t = (nn_tensor){v, grad, rows, cols};
+  *t = (nn_tensor){v, grad, rows, cols, NULL};
   return t;
 }
 
@@ -91,7 +91,9 @@ nn_tensor *nn_param(nn_graph *g, nn_params *p, int index) {
   if (g->failed || !nn_require(g, index >= 0 && index < p->nviews, "param: no view %d", index))
     return NULL;
   const nn_view *v = &p->views[index];
-  return tensor(g, p->w + v->off, g->train ? p->g + v->off : NULL, v->rows, v->cols);
+  nn_tensor *t = tensor(g, p->w + v->off, g->train ? p->g + v->off : NULL, v->rows, v->cols);
+  if (t && !g->train && p->q && p->q[index].w) t->q = &p->q[index];
+  return t;
 }
 
 nn_entry *nn_record(nn_graph *g, const nn_opdef *op) {

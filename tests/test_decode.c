@@ -109,6 +109,21 @@ TEST(decode_step_matches_training_forward) {
   }
 }
 
+/* int8 weights (nmt-decode --gemm-type int8) score the forced batch close to
+ * float for every variant: every weight product goes through nn_gemm_weights. */
+TEST(decode_int8_tracks_float) {
+  for (int i = 0; i < NVARIANTS; i++) {
+    nmt_model m;
+    variant_model(&m, i, 51 + (uint64_t)i);
+    double want = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
+    CHECK_INT(nn_params_quantize(&m.params), NMT_OK);
+    double got = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
+    if (!(fabs(got - want) <= 0.003 * fabs(want)) || got == want)
+      T_FAIL("variant %d: int8 %.6f, float %.6f", i, got, want);
+    nmt_model_free(&m);
+  }
+}
+
 /* A model saved with each variant loads with the same layout and scores the same. */
 TEST(decode_variants_round_trip) {
   const char *file = t_tmp("variant.bin");

@@ -11,7 +11,7 @@ enum { NMT_MAX_DECODE_THREADS = 8 };
 typedef struct {
   const char *model, *input, *output;
   long beam, shortlist, mini_batch, maxi_batch, max_length, cpu_threads;
-  const char *device;
+  const char *device, *gemm_type;
   double normalize, max_length_factor;
   bool n_best, no_postprocess, raw, alignment;
 } decode_args;

@@ -5,10 +5,12 @@
 #include "err.h"
 #include <cblas.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int parse_args(decode_args *a, int argc, char **argv) {
   *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
-                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000};
+                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000,
+                     .gemm_type = "float32"};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
@@ -23,6 +25,8 @@ static int parse_args(decode_args *a, int argc, char **argv) {
        "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000)"},
       {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)"},
+      {"gemm-type", 0, NMT_OPT_STR, &a->gemm_type, "T",
+       "float32, or int8: weights quantized per column, rows per step (~4x less to read; float32)"},
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64)"},
       {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
       {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
@@ -47,6 +51,8 @@ static int parse_args(decode_args *a, int argc, char **argv) {
               a->max_length_factor <= 0))
     st = nmt_fail(NMT_EUSAGE, "--beam-size, --mini-batch, --maxi-batch, --max-length and --max-length-factor must be > 0");
   if (!st && a->shortlist < 0) st = nmt_fail(NMT_EUSAGE, "--shortlist must be >= 0");
+  if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
+    st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
   return st;
 }
 
@@ -61,6 +67,7 @@ int main(int argc, char **argv) {
   if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
   if (a.alignment && m.net.cfg.no_attention)
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.model));
+  if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
   if ((st = decode_stream(&m, &a))) nmt_die(PROG, st);
   nmt_model_free(&m);
   return 0;

@@ -61,6 +61,33 @@ static void tiny_model(nmt_model *m, const char *attention, uint64_t seed) {
   CHECK_INT(nmt_model_create(m, &o, vs, vt, seed), NMT_OK);
 }
 
+/* Validation perplexity is the translation's: an RHN model with a reconstructor
+ * scores the validation set as the same weights without it. */
+TEST(train_valid_ppl_leaves_out_reconstructor) {
+  const char *text = "<pad>\n<unk>\n<s>\n</s>\nx\n", *src = t_tmp("valid.src"), *tgt = t_tmp("valid.tgt");
+  FILE *f = fopen(src, "w");
+  fputs("x x\nx\n", f), fclose(f);
+  f = fopen(tgt, "w");
+  fputs("x\nx x x\n", f), fclose(f);
+  double ppl[2], bleu;
+  for (int rec = 0; rec < 2; rec++) {
+    nmt_vocab *vs, *vt;
+    nmt_vocab_parse(&vs, text, strlen(text), "v");
+    nmt_vocab_parse(&vt, text, strlen(text), "v");
+    nmt_model_opts o = {.type = "rhn", .dim_emb = 6, .dim_rnn = 8, .enc_depth = 1, .dec_depth = 1,
+                        .attention = "general", .input_feed = true, .recon_beta = rec ? 1.0f : 0};
+    nmt_model m;
+    nmt_valid_set v;
+    CHECK_INT(nmt_model_create(&m, &o, vs, vt, 5), NMT_OK);
+    nn_params_init(&m.params, NN_INIT_UNIFORM, 0.1f, 5); /* the reconstructor's own views come after */
+    CHECK_INT(nmt_valid_load(&v, src, tgt, &m), NMT_OK);
+    CHECK_INT(nmt_validate(&m, &v, &ppl[rec], &bleu), NMT_OK);
+    nmt_valid_free(&v);
+    nmt_model_free(&m);
+  }
+  CHECK_NEAR(ppl[1], ppl[0], 1e-6 * ppl[0]);
+}
+
 static bool same_floats(const float *a, const float *b, size_t n) { return !memcmp(a, b, n * sizeof *a); }
 
 TEST(train_model_file_round_trip) {

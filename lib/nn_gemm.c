@@ -39,9 +39,10 @@ bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const n
     nn_gemm(false, false, M, n, W->rows, 1, A, lda, W->v, W->cols, beta, C, ldc);
     return true;
   }
-  if (!nn_qgemm(M, n, A, lda, W->q, beta, C, ldc)) return true;
-  g->failed = true;
-  return false;
+  void *scratch = nn_alloc(g, nn_qgemm_scratch(M, W->q)); /* the arena: no malloc per step */
+  if (!scratch) return false;
+  nn_qgemm(M, n, A, lda, W->q, beta, C, ldc, scratch);
+  return true;
 }
 
 /* C = op(A)·op(B): dA = dC·op(B)ᵀ (transposed back when ta), dB likewise. */

@@ -160,7 +160,9 @@ static void run(void *ctx, int part, int parts) {
   const job *j = ctx;
   const nn_qmat *q = j->q;
   int P = (j->n + NR - 1) / NR;
+#ifdef HAVE_VNNI_KERNEL
   bool vnni = nn_qgemm_vnni();
+#endif
   for (int p = P * part / parts; p < P * (part + 1) / parts; p++) {
     int n0 = p * NR, cols = j->n - n0 < NR ? j->n - n0 : NR;
     const int8_t *w = q->w + (size_t)p * q->K4 * NR * 4;
@@ -180,19 +182,21 @@ static void run(void *ctx, int part, int parts) {
         continue;
       }
 #endif
-      (void)vnni;
       panel_portable(R, q->K4, a, j->astride, w, j->sx + r, q->scale + n0, q->colsum + n0,
                      j->beta, C, j->ldc, cols);
     }
   }
 }
 
-int nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float beta, float *C,
-             int ldc) {
-  if (M < 1 || n < 1) return NMT_OK;
+size_t nn_qgemm_scratch(int M, const nn_qmat *q) {
+  return (size_t)(M > 0 ? M : 0) * (4 * (size_t)q->K4 + sizeof(float));
+}
+
+void nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float beta, float *C,
+              int ldc, void *scratch) {
+  if (M < 1 || n < 1) return;
   int astride = 4 * q->K4;
-  uint8_t *a = malloc((size_t)M * astride + (size_t)M * sizeof(float));
-  if (!a) return nmt_fail(NMT_EIO, "out of memory: int8 rows (%d, %d)", M, q->K);
+  uint8_t *a = scratch;
   float *sx = (float *)(a + (size_t)M * astride); /* astride is a multiple of 4: aligned */
   for (int i = 0; i < M; i++) {
 #ifdef HAVE_VNNI_KERNEL
@@ -205,6 +209,4 @@ int nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float beta
   }
   job j = {M, n, astride, ldc, beta, a, sx, q, C};
   nn_parallel((size_t)q->K * n * (size_t)M / 4, run, &j);
-  free(a);
-  return NMT_OK;
 }

@@ -10,6 +10,7 @@
 #ifndef NMT_NN_QGEMM_H
 #define NMT_NN_QGEMM_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* W (K, N) packed in panels of 64 columns; in a panel, for each group of 4
@@ -27,11 +28,14 @@ typedef struct {
 int nn_qmat_pack(nn_qmat *q, const float *W, int K, int N, int ldw);
 void nn_qmat_free(nn_qmat *q);
 
+/* Bytes of scratch nn_qgemm needs for M rows (their int8 copy and scales; 4-byte aligned). */
+size_t nn_qgemm_scratch(int M, const nn_qmat *q);
 /* C (M, n) = A (M, K)·W[:, 0:n] + beta·C with beta 0 (C not read) or 1, row-major,
- * n <= q->N (a shortlist takes the first columns). Split over the threads
- * (nn_parallel) by panels. NMT_OK, or NMT_EIO when the rows' bytes cannot be allocated. */
-int nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float beta, float *C,
-             int ldc);
+ * n <= q->N (a shortlist takes the first columns), using nn_qgemm_scratch(M, q)
+ * bytes at scratch (a graph's arena: no malloc per step). Split over the threads
+ * (nn_parallel) by panels. */
+void nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float beta, float *C,
+              int ldc, void *scratch);
 
 /* Whether nn_qgemm runs the AVX-512 VNNI kernel (else a portable loop with the
  * same integer arithmetic); nn_qgemm_portable(true) forces the loop (tests). */

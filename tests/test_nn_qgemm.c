@@ -27,6 +27,7 @@ static shape shape_of(int it) {
   return s;
 }
 
+static uint32_t scratch[MAXM * (MAXK / 4 + 2)]; /* nn_qgemm_scratch: K4 + 1 words a row */
 static float A[MAXM * (MAXK + 2)], W[MAXK * (MAXN + 1)], C[MAXM * (MAXN + 2)], C0[MAXM * (MAXN + 2)];
 
 /* Case it: random A and W, C (C0 its copy), W packed into q, C = nn_qgemm's result. */
@@ -36,7 +37,7 @@ static shape run_case(int it, uint64_t *seed, nn_qmat *q) {
   for (int i = 0; i < s.K * s.ldw; i++) W[i] = uniform(seed) * (i % 5 == 0 ? 4 : 1); /* some large weights */
   for (int i = 0; i < s.M * s.ldc; i++) C[i] = C0[i] = s.beta == 0 ? NAN : (float)(i % 7) - 3;
   CHECK_INT(nn_qmat_pack(q, W, s.K, s.N, s.ldw), NMT_OK);
-  CHECK_INT(nn_qgemm(s.M, s.n, A, s.lda, q, s.beta, C, s.ldc), NMT_OK);
+  nn_qgemm(s.M, s.n, A, s.lda, q, s.beta, C, s.ldc, scratch);
   return s;
 }
 
@@ -82,7 +83,7 @@ TEST(nn_qgemm_vnni_matches_portable) {
     nn_qmat q;
     shape s = run_case(it, &seed, &q);
     nn_qgemm_portable(true);
-    CHECK_INT(nn_qgemm(s.M, s.n, A, s.lda, &q, s.beta, C0, s.ldc), NMT_OK);
+    nn_qgemm(s.M, s.n, A, s.lda, &q, s.beta, C0, s.ldc, scratch);
     nn_qgemm_portable(false);
     for (int i = 0; i < s.M * s.ldc; i++)
       if (!(fabsf(C[i] - C0[i]) <= 1e-6f * (1 + fabsf(C0[i])) || (isnan(C[i]) && isnan(C0[i])))) {

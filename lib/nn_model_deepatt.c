@@ -98,8 +98,7 @@ static int layout(nn_net *m, nn_params *p) {
   c->no_attention = !attends(m);
   int E = c->emb, H = c->hidden, A = c->attn_size, C = ctx_width(m);
   int deep_in = c->fast_forward ? 3 * H : H; /* [Half(f), h] or h */
-  nn_net_add(p, &st, &m->slot[SRC_EMB], "enc.emb", c->src_vocab, E);
-  nn_net_add(p, &st, &m->slot[TGT_EMB], "dec.emb", c->tgt_vocab, E);
+  nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   char prefix[32];
   for (int col = 0; col < 2; col++)
     for (int l = 0; l < c->enc_layers; l++) {

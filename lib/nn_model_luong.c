@@ -74,8 +74,7 @@ static int layout(nn_net *m, nn_params *p) {
                                 "hidden size with a bidirectional encoder)", NN_MAX_LAYERS);
   m->cfg.input_feed = c->input_feed && !c->no_attention;
   int st = NMT_OK, E = c->emb, H = c->hidden;
-  nn_net_add(p, &st, &m->luong.src_emb, "enc.emb", c->src_vocab, E);
-  nn_net_add(p, &st, &m->luong.tgt_emb, "dec.emb", c->tgt_vocab, E);
+  nn_net_add_embeddings(p, &st, &m->luong.src_emb, &m->luong.tgt_emb, c);
   layout_encoder(m, p, &st);
   char prefix[32];
   for (int l = 0; l < c->dec_layers; l++) {

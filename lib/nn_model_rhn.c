@@ -128,8 +128,7 @@ static int layout(nn_net *m, nn_params *p) {
   c->input_feed = c->input_feed && !c->no_attention;
   int E = c->emb, H = c->hidden, nbi = bi_layers(c);
   char prefix[32];
-  nn_net_add(p, &st, &m->slot[SRC_EMB], "enc.emb", c->src_vocab, E);
-  nn_net_add(p, &st, &m->slot[TGT_EMB], "dec.emb", c->tgt_vocab, E);
+  nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   for (int l = 0; l < c->enc_layers; l++) {
     int h = l < nbi ? H / 2 : H, in = !l ? E : l < nbi ? H / 2 : H;
     snprintf(prefix, sizeof prefix, "enc.l%d", l);

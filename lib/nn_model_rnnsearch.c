@@ -92,8 +92,7 @@ static int layout(nn_net *m, nn_params *p) {
   if (st) return st;
   int E = c->emb, H = c->hidden, F = mem_width(c), A = c->attn_size;
   char name[32];
-  nn_net_add(p, &st, &m->slot[SRC_EMB], "enc.emb", c->src_vocab, E);
-  nn_net_add(p, &st, &m->slot[TGT_EMB], "dec.emb", c->tgt_vocab, E);
+  nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   for (int l = 0; l < c->enc_layers; l++) {
     bool ca = !l && c->context_aware, bi = !ca && l < bi_layers(c);
     snprintf(name, sizeof name, "enc.l%d", l);

@@ -103,8 +103,7 @@ static int layout(nn_net *m, nn_params *p) {
   const nn_net_cfg *c = &m->cfg;
   int st = check_cfg(c), E = c->emb, H = c->hidden;
   if (st) return st;
-  nn_net_add(p, &st, &m->slot[SRC_EMB], "enc.emb", c->src_vocab, E);
-  nn_net_add(p, &st, &m->slot[TGT_EMB], "dec.emb", c->tgt_vocab, E);
+  nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   char prefix[32];
   for (int l = 0; l < c->enc_layers; l++) {
     snprintf(prefix, sizeof prefix, "enc.l%d", l);

@@ -85,6 +85,13 @@ void nn_net_add(nn_params *p, int *status, int *index, const char *name, int row
   if (*index < 0) *status = NMT_EUSAGE;
 }
 
+void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c) {
+  nn_net_add(p, status, src, "enc.emb", c->src_vocab, c->emb);
+  nn_net_add(p, status, tgt, "dec.emb", c->tgt_vocab, c->emb);
+  nn_params_mark_lookup(p, *src);
+  nn_params_mark_lookup(p, *tgt);
+}
+
 int *nn_net_reversal(nn_graph *g, const int *len, int S, int B) {
   int *perm = nn_ints(g, (size_t)S * B, NULL);
   for (int b = 0; b < B && perm; b++) {

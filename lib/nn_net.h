@@ -162,6 +162,9 @@ int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells);
 nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index);
 /* Declare view `name` (rows, cols) into *index; a failure sets *status. */
 void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
+/* The source and target embedding tables "enc.emb" (V_s, E) and "dec.emb"
+ * (V_t, E), marked as lookup tables. */
+void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c);
 /* The rows of a time-major (S*B) sequence with each sentence's first len[b]
  * steps reversed and its padding left in place (its own inverse): a backward
  * direction is a forward run over these rows. In the arena; NULL with the

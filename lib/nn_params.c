@@ -38,11 +38,8 @@ int nn_params_add(nn_params *p, const char *name, int rows, int cols) {
     p->cap_views = cap;
   }
   nn_view *v = &p->views[p->nviews];
+  *v = (nn_view){.rows = rows, .cols = cols, .off = p->n}; /* not recurrent, not a lookup */
   snprintf(v->name, sizeof v->name, "%s", name);
-  v->rows = rows;
-  v->cols = cols;
-  v->recurrent = false;
-  v->off = p->n;
   size_t size = (size_t)rows * (size_t)cols;
   p->n += (size + ALIGN_FLOATS - 1) / ALIGN_FLOATS * ALIGN_FLOATS;
   return p->nviews++;
@@ -69,7 +66,7 @@ int nn_params_quantize(nn_params *p) {
   if (!p->q) return nmt_fail(NMT_EIO, "out of memory: int8 weights");
   for (int i = 0; i < p->nviews; i++) {
     const nn_view *v = &p->views[i];
-    if (v->rows > 1 && v->cols > 1 && nn_qmat_pack(&p->q[i], p->w + v->off, v->rows, v->cols, v->cols))
+    if (v->rows > 1 && v->cols > 1 && !v->lookup && nn_qmat_pack(&p->q[i], p->w + v->off, v->rows, v->cols, v->cols))
       return NMT_EIO;
   }
   return NMT_OK;
@@ -141,6 +138,10 @@ double nn_params_clip(nn_params *p, double max_norm) {
 
 void nn_params_mark_recurrent(nn_params *p, int i) {
   if (i >= 0 && i < p->nviews) p->views[i].recurrent = true;
+}
+
+void nn_params_mark_lookup(nn_params *p, int i) {
+  if (i >= 0 && i < p->nviews) p->views[i].lookup = true;
 }
 
 static void adam_range(buffer_job *j, size_t lo, size_t hi, float lr) {

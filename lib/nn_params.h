@@ -14,6 +14,7 @@ typedef struct {
   int rows, cols;
   size_t off; /* in floats, a multiple of 16 (64-byte aligned) */
   bool recurrent; /* a recurrent weight matrix: trained at nn_adam's lr_recurrent */
+  bool lookup;    /* a table only read by rows (embeddings): never multiplied, no int8 copy */
 } nn_view;
 
 typedef struct {
@@ -32,12 +33,14 @@ enum nn_init { NN_INIT_UNIFORM, NN_INIT_XAVIER };
 int nn_params_add(nn_params *p, const char *name, int rows, int cols);
 /* Mark view i as a recurrent weight matrix (Deep-Att's separate rate). */
 void nn_params_mark_recurrent(nn_params *p, int i);
+/* Mark view i as a lookup table (embeddings): nn_params_quantize skips it. */
+void nn_params_mark_lookup(nn_params *p, int i);
 /* The view called `name`, or -1. */
 int nn_params_find(const nn_params *p, const char *name);
 /* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
 int nn_params_alloc(nn_params *p);
 void nn_params_free(nn_params *p);
-/* An int8 copy of every matrix view (rows and cols > 1) for inference: graphs
+/* An int8 copy of every matrix view (rows and cols > 1, not a lookup table) for inference: graphs
  * that do not train then multiply by it (nn_param, nn_gemm_weights). NMT_OK or NMT_EIO. */
 int nn_params_quantize(nn_params *p);
 

@@ -110,13 +110,17 @@ TEST(decode_step_matches_training_forward) {
 }
 
 /* int8 weights (nmt-decode --gemm-type int8) score the forced batch close to
- * float for every variant: every weight product goes through nn_gemm_weights. */
+ * float for every variant: every weight product goes through nn_gemm_weights;
+ * the embedding tables get no int8 copy. */
 TEST(decode_int8_tracks_float) {
   for (int i = 0; i < NVARIANTS; i++) {
     nmt_model m;
     variant_model(&m, i, 51 + (uint64_t)i);
     double want = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
     CHECK_INT(nn_params_quantize(&m.params), NMT_OK);
+    /* the embedding tables are only looked up: no int8 copy of them */
+    CHECK(!m.params.q[nn_params_find(&m.params, "enc.emb")].w &&
+          !m.params.q[nn_params_find(&m.params, "dec.emb")].w);
     double got = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
     if (!(fabs(got - want) <= 0.003 * fabs(want)) || got == want)
       T_FAIL("variant %d: int8 %.6f, float %.6f", i, got, want);

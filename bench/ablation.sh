@@ -67,27 +67,8 @@ table() {
   rows_claim "input feeding helps global attention" "a > 0" luong-global-feed:bleu_beam5 luong-global:bleu_beam5
   rows_claim "dropout helps" "a > 0" luong-dropout:bleu_beam5 luong-reverse:bleu_beam5
   rows_claim "reversing the source helps" "a > 0" luong-reverse:bleu_beam5 luong-base:bleu_beam5
-  other_budgets
-}
-
-# The same rows at the cache's other budgets (beam 5 BLEU): how the directions move with training.
-other_budgets() {
-  local presets
-  presets=$(cut -d'|' -f2 <<<"$ROWS" | tr '\n' ' ')
-  awk -F '\t' -v cur="$ROWS_BUDGET" -v presets="$presets" '
-    NR > 1 && $3 != cur {b[$3] = 1; v[$3 SUBSEP $2] = $8}
-    END {
-      n = split(presets, p, " "); for (k in b) any = 1
-      if (!any) exit
-      printf "\nThe same rows at the other budgets in `bench/ablation.csv` (BLEU beam 5):\n\n| budget |"
-      for (i = 1; i <= n; i++) printf " %s |", p[i]
-      printf "\n| --- |"; for (i = 1; i <= n; i++) printf " --- |"; printf "\n"
-      for (k in b) {
-        printf "| %s |", k
-        for (i = 1; i <= n; i++) printf " %s |", ((k SUBSEP p[i]) in v ? v[k SUBSEP p[i]] : "-")
-        printf "\n"
-      }
-    }' "$ROWS_CSV"
+  # shellcheck disable=SC2046 # the presets: words
+  rows_other_budgets $(cut -d'|' -f2 <<<"$ROWS")
 }
 
 section=$(mktemp)

@@ -58,6 +58,31 @@ rows_run() {
     "$(rows_bleu "$d/greedy.bpe")" "$(rows_bleu "$d/beam.bpe")" >>"$ROWS_CSV"
 }
 
+# rows_other_budgets ID...: the rows among ID... cached at other budgets than
+# ROWS_BUDGET, a line each with their beam-5 BLEU at every budget (this one
+# first): how a comparison moves with training. Nothing when there are none.
+rows_other_budgets() {
+  awk -F '\t' -v cur="$ROWS_BUDGET" -v ids="$*" -v csv="$(basename "$ROWS_CSV")" '
+    NR > 1 {
+      v[$3 SUBSEP $2] = $8
+      if ($3 != cur) {other[$2] = 1; if (!($3 in seen)) {seen[$3] = 1; bud[++nb] = $3}}
+    }
+    END {
+      n = split(ids, id, " ")
+      for (i = 1; i <= n; i++) if (id[i] in other) any = 1
+      if (!any) exit
+      printf "\nRows also cached at other budgets in `bench/%s` (BLEU beam 5):\n\n| row | %s |", csv, cur
+      for (j = 1; j <= nb; j++) printf " %s |", bud[j]
+      printf "\n| --- | --- |"; for (j = 1; j <= nb; j++) printf " --- |"; printf "\n"
+      for (i = 1; i <= n; i++) {
+        if (!(id[i] in other)) continue
+        k = cur SUBSEP id[i]; printf "| %s | %s |", id[i], (k in v ? v[k] : "-")
+        for (j = 1; j <= nb; j++) {k = bud[j] SUBSEP id[i]; printf " %s |", (k in v ? v[k] : "-")}
+        printf "\n"
+      }
+    }' "$ROWS_CSV"
+}
+
 # rows_put_section README HEADING SECTION_FILE: replace the section that starts
 # with the line HEADING (up to the next "## " heading), or append it.
 rows_put_section() {

@@ -68,8 +68,8 @@ static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   const char *attention = o->attention ? o->attention : fam->default_attention ? fam->default_attention : "general";
   int score = name_option("attention", attn_names, 4, attention);
   int enc = name_option("enc-type", enc_names, 3, o->enc_type);
-  int ecell = name_option("enc-cell", cell_names, 6, o->enc_cell);
-  int dcell = name_option("dec-cell", cell_names, 6, o->dec_cell);
+  int ecell = o->enc_cell ? name_option("enc-cell", cell_names, 6, o->enc_cell) : (int)fam->default_cell;
+  int dcell = o->dec_cell ? name_option("dec-cell", cell_names, 6, o->dec_cell) : (int)fam->default_cell;
   if (score < 0 || enc < 0 || ecell < 0 || dcell < 0) return NMT_EUSAGE;
   o->type = fam->name, o->attention = attn_names[score], o->enc_type = enc_names[enc];
   o->enc_cell = cell_names[ecell], o->dec_cell = cell_names[dcell];

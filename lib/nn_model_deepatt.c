@@ -62,7 +62,10 @@ static int check_cfg(const nn_net *m) {
   if (other)
     return nmt_fail(NMT_EUSAGE, "%s: %s is not an option of this family (LSTM columns, "
                     "--fast-forward, --peephole)", fam, other);
-  if (!attends(m)) return NMT_OK; /* Deep-ED has no attention: --attention is unused */
+  if (!attends(m))
+    return c->no_attention ? NMT_OK
+                           : nmt_fail(NMT_EUSAGE, "deep-ed: --attention must be none: Deep-ED reads a "
+                                                  "fixed max-pooled context (--type deep-att attends)");
   if (c->no_attention) return nmt_fail(NMT_EUSAGE, "deep-att: --attention none: use --type deep-ed");
   if (c->attn.score == NN_ATTN_DOT || c->attn.local)
     return nmt_fail(NMT_EUSAGE, "deep-att: --attention %s: global mlp or general scores only",
@@ -401,5 +404,5 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return g->failed ? NULL : h;
 }
 
-const nn_family nn_family_deep_att = {"deep-att", layout, forward, encode, step, "mlp"};
-const nn_family nn_family_deep_ed = {"deep-ed", layout, forward, encode, step, "none"};
+const nn_family nn_family_deep_att = {"deep-att", layout, forward, encode, step, "mlp", NN_CELL_LSTM, false};
+const nn_family nn_family_deep_ed = {"deep-ed", layout, forward, encode, step, "none", NN_CELL_LSTM, false};

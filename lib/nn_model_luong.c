@@ -283,4 +283,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return ht;
 }
 
-const nn_family nn_family_luong = {"luong", layout, nn_luong_forward, encode, step, "general"};
+const nn_family nn_family_luong = {"luong", layout, nn_luong_forward, encode, step, "general", NN_CELL_LSTM, true};

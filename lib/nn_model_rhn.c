@@ -52,9 +52,9 @@ static int check_cfg(const nn_net_cfg *c) {
   for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
     if (foreign[i].set)
       return nmt_fail(NMT_EUSAGE, "rhn: %s is not part of this family", foreign[i].flag);
-  enum nn_cell cells[2] = {c->enc_cell, c->dec_cell}; /* lstm: the default, not given */
+  enum nn_cell cells[2] = {c->enc_cell, c->dec_cell};
   for (int i = 0; i < 2; i++)
-    if (cells[i] != NN_CELL_LSTM && cells[i] != NN_CELL_RHN)
+    if (cells[i] != NN_CELL_RHN)
       return nmt_fail(NMT_EUSAGE, "rhn: --%s-cell must be rhn (the family's only cell)",
                       i ? "dec" : "enc");
   if (c->enc_cell_depth < 1 || c->enc_cell_depth > NN_RHN_MAX_DEPTH || c->dec_cell_depth < 1 ||
@@ -359,4 +359,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return ht;
 }
 
-const nn_family nn_family_rhn = {"rhn", layout, forward, encode, step, "general"};
+const nn_family nn_family_rhn = {"rhn", layout, forward, encode, step, "general", NN_CELL_RHN, true};

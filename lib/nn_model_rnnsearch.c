@@ -382,4 +382,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return top ? deep_output(g, &w, top, y, cx) : NULL;
 }
 
-const nn_family nn_family_rnnsearch = {"rnnsearch", layout, forward, encode, step, "mlp"};
+const nn_family nn_family_rnnsearch = {"rnnsearch", layout, forward, encode, step, "mlp", NN_CELL_LSTM, false};

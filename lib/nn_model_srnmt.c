@@ -80,8 +80,7 @@ static void add_attention(nn_net *m, nn_params *p, int *st, const char *prefix, 
 }
 
 static int check_cfg(const nn_net_cfg *c) {
-  int st = nn_net_uses(c, NN_USES_CELLS | NN_USES_LAYER_NORM,
-                       1u << NN_CELL_LSTM | 1u << NN_CELL_SRU | 1u << NN_CELL_SRNMT);
+  int st = nn_net_uses(c, NN_USES_CELLS | NN_USES_LAYER_NORM, 1u << NN_CELL_SRU | 1u << NN_CELL_SRNMT);
   if (st) return st;
   if ((c->enc_cell == NN_CELL_SRU) != is_sru(c))
     return nmt_fail(NMT_EUSAGE, "--type srnmt: --enc-cell and --dec-cell must both be srnmt or both sru");
@@ -308,4 +307,4 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   return top;
 }
 
-const nn_family nn_family_srnmt = {"srnmt", layout, forward, encode, step, "mlp"};
+const nn_family nn_family_srnmt = {"srnmt", layout, forward, encode, step, "mlp", NN_CELL_SRNMT, false};

@@ -134,6 +134,11 @@ struct nn_family {
                      nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align);
   /* --attention when none is given (NULL: general). */
   const char *default_attention;
+  /* --enc-cell and --dec-cell when not given. */
+  enum nn_cell default_cell;
+  /* Whether --input-feed means anything: the family has an attentional
+   * vector h~ to feed to the next step (luong, rhn). */
+  bool feeds_input;
 };
 
 /* The family called `name`, or NULL. */

@@ -80,7 +80,8 @@ static nn_net_cfg tiny_cfg(const nn_family *fam) {
   return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = HID,
                       .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_MLP, false, 0},
                       .attn_size = 4, .label_smoothing = 0.1f, .pad = PAD, .fast_forward = true,
-                      .peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1};
+                      .peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1,
+                      .no_attention = fam == &nn_family_deep_ed};
 }
 
 static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
@@ -248,6 +249,7 @@ TEST(nn_deepatt_layout) {
   nn_params_free(&p);
   /* Deep-ED without F-F links or peepholes: plain stacked LSTM columns. */
   cfg.family = &nn_family_deep_ed;
+  cfg.no_attention = true;
   cfg.fast_forward = cfg.peephole = false;
   setup(&mc, &p, &cfg, 1);
   first = E * 4 * H + 4 * H + 4 * H * H, deep = H * 4 * H + 4 * H + 4 * H * H;

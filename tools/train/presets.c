@@ -72,7 +72,7 @@ static const train_preset presets[] = {
     {"deep-att-1-noff", "deep-att-1", FLAGS("--no-ff")},
     {"deep-att-2", "deep-att-1", FLAGS("--enc-depth", "2", "--dec-depth", "2")},
     {"deep-att-2-noff", "deep-att-2", FLAGS("--no-ff")},
-    {"deep-ed-2", "deep-att-2", FLAGS("--type", "deep-ed")}, /* the fixed 10H context, no attention */
+    {"deep-ed-2", "deep-att-2", FLAGS("--type", "deep-ed", "--attention", "none")}, /* the fixed 10H context, no attention */
     /* Paper 000 (Di Gangi & Federico 2018, SR-NMT): N encoder and N decoder layers of
      * layer-normalised weakly-recurrent units with highways, LN-MLP attention in every decoder
      * layer, dropout 0.1 before every matrix, Adam 3e-4, batch 64, sentences up to 50 tokens;

@@ -36,40 +36,23 @@ static int ctx_width(const nn_net *m) {
   return attends(m) && m->cfg.fast_forward ? ann_width(&m->cfg) / 4 : ann_width(&m->cfg);
 }
 
-/* The first option of another family that c sets, or NULL. */
-static const char *foreign_option(const nn_net_cfg *c) {
-  struct { bool set; const char *flag; } opts[] = {
-      {c->enc_cell != NN_CELL_LSTM, "--enc-cell"}, {c->dec_cell != NN_CELL_LSTM, "--dec-cell"},
-      {c->enc_cell_depth > 1, "--enc-cell-depth"}, {c->dec_cell_depth > 1, "--dec-cell-depth"},
-      {c->skip, "--skip"}, {c->layer_norm, "--layer-normalization"},
-      {c->context_aware, "--context-aware"}, {c->cond_gru, "--cond-gru"},
-      {c->rhn_coupled, "--rhn-coupled"}, {c->recon_beta != 0, "--reconstructor-beta"},
-      {c->reverse_source, "--reverse-source"}};
-  for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
-    if (opts[i].set) return opts[i].flag;
-  return NULL;
-}
-
 /* NMT_OK, or NMT_EUSAGE naming what the configuration gets wrong. */
 static int check_cfg(const nn_net *m) {
   const nn_net_cfg *c = &m->cfg;
-  const char *fam = c->family->name, *other = foreign_option(c);
+  const char *fam = c->family->name;
   if (c->enc_layers < 1 || c->enc_layers > NN_MAX_LAYERS || c->dec_layers < 1 ||
       c->dec_layers > NN_MAX_LAYERS || c->emb < 1 || c->hidden < 1 || c->src_vocab < 1 ||
       c->tgt_vocab < 1)
     return nmt_fail(NMT_EUSAGE, "%s: bad configuration (layers 1..%d, sizes >= 1)", fam,
                     NN_MAX_LAYERS);
-  if (other)
-    return nmt_fail(NMT_EUSAGE, "%s: %s is not an option of this family (LSTM columns, "
-                    "--fast-forward, --peephole)", fam, other);
+  if (nn_net_uses(c, NN_USES_FAST_FORWARD | NN_USES_PEEPHOLE, 0)) return NMT_EUSAGE; /* LSTM columns */
   if (!attends(m))
     return c->no_attention ? NMT_OK
                            : nmt_fail(NMT_EUSAGE, "deep-ed: --attention must be none: Deep-ED reads a "
                                                   "fixed max-pooled context (--type deep-att attends)");
   if (c->no_attention) return nmt_fail(NMT_EUSAGE, "deep-att: --attention none: use --type deep-ed");
-  if (c->attn.score == NN_ATTN_DOT || c->attn.local)
-    return nmt_fail(NMT_EUSAGE, "deep-att: --attention %s: global mlp or general scores only",
-                    c->attn.local ? "with --local-attention" : "dot");
+  if (c->attn.score == NN_ATTN_DOT)
+    return nmt_fail(NMT_EUSAGE, "deep-att: --attention dot: mlp or general scores only");
   if (c->attn.score == NN_ATTN_MLP && c->attn_size < 1)
     return nmt_fail(NMT_EUSAGE, "deep-att: the MLP attention size must be >= 1");
   if (c->fast_forward && c->hidden % 2)

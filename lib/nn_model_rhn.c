@@ -45,18 +45,9 @@ static int bi_layers(const nn_net_cfg *c) {
 static bool reconstructs(const nn_net_cfg *c) { return c->recon_beta > 0; }
 
 static int check_cfg(const nn_net_cfg *c) {
-  const struct { bool set; const char *flag; } foreign[] = {
-      {c->skip, "--skip"}, {c->layer_norm, "--layer-normalization"},
-      {c->context_aware, "--context-aware"}, {c->cond_gru, "--cond-gru"},
-      {c->fast_forward, "--fast-forward"}, {c->peephole, "--peephole"}};
-  for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
-    if (foreign[i].set)
-      return nmt_fail(NMT_EUSAGE, "rhn: %s is not part of this family", foreign[i].flag);
-  enum nn_cell cells[2] = {c->enc_cell, c->dec_cell};
-  for (int i = 0; i < 2; i++)
-    if (cells[i] != NN_CELL_RHN)
-      return nmt_fail(NMT_EUSAGE, "rhn: --%s-cell must be rhn (the family's only cell)",
-                      i ? "dec" : "enc");
+  if (nn_net_uses(c, NN_USES_REVERSE | NN_USES_LOCAL | NN_USES_CELLS | NN_USES_CELL_DEPTH |
+                         NN_USES_RHN_COUPLED | NN_USES_RECONSTRUCTOR, 1u << NN_CELL_RHN))
+    return NMT_EUSAGE;
   if (c->enc_cell_depth < 1 || c->enc_cell_depth > NN_RHN_MAX_DEPTH || c->dec_cell_depth < 1 ||
       c->dec_cell_depth > NN_RHN_MAX_DEPTH)
     return nmt_fail(NMT_EUSAGE, "rhn: --enc-cell-depth and --dec-cell-depth must be 1..%d (got %d, %d)",

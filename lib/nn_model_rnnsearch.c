@@ -43,21 +43,11 @@ static int enc_width(const nn_net_cfg *c, int l) {
 static int enc_in(const nn_net_cfg *c, int l) { return l ? enc_width(c, l - 1) : c->emb; }
 static int mem_width(const nn_net_cfg *c) { return enc_width(c, c->enc_layers - 1); }
 
-static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "rhn"};
-
 static int check_cfg(const nn_net_cfg *c) {
-  const struct { bool set; const char *flag; } foreign[] = {
-      {c->layer_norm, "--layer-normalization"}, {c->fast_forward, "--fast-forward"},
-      {c->peephole, "--peephole"}, {c->rhn_coupled, "--rhn-coupled"},
-      {c->recon_beta > 0, "--reconstructor-beta"}, {c->reverse_source, "--reverse-source"},
-      {c->enc_cell_depth > 1 || c->dec_cell_depth > 1, "--enc-cell-depth/--dec-cell-depth > 1"}};
-  for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
-    if (foreign[i].set) return nmt_fail(NMT_EUSAGE, "rnnsearch: %s is not part of this family", foreign[i].flag);
-  enum nn_cell cells[2] = {c->enc_cell, c->dec_cell};
-  for (int i = 0; i < 2; i++)
-    if (cells[i] != NN_CELL_LSTM && cells[i] != NN_CELL_GRU && cells[i] != NN_CELL_ATR)
-      return nmt_fail(NMT_EUSAGE, "rnnsearch: --%s-cell %s is not an RNNSearch cell (atr, gru or lstm)",
-                      i ? "dec" : "enc", (unsigned)cells[i] < 6 ? cell_names[cells[i]] : "?");
+  /* --cond-gru and --local-attention are read only to say why they do not apply */
+  if (nn_net_uses(c, NN_USES_CELLS | NN_USES_SKIP | NN_USES_CONTEXT_AWARE | NN_USES_COND_GRU | NN_USES_LOCAL,
+                  1u << NN_CELL_LSTM | 1u << NN_CELL_GRU | 1u << NN_CELL_ATR))
+    return NMT_EUSAGE;
   if (c->cond_gru)
     return nmt_fail(NMT_EUSAGE, "rnnsearch: --cond-gru is implied: the decoder is always the two-level "
                                 "conditional cell (with --dec-cell gru, Nematus' cGRU)");

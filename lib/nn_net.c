@@ -69,11 +69,13 @@ int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells) {
     if (f[i].set && !(uses & f[i].use))
       return nmt_fail(NMT_EUSAGE, "--type %s does not use %s", name, f[i].flag);
   unsigned ok = uses & NN_USES_CELLS ? cells : 1u << NN_CELL_LSTM;
-  if (!(ok >> c->enc_cell & 1) || !(ok >> c->dec_cell & 1))
-    return nmt_fail(NMT_EUSAGE, "--type %s does not support --%s-cell %s", name,
-                    ok >> c->enc_cell & 1 ? "dec" : "enc",
-                    cell_names[ok >> c->enc_cell & 1 ? c->dec_cell : c->enc_cell]);
-  return NMT_OK;
+  if ((ok >> c->enc_cell & 1) && (ok >> c->dec_cell & 1)) return NMT_OK;
+  char list[64] = "";
+  for (int k = 0; k < (int)(sizeof cell_names / sizeof *cell_names); k++)
+    if (ok >> k & 1) strcat(strcat(list, list[0] ? ", " : ""), cell_names[k]);
+  return nmt_fail(NMT_EUSAGE, "--type %s does not support --%s-cell %s (its cells: %s)", name,
+                  ok >> c->enc_cell & 1 ? "dec" : "enc",
+                  cell_names[ok >> c->enc_cell & 1 ? c->dec_cell : c->enc_cell], list);
 }
 
 nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index) {

@@ -248,25 +248,18 @@ static nn_tensor *att_f(nn_graph *g, const nn_net *m, nn_params *p, att_rec *r, 
   return g->failed ? NULL : nn_recur_step(g, &r->c, t, c);
 }
 
-/* Deep-Att's first decoder layer over all T steps of *F (T*B, 4H: y's part of
- * f). With F-F links into a second layer, *F becomes the whole f, context part
- * included (Half(f) feeds layer 2). */
-static nn_tensor *att_layer(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor **F,
+/* Deep-Att's first decoder layer over all T steps of F (T*B, 4H: y's part of f). */
+static nn_tensor *att_layer(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *F,
                             const nn_dec_ctx *ctx, const float *mask, int T) {
   int B = ctx->R, H = m->cfg.hidden;
-  bool keep = m->cfg.fast_forward && m->cfg.dec_layers > 1;
   layer_w w = layer(g, m, p, dec_slot(0));
   seq out = new_seq(g, T * B, H);
-  nn_tensor *h = zeros(g, B, H), *c = zeros(g, B, H), **fs = keep ? nn_alloc(g, sizeof *fs * (size_t)T) : NULL;
+  nn_tensor *h = zeros(g, B, H), *c = zeros(g, B, H);
   att_rec r;
-  if (g->failed || !att_begin(g, m, p, &r, *F, T, B)) return NULL;
-  for (int t = 0; t < T && !g->failed; t++) {
-    nn_tensor *f = att_f(g, m, p, &r, t, h, ctx, NULL);
-    if (fs) fs[t] = f;
-    layer_step(g, &w, &r.r, t, f, mask + (size_t)t * B, &h, &c, nn_rows(g, out.Hs, t * B, B),
-               nn_rows(g, out.Cs, t * B, B));
-  }
-  if (fs && !g->failed) *F = nn_stack(g, fs, T);
+  if (g->failed || !att_begin(g, m, p, &r, F, T, B)) return NULL;
+  for (int t = 0; t < T && !g->failed; t++)
+    layer_step(g, &w, &r.r, t, att_f(g, m, p, &r, t, h, ctx, NULL), mask + (size_t)t * B, &h, &c,
+               nn_rows(g, out.Hs, t * B, B), nn_rows(g, out.Cs, t * B, B));
   return g->failed ? NULL : out.Hs;
 }
 
@@ -335,7 +328,7 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
     nn_tensor *mem[2] = {enc, att_keys(g, m, p, enc)};
     nn_dec_ctx ctx = {mem, mk.attn, mk.len, S, B, NULL, B};
     F = first_f(g, m, p, Ey, NULL);
-    Hs = g->failed ? NULL : att_layer(g, m, p, &F, &ctx, mk.tgt, T);
+    Hs = g->failed ? NULL : att_layer(g, m, p, F, &ctx, mk.tgt, T);
   } else {
     nn_tensor *cW = nn_matmul(g, enc, false, nn_net_param(g, p, m->slot[DEC_WC]), false);
     layer_w w0 = layer(g, m, p, dec_slot(0));
@@ -384,7 +377,7 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
     att_rec r;
     if (!l && attends(m)) {
       if (!att_begin(g, m, p, &r, F, 1, n)) break;
-      f = F = att_f(g, m, p, &r, 0, state[0], ctx, align); /* the whole f: Half(f) feeds layer 2 */
+      f = att_f(g, m, p, &r, 0, state[0], ctx, align);
     } else if (!nn_recur_begin(g, &r.r, w.Wr, NULL, 1, n)) {
       break;
     }

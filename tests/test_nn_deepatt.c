@@ -194,6 +194,26 @@ TEST(nn_deepatt_step_matches_forward) {
   }
 }
 
+/* Half(f^1) of Deep-Att's first decoder layer carries the context's part
+ * W_c c_t to layer 2 (f^1 = W [c_t, y_{t-1}] + b): with layer 2's weights on
+ * h^1 zeroed, the top layer sees the source only through that F-F link, so a
+ * different source must change the loss. */
+TEST(nn_deepatt_ff_carries_context) {
+  static const int other_src[4 * 3] = {6, 3, 4, 5, 4, 5, 3, 0, 6, 4, 0, 0};
+  nn_net_cfg cfg = tiny_cfg(&nn_family_deep_att);
+  cfg.enc_layers = 1;
+  model_case mc;
+  nn_params p;
+  setup(&mc, &p, &cfg, 120);
+  const nn_view *w = &p.views[nn_params_find(&p, "dec.l1.W")]; /* (3H, 4H): [Half(f^1), h^1] */
+  memset(p.w + w->off + (size_t)2 * HID * w->cols, 0, sizeof(float) * HID * w->cols);
+  double a = eval_loss(&mc, &p);
+  mc.batch.src = other_src;
+  double b = eval_loss(&mc, &p);
+  CHECK(fabs(a - b) > 1e-4 * a);
+  nn_params_free(&p);
+}
+
 /* Sentence 1 (2 tokens) encoded alone equals its rows in the padded batch:
  * the backward layers start at each sentence's last token. */
 TEST(nn_deepatt_padding_invariant) {

@@ -17,7 +17,7 @@ static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "
 
 /* The "config" section: one key=value line per field of nmt_model_opts. A
  * key missing from an older file keeps the zero value, which means the
- * default (luong, lstm cells, depth 1, off). */
+ * default (luong, the family's cells, depth 1, off). */
 typedef enum { K_INT, K_BOOL, K_FLOAT, K_NAME, K_FAMILY } key_kind;
 typedef struct {
   const char *key;
@@ -63,7 +63,7 @@ static int name_option(const char *flag, const char *const *names, int n, const 
 
 /* The configuration of o; o's names are normalised to the tables'. */
 static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
-  const nn_family *fam = nn_family_find(o->type ? o->type : "luong");
+  const nn_family *fam = nn_family_find(o->type);
   if (!fam) return nmt_fail(NMT_EUSAGE, "unknown --type '%s' (types: %s)", o->type, nn_family_names());
   const char *attention = o->attention ? o->attention : fam->default_attention ? fam->default_attention : "general";
   int score = name_option("attention", attn_names, 4, attention);
@@ -161,7 +161,7 @@ static int config_text(const nmt_model_opts *o, nmt_strbuf *b) {
     case K_BOOL: st = addf(b, "%s=%d\n", k->key, *(const bool *)f); break;
     case K_FLOAT: st = addf(b, "%s=%.9g\n", k->key, (double)*(const float *)f); break;
     case K_NAME: st = addf(b, "%s=%s\n", k->key, name ? name : k->names[0]); break;
-    case K_FAMILY: st = addf(b, "%s=%s\n", k->key, name ? name : "luong"); break;
+    case K_FAMILY: st = addf(b, "%s=%s\n", k->key, name ? name : nn_family_find(NULL)->name); break;
     }
   }
   return st;

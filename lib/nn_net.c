@@ -21,7 +21,8 @@ static const nn_family *const families[] = {
 enum { NFAMILIES = sizeof families / sizeof families[0] };
 
 const nn_family *nn_family_find(const char *name) {
-  for (int i = 0; name && i < NFAMILIES; i++)
+  if (!name) return families[0]; /* luong: --type not given */
+  for (int i = 0; i < NFAMILIES; i++)
     if (!strcmp(families[i]->name, name)) return families[i];
   return NULL;
 }

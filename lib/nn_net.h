@@ -141,7 +141,7 @@ struct nn_family {
   bool feeds_input;
 };
 
-/* The family called `name`, or NULL. */
+/* The family called `name` (NULL: the default, luong), or NULL when there is none. */
 const nn_family *nn_family_find(const char *name);
 /* "luong, srnmt, ..." for messages. */
 const char *nn_family_names(void);

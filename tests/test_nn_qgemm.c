@@ -37,6 +37,7 @@ static shape run_case(int it, uint64_t *seed, nn_qmat *q) {
   for (int i = 0; i < s.K * s.ldw; i++) W[i] = uniform(seed) * (i % 5 == 0 ? 4 : 1); /* some large weights */
   for (int i = 0; i < s.M * s.ldc; i++) C[i] = C0[i] = s.beta == 0 ? NAN : (float)(i % 7) - 3;
   CHECK_INT(nn_qmat_pack(q, W, s.K, s.N, s.ldw), NMT_OK);
+  CHECK(nn_qgemm_scratch(s.M, q) <= sizeof scratch);
   nn_qgemm(s.M, s.n, A, s.lda, q, s.beta, C, s.ldc, scratch);
   return s;
 }

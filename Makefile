@@ -23,6 +23,9 @@ TEST_SRC  := $(wildcard tests/*.c)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all test check bench deps install clean cuda test-cuda demo
+# The tools' objects are reached through a pattern rule, so make would delete them as
+# intermediates after the link and rebuild them next time: keep every built file.
+.SECONDARY:
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/%.o: %.c

@@ -32,8 +32,13 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/libnmt.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+# The archive is rebuilt afresh whenever its list of objects changes (a source added,
+# renamed or deleted): `ar r` into the old one would keep a deleted source's object.
+LIB_LIST := $(BUILD)/libnmt.list
+$(shell mkdir -p $(BUILD) && echo '$(LIB_OBJ)' | cmp -s - $(LIB_LIST) 2>/dev/null || echo '$(LIB_OBJ)' > $(LIB_LIST))
+$(BUILD)/libnmt.a: $(LIB_OBJ) $(LIB_LIST)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
 
 .SECONDEXPANSION:
 # (no patsubst here: make would replace its % with the stem)
@@ -80,6 +85,7 @@ $(BUILD)/kernels/%.o: kernels/%.cu kernels/nn_cuda.h kernels/nn_cuda_internal.cu
 	$(NVCC) $(NVCCFLAGS) -Ilib -Ikernels -c $< -o $@
 
 $(BUILD)/libnmt_cuda.a: $(CU_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BUILD)/cuda/lib/device.o: lib/device.c

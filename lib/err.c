@@ -10,11 +10,15 @@
 static _Thread_local char err_msg[1024];
 static _Thread_local int err_code;
 
+/* Formatted into a local buffer first: callers often pass the previous message
+ * (nmt_errmsg()) as an argument, and vsnprintf's source and target must not overlap. */
 static int vfail(int code, int with_errno, const char *fmt, va_list ap) {
   int saved = errno;
-  int n = vsnprintf(err_msg, sizeof err_msg, fmt, ap);
-  if (with_errno && n >= 0 && (size_t)n < sizeof err_msg)
-    snprintf(err_msg + n, sizeof err_msg - n, ": %s", strerror(saved));
+  char msg[sizeof err_msg];
+  int n = vsnprintf(msg, sizeof msg, fmt, ap);
+  if (with_errno && n >= 0 && (size_t)n < sizeof msg)
+    snprintf(msg + n, sizeof msg - n, ": %s", strerror(saved));
+  memcpy(err_msg, msg, sizeof msg);
   err_code = code;
   return code;
 }

@@ -18,6 +18,9 @@ int nmt_reader_next(nmt_reader *r, char **line, size_t *len);
 long nmt_reader_read(nmt_reader *r, void *buf, size_t n);
 const char *nmt_reader_name(const nmt_reader *r); /* "<stdin>" for stdin */
 long nmt_reader_lineno(const nmt_reader *r);      /* 1-based number of the last line read */
+/* True when no whole line is buffered and the source has nothing to read right now
+ * (a pipe whose writer is thinking): a filter flushes its answers before it waits. */
+bool nmt_reader_stalled(const nmt_reader *r);
 void nmt_reader_close(nmt_reader *r);
 
 typedef struct nmt_writer nmt_writer;
@@ -31,6 +34,9 @@ int nmt_writer_puts(nmt_writer *w, const char *s);
 /* s followed by '\n' */
 int nmt_writer_line(nmt_writer *w, const char *s, size_t n);
 int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write out everything buffered (a complete zstd block when compressing), so a reader at
+ * the other end of a pipe has every answer so far. */
+int nmt_writer_flush(nmt_writer *w);
 /* Flush, close and rename into place. Frees w. Returns NMT_OK or NMT_EIO. */
 int nmt_writer_commit(nmt_writer *w);
 /* Drop the output: remove the temp file. Frees w. Safe on NULL. */

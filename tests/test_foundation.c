@@ -111,6 +111,58 @@ TEST(io_missing_file) {
   CHECK(strstr(nmt_errmsg(), "/nonexistent/x: cannot open") != NULL);
 }
 
+/* A pipe with one line and no more yet: the reader hands out the line without waiting
+ * for more bytes (a short line is not held back by the magic-number peek), then says it
+ * is stalled; after the writer closes it is not. */
+TEST(io_reader_stalls_on_quiet_pipe) {
+  int fd[2];
+  CHECK_INT(pipe(fd), 0);
+  CHECK_INT(write(fd[1], "a\n", 2), 2);
+  int saved = dup(0);
+  dup2(fd[0], 0);
+  close(fd[0]);
+  nmt_reader *r;
+  CHECK_INT(nmt_reader_open(&r, "-"), NMT_OK);
+  CHECK(!nmt_reader_stalled(r));
+  char *line;
+  size_t len;
+  CHECK_INT(nmt_reader_next(r, &line, &len), 1);
+  CHECK_STR(line, "a");
+  CHECK(nmt_reader_stalled(r));
+  close(fd[1]);
+  CHECK(!nmt_reader_stalled(r));
+  CHECK_INT(nmt_reader_next(r, &line, &len), 0);
+  nmt_reader_close(r);
+  dup2(saved, 0);
+  close(saved);
+}
+
+/* nmt_writer_flush on zstd output writes a block that decodes to every line so far. */
+TEST(io_zstd_flush_is_decodable) {
+  const char *p = t_tmp("f.zst");
+  nmt_writer *w;
+  CHECK_INT(nmt_writer_open(&w, "-", NMT_W_ZSTD), NMT_OK);
+  int saved = dup(1);
+  FILE *f = fopen(p, "wb");
+  dup2(fileno(f), 1);
+  nmt_writer_puts(w, "first\n");
+  CHECK_INT(nmt_writer_flush(w), NMT_OK);
+  CHECK_INT(t_sh("zstd -dc < '%s' 2>/dev/null | grep -qx first", p), 0);
+  nmt_writer_puts(w, "second\n");
+  CHECK_INT(nmt_writer_commit(w), NMT_OK);
+  dup2(saved, 1);
+  close(saved);
+  fclose(f);
+  CHECK_INT(t_sh("test \"$(zstd -dc < '%s' | tr '\\n' ' ')\" = 'first second '", p), 0);
+}
+
+/* A message built from the previous one (source and target of the format overlap). */
+TEST(err_message_from_previous) {
+  nmt_fail(NMT_EIO, "x.txt: cannot open");
+  nmt_fail(NMT_EIO, "reading the vocabulary: %s", nmt_errmsg());
+  CHECK_STR(nmt_errmsg(), "reading the vocabulary: x.txt: cannot open");
+}
+
 TEST(utf8_validation) {
   CHECK_INT(nmt_utf8_invalid("abc", 3), 3);
   CHECK_INT(nmt_utf8_invalid("caf\xc3\xa9 ok", 8), 8);

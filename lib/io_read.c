@@ -1,20 +1,17 @@
-/* Line readers (plain or zstd, detected by magic) and atomic writers. */
+/* Line readers: plain or zstd input (detected by magic number), lines of any length. */
 #include "io.h"
 #include "err.h"
 #include "utf8.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdint.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
 
-enum { READ_CHUNK = 1 << 18, WRITE_BUF = 1 << 18 };
+enum { READ_CHUNK = 1 << 18 };
 
 struct nmt_reader {
   int fd;
@@ -51,14 +48,15 @@ int nmt_reader_open(nmt_reader **out, const char *path) {
   }
   r->cap = READ_CHUNK * 2;
   r->buf = malloc(r->cap + 1);
-  /* Peek at the first bytes: zstd frames start with 28 B5 2F FD. */
+  /* Peek at the first bytes: zstd frames start with 28 B5 2F FD. Read on only while
+   * what came could still be the magic, so a short first line in a pipe is not held. */
+  static const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
   size_t got = 0, k = 0;
-  while (got < 4) {
+  while (got < 4 && !memcmp(r->buf, magic, got)) {
     if (read_fd(r, r->buf + got, READ_CHUNK - got, &k)) { nmt_reader_close(r); return NMT_EIO; }
     if (!k) { r->eof = 1; break; }
     got += k;
   }
-  static const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
   if (got >= 4 && !memcmp(r->buf, magic, 4)) {
     r->zd = ZSTD_createDCtx();
     r->zcap = ZSTD_DStreamInSize();
@@ -171,6 +169,13 @@ long nmt_reader_read(nmt_reader *r, void *dst, size_t n) {
   return (long)k;
 }
 
+bool nmt_reader_stalled(const nmt_reader *r) {
+  if (memchr(r->buf + r->pos, '\n', r->end - r->pos)) return false;
+  if (r->eof || (r->zd && r->zpos < r->zend)) return false;
+  struct pollfd p = {.fd = r->fd, .events = POLLIN};
+  return poll(&p, 1, 0) == 0;
+}
+
 const char *nmt_reader_name(const nmt_reader *r) { return r->name; }
 long nmt_reader_lineno(const nmt_reader *r) { return r->lineno; }
 
@@ -220,181 +225,3 @@ int nmt_read_file(const char *path, char **data, size_t *len) {
   return NMT_OK;
 }
 
-/* ---- writers ---- */
-
-struct nmt_writer {
-  int fd;
-  char *name;     /* final name, or "<stdout>" */
-  char *tmp;      /* temp path for files, NULL for stdout */
-  char *buf;
-  size_t n;
-  ZSTD_CCtx *zc;
-  char *zout;
-  size_t zcap;
-  int failed;
-};
-
-/* Temp files still open, so a fatal error or a signal can remove them. */
-enum { MAX_OPEN_WRITERS = 64 };
-static char *open_tmps[MAX_OPEN_WRITERS];
-static pthread_mutex_t tmps_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void on_signal(int sig) {
-  for (int i = 0; i < MAX_OPEN_WRITERS; i++)
-    if (open_tmps[i]) unlink(open_tmps[i]);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void track_tmp(char *tmp, int add) {
-  static int handlers;
-  pthread_mutex_lock(&tmps_lock);
-  if (add && !handlers) {
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) signal(sigs[i], on_signal);
-    handlers = 1;
-  }
-  for (int i = 0; i < MAX_OPEN_WRITERS; i++) {
-    if (add && !open_tmps[i]) { open_tmps[i] = tmp; break; }
-    if (!add && open_tmps[i] == tmp) { open_tmps[i] = NULL; break; }
-  }
-  pthread_mutex_unlock(&tmps_lock);
-}
-
-void nmt_writers_abort_all(void) {
-  pthread_mutex_lock(&tmps_lock);
-  for (int i = 0; i < MAX_OPEN_WRITERS; i++)
-    if (open_tmps[i]) { unlink(open_tmps[i]); open_tmps[i] = NULL; }
-  pthread_mutex_unlock(&tmps_lock);
-}
-
-int nmt_writer_open(nmt_writer **out, const char *path, int flags) {
-  nmt_writer *w = calloc(1, sizeof *w);
-  if (!w) return nmt_fail(NMT_EIO, "out of memory");
-  if (!path || !strcmp(path, "-")) {
-    w->fd = 1;
-    w->name = strdup("<stdout>");
-  } else {
-    w->name = strdup(path);
-    if (asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) w->tmp = NULL;
-    w->fd = w->tmp ? open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
-    if (w->fd < 0) {
-      nmt_fail_errno(NMT_EIO, "%s: cannot create", path);
-      free(w->tmp); free(w->name); free(w);
-      return NMT_EIO;
-    }
-    track_tmp(w->tmp, 1);
-  }
-  w->buf = malloc(WRITE_BUF);
-  if (flags & NMT_W_ZSTD) {
-    w->zc = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, 3);
-    w->zcap = ZSTD_CStreamOutSize();
-    w->zout = malloc(w->zcap);
-  }
-  *out = w;
-  return NMT_OK;
-}
-
-static int write_fd(nmt_writer *w, const char *p, size_t n) {
-  while (n) {
-    ssize_t k = write(w->fd, p, n);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      w->failed = 1;
-      return nmt_fail_errno(NMT_EIO, "%s: write error", w->name);
-    }
-    p += k;
-    n -= (size_t)k;
-  }
-  return NMT_OK;
-}
-
-/* Push buffered bytes to the fd, through zstd if on; `end` closes the frame. */
-static int drain(nmt_writer *w, int end) {
-  if (w->failed) return NMT_EIO;
-  if (!w->zc) {
-    int st = write_fd(w, w->buf, w->n);
-    w->n = 0;
-    return st;
-  }
-  ZSTD_inBuffer in = {w->buf, w->n, 0};
-  for (;;) {
-    ZSTD_outBuffer ob = {w->zout, w->zcap, 0};
-    size_t left = ZSTD_compressStream2(w->zc, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
-    if (ZSTD_isError(left)) return nmt_fail(NMT_EIO, "%s: zstd: %s", w->name, ZSTD_getErrorName(left));
-    if (write_fd(w, w->zout, ob.pos)) return NMT_EIO;
-    if (end ? left == 0 : in.pos == in.size) break;
-  }
-  w->n = 0;
-  return NMT_OK;
-}
-
-int nmt_writer_write(nmt_writer *w, const void *data, size_t n) {
-  const char *p = data;
-  while (n) {
-    size_t k = WRITE_BUF - w->n < n ? WRITE_BUF - w->n : n;
-    memcpy(w->buf + w->n, p, k);
-    w->n += k; p += k; n -= k;
-    if (w->n == WRITE_BUF && drain(w, 0)) return NMT_EIO;
-  }
-  return w->failed ? NMT_EIO : NMT_OK;
-}
-
-int nmt_writer_puts(nmt_writer *w, const char *s) { return nmt_writer_write(w, s, strlen(s)); }
-
-int nmt_writer_line(nmt_writer *w, const char *s, size_t n) {
-  if (nmt_writer_write(w, s, n)) return NMT_EIO;
-  return nmt_writer_write(w, "\n", 1);
-}
-
-int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) {
-  char small[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
-  va_end(ap);
-  if (n < 0) return nmt_fail(NMT_EIO, "%s: format error", w->name);
-  if ((size_t)n < sizeof small) return nmt_writer_write(w, small, (size_t)n);
-  char *big = malloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  int st = nmt_writer_write(w, big, (size_t)n);
-  free(big);
-  return st;
-}
-
-const char *nmt_writer_name(const nmt_writer *w) { return w->name; }
-
-static void writer_free(nmt_writer *w) {
-  ZSTD_freeCCtx(w->zc);
-  free(w->zout);
-  free(w->buf);
-  free(w->tmp);
-  free(w->name);
-  free(w);
-}
-
-int nmt_writer_commit(nmt_writer *w) {
-  int st = drain(w, 1);
-  if (w->tmp) {
-    if (!st && close(w->fd)) st = nmt_fail_errno(NMT_EIO, "%s: close", w->name);
-    else if (st) close(w->fd);
-    if (!st && rename(w->tmp, w->name)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
-    if (st) unlink(w->tmp);
-    track_tmp(w->tmp, 0);
-  }
-  writer_free(w);
-  return st;
-}
-
-void nmt_writer_abort(nmt_writer *w) {
-  if (!w) return;
-  if (w->tmp) {
-    close(w->fd);
-    unlink(w->tmp);
-    track_tmp(w->tmp, 0);
-  }
-  writer_free(w);
-}

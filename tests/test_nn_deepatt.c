@@ -311,8 +311,10 @@ TEST(nn_deepatt_bad_config) {
   nn_params_free(&p);
 }
 
-/* 300 Adam steps at 0.01 on the copy batch: the per-token loss falls well below its start
- * (at 0.02 the run had loss spikes, and whether step 200 fell in one depended on rounding). */
+/* 600 Adam steps at 0.01 (decaying over the second half) on the copy batch: the per-token
+ * loss ends near its label-smoothing floor (~0.45), 0.46-0.48 on every OpenBLAS kernel.
+ * At 300 constant-rate steps it ended at 0.49-0.60, or in a loss spike (0.90) under the
+ * Haswell kernels: the margin to the bound hung on rounding. */
 TEST(nn_deepatt_learns_copy) {
   for (int ed = 0; ed < 2; ed++) {
     model_case mc;
@@ -322,7 +324,7 @@ TEST(nn_deepatt_learns_copy) {
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
     double first, last;
-    model_train(&mc, &p, 300, 0.01f, &first, &last);
+    model_train(&mc, &p, 600, 0.01f, &first, &last);
     CHECK(first > 1.8);
     if (!(last < 0.6)) T_FAIL("%s: loss %.3f -> %.3f after 300 steps", cfg.family->name, first, last);
     nn_params_free(&p);

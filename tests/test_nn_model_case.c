@@ -38,6 +38,10 @@ bool model_train(model_case *mc, nn_params *p, int steps, float lr, double *firs
       break;
     }
     nn_params_clip(p, 5);
+    /* The rate decays linearly to 0 over the second half: at a constant rate Adam's
+     * steps near convergence can spike the loss, and whether the last step landed in a
+     * spike depended on BLAS rounding (OpenBLAS's Haswell kernels). */
+    opt.lr = lr * fminf(1, 2 * (float)(steps - step) / (float)steps);
     nn_adam_step(p, &opt);
     *last = loss->v[0] / (double)mc->ntokens;
     if (!step) *first = *last;

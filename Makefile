@@ -51,7 +51,10 @@ $(BIN)/nmt-tests: $(TEST_OBJ) $(BUILD)/libnmt.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The test runner finds the tools in $(BIN); a name filter may follow: make test T=bpe
-test: all
+# test and demo install the Debian packages first (`make deps`: 0.1 s when all are
+# there), then build, so a fresh machine needs no other step.
+test: deps
+	$(MAKE) all
 	NMT_BIN=$(CURDIR)/$(BIN) ./$(BIN)/nmt-tests $(T)
 check: test
 
@@ -59,7 +62,8 @@ bench: all
 	bash bench/run
 
 # Quick start: the whole pipeline on a generated corpus (examples/demo), in $(BUILD)/demo.
-demo: all
+demo: deps
+	$(MAKE) all
 	PATH="$(abspath $(BIN)):$$PATH" CC="$(CC)" bash examples/demo/run.sh $(BUILD)/demo
 
 # CUDA backend (docs/gpu.md), never part of `all`: kernels/*.cu into $(BUILD)/libnmt_cuda.a,

@@ -16,7 +16,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
       {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
-      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5)", .min = 1, .max = 1000},
+      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
       {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
        "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},

@@ -7,8 +7,9 @@ PREFIX  ?= /usr/local
 OPT     ?= -O2
 SAN     ?=
 CFLAGS  ?= $(OPT) -g
+# (an option table's string and flag rows leave out the numeric rows' bounds)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
-           -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
+           -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
 LDFLAGS += -pthread $(SAN)
 LDLIBS  := -lzstd -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
 

@@ -1,15 +1,18 @@
 /* A small option layer: "--opt=val", "--opt val", "-o val", repeatable or
  * multi-value options ("-m bleu chrf ter"), positionals, "--" to end options,
- * "--help" (usage from the table plus an example) and "--version". */
+ * "--help" (usage from the table plus an example) and "--version". Numbers are
+ * checked against their row's bounds, and a value option given twice is a
+ * usage error, both with one line naming the option. */
 #ifndef NMT_CLI_H
 #define NMT_CLI_H
+#include <math.h> /* INFINITY, for a row with no upper bound */
 #include <stdbool.h>
 
 enum nmt_opt_kind {
   NMT_OPT_FLAG,   /* bool *: set true */
-  NMT_OPT_INT,    /* long * */
-  NMT_OPT_DOUBLE, /* double * */
-  NMT_OPT_STR,    /* const char **: last one wins */
+  NMT_OPT_INT,    /* long *: a decimal integer within the row's bounds */
+  NMT_OPT_DOUBLE, /* double *: a finite number within the row's bounds */
+  NMT_OPT_STR,    /* const char ** */
   NMT_OPT_LIST    /* nmt_strlist *: every value after the option until the next
                      option-looking argument; repeated uses append */
 };
@@ -26,6 +29,12 @@ typedef struct {
   void *dst;
   const char *meta;  /* value name in --help, e.g. "N" */
   const char *help;
+  /* NMT_OPT_INT and NMT_OPT_DOUBLE rows must give bounds (min < max), e.g.
+   * `.min = 1, .max = 65536`: values in [min, max]; max = INFINITY: no upper
+   * bound (an integer still fits a long); open_min/open_max exclude that end
+   * (a rate > 0, a dropout < 1). Other rows leave them out. */
+  double min, max;
+  bool open_min, open_max;
 } nmt_opt;
 
 typedef struct {
@@ -41,8 +50,16 @@ typedef struct {
 
 /* Parse argv[1..argc). Positionals are returned in *pos (argv-owned strings,
  * the array is malloc'ed). Returns NMT_OK, NMT_EUSAGE (message set) or NMT_DONE
- * after printing --help or --version to stdout. */
+ * after printing --help or --version to stdout. Within one call an INT, DOUBLE
+ * or STR option (or another row with the same dst) may be given once; a later
+ * call may set it again, so layers of flags (a preset, then the command line)
+ * are successive calls on the same table. */
 int nmt_cli_parse(const nmt_cli *cli, int argc, char **argv, nmt_strlist *pos);
+/* Set row o's destination from val as the command line would (bounds checked):
+ * for values given as positionals. NMT_OK or NMT_EUSAGE (message set). */
+int nmt_cli_set(const nmt_opt *o, const char *val);
+/* The row whose long name is `lng`, or NULL. */
+const nmt_opt *nmt_cli_find(const nmt_cli *cli, const char *lng);
 void nmt_cli_usage(const nmt_cli *cli, void *file /* FILE* */);
 
 #define NMT_VERSION "0.1.0"

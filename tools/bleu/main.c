@@ -178,11 +178,12 @@ int main(int argc, char **argv) {
       {"lowercase", 0, NMT_OPT_FLAG, &a.lowercase, NULL, "case-insensitive BLEU (also -lc)"},
       {"lc", 0, NMT_OPT_FLAG, &a.lowercase, NULL, "= --lowercase"},
       {"smooth-method", 's', NMT_OPT_STR, &a.smooth, "M", "BLEU smoothing: exp (default), floor, add-k, none"},
-      {"smooth-value", 0, NMT_OPT_DOUBLE, &a.smooth_value, "V", "value for floor (0.1) and add-k (1)"},
+      {"smooth-value", 0, NMT_OPT_DOUBLE, &a.smooth_value, "V", "value for floor (0.1) and add-k (1); 0 to 100", .min = 0, .max = 100},
       {"force", 0, NMT_OPT_FLAG, &a.force, NULL, "no warning about tokenized-looking input"},
-      {"chrf-char-order", 0, NMT_OPT_INT, &a.cc, "N", "chrF character n-gram order (6)"},
-      {"chrf-word-order", 0, NMT_OPT_INT, &a.cw, "N", "chrF word n-gram order (0; 2 = chrF++)"},
-      {"chrf-beta", 0, NMT_OPT_INT, &a.beta, "N", "chrF recall weight (2)"},
+      {"chrf-char-order", 0, NMT_OPT_INT, &a.cc, "N", "chrF character n-gram order (6)", .min = 0, .max = NMT_CHRF_MAX_ORDER},
+      {"chrf-word-order", 0, NMT_OPT_INT, &a.cw, "N", "chrF word n-gram order (0; 2 = chrF++); the orders sum to 1..16",
+       .min = 0, .max = NMT_CHRF_MAX_ORDER},
+      {"chrf-beta", 0, NMT_OPT_INT, &a.beta, "N", "chrF recall weight (2; 0 to 100)", .min = 0, .max = 100},
       {"chrf-whitespace", 0, NMT_OPT_FLAG, &a.chrf_ws, NULL, "keep whitespace in character n-grams"},
       {"chrf-lowercase", 0, NMT_OPT_FLAG, &a.chrf_lc, NULL, "case-insensitive chrF"},
       {"chrf-eps-smoothing", 0, NMT_OPT_FLAG, &a.chrf_eps, NULL, "chrF++.py's eps smoothing"},
@@ -190,25 +191,25 @@ int main(int argc, char **argv) {
       {"ter-asian-support", 0, NMT_OPT_FLAG, &a.ter_asian, NULL, "TER: split CJK characters"},
       {"ter-no-punct", 0, NMT_OPT_FLAG, &a.ter_nopunct, NULL, "TER: remove punctuation"},
       {"ter-normalized", 0, NMT_OPT_FLAG, &a.ter_norm, NULL, "TER: tokenize like tercom's normaliser"},
-      {"cc", 0, NMT_OPT_INT, &a.cc, "N", "= --chrf-char-order"},
-      {"cw", 0, NMT_OPT_INT, &a.cw, "N", "= --chrf-word-order"},
-      {"sv", 0, NMT_OPT_DOUBLE, &a.smooth_value, "V", "= --smooth-value"},
+      {"cc", 0, NMT_OPT_INT, &a.cc, "N", "= --chrf-char-order", .min = 0, .max = NMT_CHRF_MAX_ORDER},
+      {"cw", 0, NMT_OPT_INT, &a.cw, "N", "= --chrf-word-order", .min = 0, .max = NMT_CHRF_MAX_ORDER},
+      {"sv", 0, NMT_OPT_DOUBLE, &a.smooth_value, "V", "= --smooth-value", .min = 0, .max = 100},
       {"sentence-level", 0, NMT_OPT_FLAG, &a.sentence, NULL, "one score per line (one metric)"},
       {"sl", 0, NMT_OPT_FLAG, &a.sentence, NULL, "= --sentence-level"},
       {"confidence", 0, NMT_OPT_FLAG, &a.confidence, NULL, "bootstrap 95% confidence interval"},
-      {"confidence-n", 0, NMT_OPT_INT, &a.confidence_n, "N", "bootstrap resamples (1000)"},
+      {"confidence-n", 0, NMT_OPT_INT, &a.confidence_n, "N", "bootstrap resamples (1000; up to 1000000)", .min = 1, .max = 1000000},
       {"ci", 0, NMT_OPT_FLAG, &a.confidence, NULL, "= --confidence"},
-      {"cin", 0, NMT_OPT_INT, &a.confidence_n, "N", "= --confidence-n"},
+      {"cin", 0, NMT_OPT_INT, &a.confidence_n, "N", "= --confidence-n", .min = 1, .max = 1000000},
       {"paired-bs", 0, NMT_OPT_FLAG, &a.paired_bs, NULL, "paired bootstrap test against the first system"},
-      {"paired-bs-n", 0, NMT_OPT_INT, &a.paired_bs_n, "N", "paired bootstrap resamples (1000)"},
+      {"paired-bs-n", 0, NMT_OPT_INT, &a.paired_bs_n, "N", "paired bootstrap resamples (1000; up to 1000000)", .min = 1, .max = 1000000},
       {"paired-ar", 0, NMT_OPT_FLAG, &a.paired_ar, NULL, "paired approximate randomization test"},
-      {"paired-ar-n", 0, NMT_OPT_INT, &a.paired_ar_n, "N", "randomization trials (10000)"},
+      {"paired-ar-n", 0, NMT_OPT_INT, &a.paired_ar_n, "N", "randomization trials (10000; up to 1000000)", .min = 1, .max = 1000000},
       {"pbs", 0, NMT_OPT_FLAG, &a.paired_bs, NULL, "= --paired-bs"},
-      {"pbsn", 0, NMT_OPT_INT, &a.paired_bs_n, "N", "= --paired-bs-n"},
+      {"pbsn", 0, NMT_OPT_INT, &a.paired_bs_n, "N", "= --paired-bs-n", .min = 1, .max = 1000000},
       {"par", 0, NMT_OPT_FLAG, &a.paired_ar, NULL, "= --paired-ar"},
-      {"part", 0, NMT_OPT_INT, &a.paired_ar_n, "N", "= --paired-ar-n"},
+      {"part", 0, NMT_OPT_INT, &a.paired_ar_n, "N", "= --paired-ar-n", .min = 1, .max = 1000000},
       {"score-only", 'b', NMT_OPT_FLAG, &a.score_only, NULL, "print only the score"},
-      {"width", 'w', NMT_OPT_INT, &a.width, "N", "decimals (1)"},
+      {"width", 'w', NMT_OPT_INT, &a.width, "N", "decimals (1; up to 30)", .min = 0, .max = 30},
       {"format", 'f', NMT_OPT_STR, &a.format, "F", "json (default, as sacreBLEU) or text"},
       {"quiet", 'q', NMT_OPT_FLAG, &a.quiet, NULL, "no warnings"},
       {"multi-bleu", 0, NMT_OPT_FLAG, &a.multibleu, NULL, "Moses multi-bleu.perl on tokenized text (REF is its stem)"},
@@ -232,7 +233,6 @@ int main(int argc, char **argv) {
   }
   bool json = !strcmp(a.format, "json");
   if (!json && strcmp(a.format, "text")) { nmt_fail(NMT_EUSAGE, "unknown format '%s' (json, text)", a.format); nmt_die(PROG, NMT_EUSAGE); }
-  if (a.width < 0 || a.width > 30) { nmt_fail(NMT_EUSAGE, "--width must be 0..30"); nmt_die(PROG, NMT_EUSAGE); }
 
   /* metrics, in sacreBLEU's output order */
   metric_opts mo = {.bleu = nmt_bleu_defaults(), .chrf = nmt_chrf_defaults()};
@@ -263,7 +263,6 @@ int main(int argc, char **argv) {
   if (a.paired_bs && a.paired_ar) { nmt_fail(NMT_EUSAGE, "--paired-bs and --paired-ar exclude each other"); nmt_die(PROG, NMT_EUSAGE); }
   if (paired && nsys < 2) { nmt_fail(NMT_EUSAGE, "paired tests need several systems given to -i"); nmt_die(PROG, NMT_EUSAGE); }
   if (a.confidence && nsys > 1) { nmt_fail(NMT_EUSAGE, "use --paired-bs or --paired-ar for several systems"); nmt_die(PROG, NMT_EUSAGE); }
-  if ((a.confidence && a.confidence_n < 1) || a.paired_bs_n < 1 || a.paired_ar_n < 1) { nmt_fail(NMT_EUSAGE, "sample counts must be positive"); nmt_die(PROG, NMT_EUSAGE); }
 
   streams s = {.n = nrefs + nsys};
   s.r = calloc((size_t)s.n, sizeof *s.r);

@@ -84,14 +84,15 @@ int cmd_apply(int argc, char **argv) {
       {"model", 'm', NMT_OPT_STR, &model, "MODEL", "take the codes embedded in an nmt model instead"},
       {"input", 'i', NMT_OPT_LIST, &inputs, "FILE", "input files (also as arguments; stdin when none)"},
       {"output", 'o', NMT_OPT_STR, &out_path, "FILE", "output (stdout)"},
-      {"merges", 0, NMT_OPT_INT, &merges, "N", "use only the first N merges (all)"},
+      {"merges", 0, NMT_OPT_INT, &merges, "N", "use only the first N merges (all)", .min = 0, .max = INFINITY},
       {"separator", 's', NMT_OPT_STR, &sep, "STR", "appended to non-final units (@@)"},
       {"vocabulary", 0, NMT_OPT_STR, &vocab, "VOCAB", "undo merges that make units missing from VOCAB"},
       {"vocabulary-threshold", 0, NMT_OPT_INT, &threshold, "N",
-       "units seen fewer than N times in VOCAB count as missing"},
+       "units seen fewer than N times in VOCAB count as missing", .min = 0, .max = INFINITY},
       {"glossaries", 0, NMT_OPT_LIST, &gloss, "RE", "words matching these regexes are never split (takes every argument up to the next option)"},
-      {"dropout", 0, NMT_OPT_DOUBLE, &dropout, "P", "skip each merge with probability P (BPE-dropout)"},
-      {"seed", 0, NMT_OPT_INT, &seed, "S", "random seed for --dropout (0); not Python's generator"},
+      {"dropout", 0, NMT_OPT_DOUBLE, &dropout, "P", "skip each merge with probability P (BPE-dropout; 0 to 1)", .min = 0, .max = 1},
+      {"seed", 0, NMT_OPT_INT, &seed, "S", "random seed for --dropout (0); not Python's generator",
+       .min = 0, .max = INFINITY},
       {"ids", 0, NMT_OPT_STR, &ids_vocab, "VOCAB",
        "write the units' ids under VOCAB (an nmt-train vocabulary) as a tensor stream, one record a line"},
       {"zstd", 'z', NMT_OPT_FLAG, &zstd, NULL, "compress the output with zstd"},
@@ -104,7 +105,6 @@ int cmd_apply(int argc, char **argv) {
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && !codes && !model) st = nmt_fail(NMT_EUSAGE, "-c CODES or -m MODEL is required (see --help)");
   if (!st && codes && model) st = nmt_fail(NMT_EUSAGE, "-c CODES and -m MODEL exclude each other");
-  if (!st && (dropout < 0 || dropout > 1)) st = nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1]");
   if (st) nmt_die(PROG, st);
   for (int i = 0; i < pos.n; i++) {
     inputs.v = realloc(inputs.v, sizeof *inputs.v * (size_t)(inputs.n + 1));

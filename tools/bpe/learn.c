@@ -48,8 +48,8 @@ int cmd_learn(int argc, char **argv) {
   nmt_strlist inputs = {0}, pos;
   bool dict = false, zstd = false;
   const nmt_opt opts[] = {
-      {"symbols", 's', NMT_OPT_INT, &o.symbols, "N", "merge operations to learn (10000)"},
-      {"min-frequency", 0, NMT_OPT_INT, &o.min_frequency, "FREQ", "stop when no pair is this frequent (2)"},
+      {"symbols", 's', NMT_OPT_INT, &o.symbols, "N", "merge operations to learn (10000)", .min = 0, .max = INFINITY},
+      {"min-frequency", 0, NMT_OPT_INT, &o.min_frequency, "FREQ", "stop when no pair is this frequent (2)", .min = 1, .max = INFINITY},
       {"total-symbols", 't', NMT_OPT_FLAG, &o.total_symbols, NULL,
        "subtract the number of distinct characters from -s"},
       {"dict-input", 0, NMT_OPT_FLAG, &dict, NULL, "input lines are 'WORD COUNT'"},
@@ -61,7 +61,6 @@ int cmd_learn(int argc, char **argv) {
                        "Learn BPE merges from the concatenated files, as learn_bpe.py.",
                        PROG " learn -s 8000 -o codes.joint train.tok.fr train.tok.en", opts, false};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
-  if (!st && o.symbols < 0) st = nmt_fail(NMT_EUSAGE, "-s must be >= 0");
   if (st) nmt_die(PROG, st);
   for (int i = 0; i < pos.n; i++) { /* --input files first, then the arguments */
     inputs.v = realloc(inputs.v, sizeof *inputs.v * (size_t)(inputs.n + 1));
@@ -115,8 +114,8 @@ int cmd_learn_joint(int argc, char **argv) {
   const char *out = "-", *sep = "@@";
   nmt_strlist inputs = {0}, vocabs = {0}, pos;
   const nmt_opt opts[] = {
-      {"symbols", 's', NMT_OPT_INT, &o.symbols, "N", "merge operations to learn (10000)"},
-      {"min-frequency", 0, NMT_OPT_INT, &o.min_frequency, "FREQ", "stop when no pair is this frequent (2)"},
+      {"symbols", 's', NMT_OPT_INT, &o.symbols, "N", "merge operations to learn (10000)", .min = 0, .max = INFINITY},
+      {"min-frequency", 0, NMT_OPT_INT, &o.min_frequency, "FREQ", "stop when no pair is this frequent (2)", .min = 1, .max = INFINITY},
       {"total-symbols", 't', NMT_OPT_FLAG, &o.total_symbols, NULL,
        "subtract the number of distinct characters from -s"},
       {"input", 'i', NMT_OPT_LIST, &inputs, "FILE", "input files (also as arguments)"},

@@ -113,12 +113,14 @@ int main(int argc, char **argv) {
   const char *retained_path = NULL;
   bool tsv = false, csv = false, moses = false, zstd = false;
   const nmt_opt opts[] = {
-      {"min", 0, NMT_OPT_INT, &c.rules.min, "N", "drop pairs with a side under N words (1)"},
-      {"max", 0, NMT_OPT_INT, &c.rules.max, "N", "drop pairs with a side over N words (50)"},
-      {"ratio", 0, NMT_OPT_DOUBLE, &c.rules.ratio, "R", "drop pairs whose word counts differ by more than R times (9)"},
+      {"min", 0, NMT_OPT_INT, &c.rules.min, "N", "drop pairs with a side under N words (1)", .min = 0, .max = INFINITY},
+      {"max", 0, NMT_OPT_INT, &c.rules.max, "N", "drop pairs with a side over N words (50)", .min = 0, .max = INFINITY},
+      {"ratio", 0, NMT_OPT_DOUBLE, &c.rules.ratio, "R", "drop pairs whose word counts differ by more than R times (9)",
+       .min = 0, .max = INFINITY, .open_min = true},
       {"ignore-ratio", 0, NMT_OPT_FLAG, &c.rules.ignore_ratio, NULL, "no ratio rule"},
       {"ignore-xml", 0, NMT_OPT_FLAG, &c.rules.ignore_xml, NULL, "count words with <tags> removed"},
-      {"max-word-length", 0, NMT_OPT_INT, &c.rules.max_word_length, "N", "drop pairs with a word (or factor) over N chars (1000)"},
+      {"max-word-length", 0, NMT_OPT_INT, &c.rules.max_word_length, "N", "drop pairs with a word (or factor) over N chars (1000)",
+       .min = 1, .max = INFINITY},
       {"lc", 0, NMT_OPT_FLAG, &c.rules.lc, NULL, "lowercase the output (Perl lc)"},
       {"lines-retained", 0, NMT_OPT_STR, &retained_path, "FILE", "write the line numbers of kept pairs"},
       {"output", 'o', NMT_OPT_LIST, &outs, "OUT", "output files (two, or one table with --tsv/--csv; none = stdout)"},
@@ -126,7 +128,8 @@ int main(int argc, char **argv) {
       {"tsv", 0, NMT_OPT_FLAG, &tsv, NULL, "read and write one table: source<TAB>target, no quoting"},
       {"csv", 0, NMT_OPT_FLAG, &csv, NULL, "read and write one table: source,target, RFC 4180 quoting"},
       {"dedupe", 0, NMT_OPT_FLAG, &c.dedupe, NULL, "drop repeated pairs (after normalising)"},
-      {"max-token-chars", 0, NMT_OPT_INT, &c.rules.max_token_chars, "N", "drop pairs with a token over N chars (off)"},
+      {"max-token-chars", 0, NMT_OPT_INT, &c.rules.max_token_chars, "N", "drop pairs with a token over N chars (0: off)",
+       .min = 0, .max = INFINITY},
       {"lang-src", 0, NMT_OPT_STR, &c.lang_src, "LANG", "drop pairs textcat places in other languages (unsure: kept)"},
       {"lang-tgt", 0, NMT_OPT_STR, &c.lang_tgt, "LANG", "the same for the target side"},
       {"lang-set", 0, NMT_OPT_STR, &c.lang_set, "L1,L2..", "languages textcat tells apart (all = 160+; default: 37 common ones)"},
@@ -148,11 +151,8 @@ int main(int argc, char **argv) {
   else if (moses) {
     if (format >= 0 || outs.n) st = nmt_fail(NMT_EUSAGE, "--moses takes its files as arguments, not with --tsv/--csv/-o");
     else if (pos.n < 6 || pos.n > 7) st = nmt_fail(NMT_EUSAGE, "--moses needs CORPUS L1 L2 OUT MIN MAX [LINES_RETAINED]");
-    else {
-      char *end1, *end2;
-      c.rules.min = strtol(pos.v[4], &end1, 10);
-      c.rules.max = strtol(pos.v[5], &end2, 10);
-      if (*end1 || *end2 || end1 == pos.v[4] || end2 == pos.v[5]) st = nmt_fail(NMT_EUSAGE, "MIN and MAX must be integers");
+    else if (!(st = nmt_cli_set(nmt_cli_find(&cli, "min"), pos.v[4])) && /* MIN, MAX: --min, --max */
+             !(st = nmt_cli_set(nmt_cli_find(&cli, "max"), pos.v[5]))) {
       if (asprintf(&moses_paths[0], "%s.%s", pos.v[0], pos.v[1]) < 0 || asprintf(&moses_paths[1], "%s.%s", pos.v[0], pos.v[2]) < 0 ||
           asprintf(&moses_paths[2], "%s.%s", pos.v[3], pos.v[1]) < 0 || asprintf(&moses_paths[3], "%s.%s", pos.v[3], pos.v[2]) < 0)
         st = nmt_fail(NMT_EIO, "out of memory");
@@ -168,8 +168,7 @@ int main(int argc, char **argv) {
     else if (outs.n != 2) st = nmt_fail(NMT_EUSAGE, "need -o OUT_SRC OUT_TGT");
     else in[0] = pos.v[0], in[1] = pos.v[1], out[0] = outs.v[0], out[1] = outs.v[1];
   }
-  if (!st && (c.rules.min < 0 || c.rules.max < c.rules.min || c.rules.ratio <= 0 || c.rules.max_word_length < 1))
-    st = nmt_fail(NMT_EUSAGE, "need 0 <= --min <= --max, --ratio > 0 and --max-word-length >= 1");
+  if (!st && c.rules.max < c.rules.min) st = nmt_fail(NMT_EUSAGE, "need --min <= --max (got %ld > %ld)", c.rules.min, c.rules.max);
   if (st) nmt_die(PROG, st);
 
   pair_source *src = NULL;

@@ -16,21 +16,25 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
       {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
-      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5)"},
-      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6)"},
+      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
+      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
-       "at most F x (source tokens + 1) target tokens (3)"},
+       "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
       {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses as 'i ||| hyp ||| score'"},
       {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
        "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
-      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000)"},
-      {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)"},
+      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000; up to 100000)",
+       .min = 1, .max = 100000},
+      {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)",
+       .min = 0, .max = 10000000},
       {"gemm-type", 0, NMT_OPT_STR, &a->gemm_type, "T",
        "float32, or int8: weights quantized per column, rows per step (~4x less to read; float32)"},
-      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64)"},
-      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100)"},
+      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64; up to 10000)", .min = 1, .max = 10000},
+      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100; up to 1000)",
+       .min = 1, .max = 1000},
       {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores)"},
+      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores, at most 8)",
+       .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
@@ -47,10 +51,6 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  if (!st && (a->beam < 1 || a->mini_batch < 1 || a->maxi_batch < 1 || a->max_length < 1 ||
-              a->max_length_factor <= 0))
-    st = nmt_fail(NMT_EUSAGE, "--beam-size, --mini-batch, --maxi-batch, --max-length and --max-length-factor must be > 0");
-  if (!st && a->shortlist < 0) st = nmt_fail(NMT_EUSAGE, "--shortlist must be >= 0");
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
   return st;

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     {"normalize", 0, NMT_OPT_FLAG, &norm, NULL, "normalize punctuation, then tokenize"},
     {"normalize-only", 0, NMT_OPT_FLAG, &norm_only, NULL, "only normalize punctuation (normalize-punctuation.perl)"},
     {"lowercase-only", 0, NMT_OPT_FLAG, &lower, NULL, "only lowercase (lowercase.perl)"},
-    {"threads", 'j', NMT_OPT_INT, &threads, "N", "worker threads (output order is kept)"},
+    {"threads", 'j', NMT_OPT_INT, &threads, "N", "worker threads (output order is kept; 1 to 256)", .min = 1, .max = 256},
     {"output", 'o', NMT_OPT_STR, &output, "FILE", "write here (complete or not at all) instead of stdout"},
     {"zstd", 'z', NMT_OPT_FLAG, &zstd, NULL, "zstd-compress the output"},
     {"quiet", 'q', NMT_OPT_FLAG, &quiet, NULL, "accepted for Moses compatibility"},
@@ -66,7 +66,6 @@ int main(int argc, char **argv) {
   if (st) nmt_die(PROG, st);
   if (detok + norm + norm_only + lower > 1)
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "choose one of -d, --normalize, --normalize-only, --lowercase-only"));
-  if (threads < 1 || threads > 256) nmt_die(PROG, nmt_fail(NMT_EUSAGE, "--threads: need 1 to 256, got %ld", threads));
 
   job j = {.mode = detok ? DETOKENIZE : norm ? NORMALIZE_TOKENIZE : norm_only ? NORMALIZE_ONLY
                        : lower ? LOWERCASE : TOKENIZE};

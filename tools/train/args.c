@@ -1,10 +1,12 @@
 /* nmt-train's options: Marian's names where Marian has the option. */
 #include "err.h"
 #include "train_tool.h"
+#include <float.h> /* the rates are floats in the optimizer */
 #include <stdio.h>
 #include <stdlib.h>
 
-static int parse(train_args *a, int argc, char **argv) {
+/* The command line over the defaults and, given a preset p, over p's flags. */
+static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
   *a = (train_args){.enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
                     .dec_depth = 1, .window = 10, .mini_batch = 64, .maxi_batch = 100,
                     .max_length = 100, .valid_freq = 1000, .log_freq = 100, .early_stopping = 10,
@@ -26,8 +28,9 @@ static int parse(train_args *a, int argc, char **argv) {
       {"type", 0, NMT_OPT_STR, &a->type, "FAMILY", "model family: luong (default), srnmt, rnnsearch, rhn, deep-att, deep-ed (docs/models.md)"},
       {"enc-cell", 0, NMT_OPT_STR, &a->enc_cell, "CELL", "encoder cell: lstm, gru, atr, sru, srnmt, rhn (the family's)"},
       {"dec-cell", 0, NMT_OPT_STR, &a->dec_cell, "CELL", "decoder cell, likewise"},
-      {"enc-cell-depth", 0, NMT_OPT_INT, &a->enc_cell_depth, "N", "transitions per encoder step (RHN recurrence depth; 1)"},
-      {"dec-cell-depth", 0, NMT_OPT_INT, &a->dec_cell_depth, "N", "transitions per decoder step (1)"},
+      {"enc-cell-depth", 0, NMT_OPT_INT, &a->enc_cell_depth, "N", "transitions per encoder step (RHN recurrence depth; 1)",
+       .min = 1, .max = 16},
+      {"dec-cell-depth", 0, NMT_OPT_INT, &a->dec_cell_depth, "N", "transitions per decoder step (1)", .min = 1, .max = 16},
       {"skip", 0, NMT_OPT_FLAG, &a->skip, NULL, "residual connections between stacked layers"},
       {"layer-normalization", 0, NMT_OPT_FLAG, &a->layer_norm, NULL, "layer normalisation in the cells"},
       {"context-aware", 0, NMT_OPT_FLAG, &a->context_aware, NULL, "rnnsearch: context-aware encoder (ATR paper)"},
@@ -36,38 +39,52 @@ static int parse(train_args *a, int argc, char **argv) {
       {"no-ff", 0, NMT_OPT_FLAG, &a->no_ff, NULL, "deep-att/deep-ed: without them (overrides --fast-forward)"},
       {"peephole", 0, NMT_OPT_FLAG, &a->peephole, NULL, "LSTM peephole connections"},
       {"rhn-coupled", 0, NMT_OPT_FLAG, &a->rhn_coupled, NULL, "rhn: carry gate c = 1 - t"},
-      {"reconstructor-beta", 0, NMT_OPT_DOUBLE, &a->recon_beta, "B", "rhn: reconstructor loss weight (0: none)"},
-      {"dim-emb", 0, NMT_OPT_INT, &a->dim_emb, "N", "embedding size (256)"},
-      {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512; a bidirectional layer: N/2 per direction)"},
+      {"reconstructor-beta", 0, NMT_OPT_DOUBLE, &a->recon_beta, "B", "rhn: reconstructor loss weight (0: none; up to 100)",
+       .min = 0, .max = 100},
+      {"dim-emb", 0, NMT_OPT_INT, &a->dim_emb, "N", "embedding size (256; up to 65536)", .min = 1, .max = 65536},
+      {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512, up to 65536; a bidirectional layer: N/2 per direction)",
+       .min = 1, .max = 65536},
       {"enc-type", 0, NMT_OPT_STR, &a->enc_type, "TYPE", "bidirectional (every layer; default), bi-unidirectional (the first) or unidirectional"},
-      {"enc-depth", 0, NMT_OPT_INT, &a->enc_depth, "N", "encoder layers (1)"},
-      {"dec-depth", 0, NMT_OPT_INT, &a->dec_depth, "N", "decoder layers (1); those beyond --enc-depth start at zero"},
+      {"enc-depth", 0, NMT_OPT_INT, &a->enc_depth, "N", "encoder layers (1; up to 8)", .min = 1, .max = NN_MAX_LAYERS},
+      {"dec-depth", 0, NMT_OPT_INT, &a->dec_depth, "N", "decoder layers (1; up to 8); those beyond --enc-depth start at zero",
+       .min = 1, .max = NN_MAX_LAYERS},
       {"reverse-source", 0, NMT_OPT_FLAG, &a->reverse_source, NULL, "read each source sentence backwards"},
       {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general, mlp or none (the family's: luong general, rnnsearch/srnmt mlp; none: no input feeding)"},
       {"local-attention", 0, NMT_OPT_FLAG, &a->local, NULL, "local-p attention instead of global"},
-      {"attention-window", 0, NMT_OPT_INT, &a->window, "D", "local-p half-width (10)"},
+      {"attention-window", 0, NMT_OPT_INT, &a->window, "D", "local-p half-width (10; up to 10000)", .min = 1, .max = 10000},
       {"input-feed", 0, NMT_OPT_FLAG, &a->input_feed, NULL, "feed h~ to the next step (default with attention)"},
       {"no-input-feed", 0, NMT_OPT_FLAG, &a->no_input_feed, NULL, "do not feed h~ to the next step"},
-      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences per batch (64)"},
-      {"mini-batch-words", 0, NMT_OPT_INT, &a->mini_batch_words, "N", "padded target tokens per batch (no limit)"},
-      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "batches sorted by length together (100)"},
-      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "drop pairs with a side over N tokens (100; 0: none)"},
-      {"after-epochs", 'e', NMT_OPT_INT, &a->after_epochs, "N", "stop after N epochs (0: no limit)"},
-      {"after-batches", 0, NMT_OPT_INT, &a->after_batches, "N", "stop after N steps (0: no limit)"},
-      {"valid-freq", 0, NMT_OPT_INT, &a->valid_freq, "N", "validate every N steps (1000)"},
-      {"save-freq", 0, NMT_OPT_INT, &a->save_freq, "N", "checkpoint every N steps (--valid-freq)"},
-      {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10)"},
-      {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "Adam learning rate (0.001)"},
-      {"learn-rate-recurrent", 0, NMT_OPT_DOUBLE, &a->lr_recurrent, "LR", "rate for recurrent weight matrices (deep-att; 0: --learn-rate)"},
-      {"lr-decay", 0, NMT_OPT_DOUBLE, &a->lr_decay, "F", "multiply the rate by F when validation stalls (0.5)"},
-      {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)"},
-      {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)"},
-      {"dropout", 0, NMT_OPT_DOUBLE, &a->dropout, "P", "dropout on embeddings, between layers, on h~ (0)"},
-      {"label-smoothing", 0, NMT_OPT_DOUBLE, &a->label_smoothing, "E", "label smoothing (0)"},
-      {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234)"},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores)"},
+      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences per batch (64; up to 10000)", .min = 1, .max = 10000},
+      {"mini-batch-words", 0, NMT_OPT_INT, &a->mini_batch_words, "N", "padded target tokens per batch (0: no limit)",
+       .min = 0, .max = INFINITY},
+      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "batches sorted by length together (100; up to 1000)",
+       .min = 1, .max = 1000},
+      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "drop pairs with a side over N tokens (100, up to 100000; 0: none)",
+       .min = 0, .max = 100000},
+      {"after-epochs", 'e', NMT_OPT_INT, &a->after_epochs, "N", "stop after N epochs (0: no limit)", .min = 0, .max = INFINITY},
+      {"after-batches", 0, NMT_OPT_INT, &a->after_batches, "N", "stop after N steps (0: no limit)", .min = 0, .max = INFINITY},
+      {"valid-freq", 0, NMT_OPT_INT, &a->valid_freq, "N", "validate every N steps (1000; 0: never)", .min = 0, .max = INFINITY},
+      {"save-freq", 0, NMT_OPT_INT, &a->save_freq, "N", "checkpoint every N steps (0: at --valid-freq)", .min = 0, .max = INFINITY},
+      {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
+       .min = 0, .max = 1000000},
+      {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "Adam learning rate (0.001)", .min = 0, .max = FLT_MAX,
+       .open_min = true},
+      {"learn-rate-recurrent", 0, NMT_OPT_DOUBLE, &a->lr_recurrent, "LR", "rate for recurrent weight matrices (deep-att; 0: --learn-rate)",
+       .min = 0, .max = FLT_MAX},
+      {"lr-decay", 0, NMT_OPT_DOUBLE, &a->lr_decay, "F", "multiply the rate by F when validation stalls (0.5; > 0, up to 1)",
+       .min = 0, .max = 1, .open_min = true},
+      {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)",
+       .min = 0, .max = INFINITY},
+      {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)", .min = 0, .max = INFINITY},
+      {"dropout", 0, NMT_OPT_DOUBLE, &a->dropout, "P", "dropout on embeddings, between layers, on h~ (0; below 1)",
+       .min = 0, .max = 1, .open_max = true},
+      {"label-smoothing", 0, NMT_OPT_DOUBLE, &a->label_smoothing, "E", "label smoothing (0; below 1)", .min = 0, .max = 1, .open_max = true},
+      {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234; any integer >= 0)",
+       .min = 0, .max = INFINITY},
+      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
+       .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
-      {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100)"},
+      {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100; 0: never)", .min = 0, .max = INFINITY},
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
@@ -85,27 +102,24 @@ static int parse(train_args *a, int argc, char **argv) {
            "           -m fr-en.bin --after-epochs 10 --valid-freq 500",
       opts, false};
   nmt_strlist pos = {0};
-  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  int st = p ? train_preset_parse(p, &cli) : NMT_OK;
+  if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st) st = nmt_tok_settings_set(&a->tok, src_lang, tgt_lang, tok_aggressive, !tok_no_escape, tok_normalize);
   return st;
 }
 
-/* With --preset, parse again with the preset's flags first. */
+/* The command line alone names the preset; with --preset, parse it again over the preset's flags. */
 int train_parse_args(train_args *a, int argc, char **argv) {
-  int st = parse(a, argc, argv);
+  int st = parse(a, NULL, argc, argv);
   if (!st && a->input_feed && a->no_input_feed)
     st = nmt_fail(NMT_EUSAGE, "--input-feed and --no-input-feed contradict each other");
   if (st || !a->preset) return st;
   const train_preset *p = train_preset_find(a->preset);
   if (!p) return nmt_fail(NMT_EUSAGE, "unknown --preset '%s' (presets: %s)", a->preset, train_preset_names());
-  int n;
-  char **v = train_preset_argv(p, argc, argv, &n);
-  if (!v) return nmt_fail(NMT_EIO, "out of memory");
   free(a->train.v), free(a->valid.v), free(a->vocabs.v);
-  st = parse(a, n, v);
-  free(v);
+  st = parse(a, p, argc, argv);
   if (a->input_feed) a->no_input_feed = false; /* only the command line says --input-feed */
   return st;
 }

@@ -28,13 +28,6 @@ static int check_options(const train_args *a) {
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
   if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  if (a->dim_emb < 1 || a->dim_rnn < 1 || a->enc_depth < 1 || a->dec_depth < 1 || a->mini_batch < 1)
-    return nmt_fail(NMT_EUSAGE, "--dim-emb, --dim-rnn, --enc-depth, --dec-depth and --mini-batch must be >= 1");
-  if (a->enc_depth > NN_MAX_LAYERS || a->dec_depth > NN_MAX_LAYERS)
-    return nmt_fail(NMT_EUSAGE, "--enc-depth and --dec-depth must be at most %d", NN_MAX_LAYERS);
-  if (a->learn_rate <= 0 || a->lr_decay <= 0 || a->lr_decay > 1)
-    return nmt_fail(NMT_EUSAGE, "--learn-rate must be > 0 and --lr-decay in (0, 1]");
-  if (a->lr_decay_start_epoch < 0) return nmt_fail(NMT_EUSAGE, "--lr-decay-start-epoch must be >= 0");
   bool none = a->attention && !strcmp(a->attention, "none");
   const char *with = a->preset ? " with --preset " : "", *preset = a->preset ? a->preset : "";
   if (none && a->input_feed)

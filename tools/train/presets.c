@@ -1,8 +1,10 @@
 /* --preset: paper 004's ablation configurations (Blach-Laffèche et al., "NMT
  * like it's 2015", Multi30k Fr->En: a one-layer LSTM of 1024, embeddings 300,
  * batch 32, Adam 3e-4, 25 epochs; each row adds one thing) and the PyTorch
- * peer's configuration (../shared/peers). A preset is a list of flags put
- * before the command line's, so every flag given overrides it. */
+ * peer's configuration (../shared/peers). A preset is a list of flags parsed
+ * before the command line's, so every flag given overrides it; each preset of a
+ * chain is one layer (nmt_cli_parse call), so it may override its base. */
+#include "err.h"
 #include "train_tool.h"
 #include <stdlib.h>
 #include <string.h>
@@ -98,26 +100,19 @@ const train_preset *train_preset_find(const char *name) {
   return NULL;
 }
 
-static int count_flags(const train_preset *p) {
-  int n = p->base ? count_flags(train_preset_find(p->base)) : 0;
+int train_preset_parse(const train_preset *p, const nmt_cli *cli) {
+  int st = p->base ? train_preset_parse(train_preset_find(p->base), cli) : NMT_OK;
+  int n = 1;
   for (const char *const *f = p->flags; *f; f++) n++;
-  return n;
-}
-
-static char **put_flags(const train_preset *p, char **out) {
-  if (p->base) out = put_flags(train_preset_find(p->base), out);
-  for (const char *const *f = p->flags; *f; f++) *out++ = (char *)*f; /* argv is only read */
-  return out;
-}
-
-char **train_preset_argv(const train_preset *p, int argc, char **argv, int *n) {
-  *n = argc + count_flags(p);
-  char **v = malloc(sizeof *v * (size_t)(*n + 1));
-  if (!v) return NULL;
-  v[0] = argv[0];
-  char **rest = put_flags(p, v + 1);
-  memcpy(rest, argv + 1, sizeof *v * (size_t)argc); /* argv[1..argc] and its NULL */
-  return v;
+  char **v = malloc(sizeof *v * (size_t)(n + 1));
+  if (!v) return nmt_fail(NMT_EIO, "out of memory");
+  v[0] = (char *)cli->prog; /* argv is only read */
+  memcpy(v + 1, p->flags, sizeof *v * (size_t)n); /* the flags and their NULL */
+  nmt_strlist pos = {0};
+  if (!st) st = nmt_cli_parse(cli, n, v, &pos);
+  free(pos.v);
+  free(v);
+  return st;
 }
 
 const char *train_preset_names(void) {

@@ -33,8 +33,9 @@ int train_parse_args(train_args *a, int argc, char **argv);
 /* Paper 004's configurations and the PyTorch peer's, as nmt-train flags. */
 typedef struct train_preset train_preset;
 const train_preset *train_preset_find(const char *name);
-/* argv with the preset's flags (its base's first) after argv[0]; free() it. */
-char **train_preset_argv(const train_preset *p, int argc, char **argv, int *n);
+/* Parse the preset's flags into cli's table: its base's first, each preset one
+ * nmt_cli_parse call (a layer overriding the one below). NMT_OK, NMT_EUSAGE, NMT_EIO. */
+int train_preset_parse(const train_preset *p, const nmt_cli *cli);
 /* "luong-base, luong-reverse, ..." */
 const char *train_preset_names(void);
 /* The presets and their flags, for --help. */

@@ -34,8 +34,9 @@ struct nmt_writer {
 
 /* Writers open on a path, so that the same output named twice is caught and a
  * fatal error or a signal can remove the temp files. The signal path reads only
- * tmp_path and tmp_live, which are set as soon as a temp exists and cleared before
- * it is renamed or removed: no lock, no malloc'd memory. */
+ * tmp_path and tmp_live, which are set as soon as a temp exists and cleared once it
+ * is renamed or removed (a signal in between unlinks a name that is gone): no lock,
+ * no malloc'd memory. */
 enum { MAX_OPEN_WRITERS = 64 };
 static nmt_writer *open_writers[MAX_OPEN_WRITERS];
 static char tmp_path[MAX_OPEN_WRITERS][PATH_MAX];
@@ -63,9 +64,9 @@ static int register_writer(nmt_writer *w) {
     if (!open_writers[i]) { if (slot < 0) slot = i; }
     else if (same_output(&open_writers[i]->out, &w->out)) {
       const char *other = open_writers[i]->name;
-      bool same = !strcmp(other, w->name);
-      st = nmt_fail(NMT_EUSAGE, "%s: named twice as an output%s%s%s", w->name, same ? "" : " (also as ",
-                    same ? "" : other, same ? "" : ")");
+      st = strcmp(other, w->name)
+               ? nmt_fail(NMT_EUSAGE, "%s: named twice as an output (also as %s)", w->name, other)
+               : nmt_fail(NMT_EUSAGE, "%s: named twice as an output", w->name);
     }
   }
   if (!st && slot < 0) st = nmt_fail(NMT_EIO, "%s: more than %d outputs open", w->name, MAX_OPEN_WRITERS);
@@ -234,11 +235,11 @@ int nmt_writers_commit(nmt_writer **ws, int n) {
     nmt_writer *w = ws[i];
     if (!w) continue;
     if (w->tmp) {
-      tmp_live[w->slot] = 0; /* from here on the temp is renamed or removed by us */
       if (!st && rename(w->tmp, w->out.target))
         st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
       else if (st)
         unlink(w->tmp);
+      tmp_live[w->slot] = 0;
     }
     writer_free(w);
   }
@@ -251,8 +252,8 @@ void nmt_writer_abort(nmt_writer *w) {
   if (!w) return;
   if (w->fd > 1) close(w->fd);
   if (w->tmp) {
-    if (w->slot >= 0) tmp_live[w->slot] = 0;
     unlink(w->tmp);
+    tmp_live[w->slot] = 0;
   }
   writer_free(w);
 }

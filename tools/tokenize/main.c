@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
     .prog = PROG,
     .usage = "[options] [FILE...]",
     .summary = "Moses-compatible tokenizer, detokenizer, punctuation normalizer and lowercaser.\n"
-               "Reads FILEs (zstd or plain) or stdin; writes stdout.",
+               "Reads FILEs (plain, zstd or gzip) or stdin; writes stdout.",
     .example = "nmt-tokenize -l fr -a --no-escape -j 2 train.fr > train.tok.fr",
     .opts = opts,
     .single_dash_long = true, /* -no-escape, -threads 4 */

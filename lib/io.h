@@ -57,9 +57,10 @@ const char *nmt_writer_name(const nmt_writer *w);
  * it from their fatal path and from their signal handlers. */
 void nmt_writers_abort_all(void);
 
-/* Tools call this first. A closed stdin, stdout or stderr is held by /dev/null, so
- * that files opened later do not take its number; reading stdin or writing stdout
- * then fails naming it (NMT_EIO) instead of reading nothing or writing nowhere. */
+/* Tools call this first. A closed stdin, stdout or stderr is held by /dev/null, so that
+ * files opened later do not take its number; held the wrong way round (stdin write-only),
+ * so reading or writing there still fails. Readers of stdin and writers of stdout then
+ * fail naming it (NMT_EIO) instead of reading nothing or writing nowhere. */
 int nmt_io_hold_std(void);
 
 /* Call fn on every line of path ("-" for stdin) after checking it is valid

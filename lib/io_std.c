@@ -12,8 +12,9 @@ static bool held[3];
 int nmt_io_hold_std(void) {
   for (int fd = 0; fd < 3; fd++) {
     if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
-    /* the lower descriptors are open by now, so open() returns this one */
-    int k = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+    /* the lower descriptors are open by now, so open() returns this one; opened the
+     * wrong way round, so that whatever reads stdin or writes stdout still fails */
+    int k = open("/dev/null", fd ? O_RDONLY : O_WRONLY);
     if (k != fd) {
       if (k >= 0) close(k);
       return nmt_fail(NMT_EIO, "cannot hold closed descriptor %d with /dev/null", fd);

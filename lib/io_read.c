@@ -13,7 +13,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-enum { READ_CHUNK = 1 << 18 };
+enum { READ_CHUNK = 1 << 18, MAX_FILL = 1 << 30 };
 
 enum codec { RAW, ZSTD, GZIP };
 
@@ -138,6 +138,7 @@ static long gzip_step(nmt_reader *r, size_t room) {
 /* Append decompressed bytes to buf[end..cap). Returns bytes added (0 at EOF) or -1. */
 static long fill(nmt_reader *r) {
   size_t room = r->cap - r->end;
+  if (room > MAX_FILL) room = MAX_FILL; /* zlib counts in unsigned int */
   if (r->codec == RAW) {
     if (r->eof) return 0;
     size_t k;

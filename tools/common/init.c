@@ -1,6 +1,5 @@
 /* Tool start-up: standard descriptors and the signals that must not leave temp files. */
 #include "tool.h"
-#include "err.h"
 #include "io.h"
 #include <signal.h>
 

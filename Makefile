@@ -1,6 +1,6 @@
 # nmt — build, test, bench, deps, install. `make` builds bin/nmt-<tool>.
-# Every lib/*.c goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>;
-# every tests/*.c into bin/nmt-tests. Add a file and it is built: no list to edit.
+# Every lib/*.c goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
+# with tools/common/*.c (what all tools share) linked into each; every tests/*.c into bin/nmt-tests. Add a file and it is built: no list to edit.
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -11,14 +11,15 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
 LDFLAGS += -pthread $(SAN)
-LDLIBS  := -lzstd -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
+LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
 
 LIB_SRC   := $(wildcard lib/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
-TOOLS     := $(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/*.c))))
+TOOLS     := $(filter-out common,$(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/*.c)))))
+COMMON_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/common/*.c))
 TOOL_BINS := $(sort $(TOOLS:%=$(BIN)/nmt-%))
 TEST_SRC  := $(wildcard tests/*.c)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -29,6 +30,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 .SECONDARY:
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
+$(BUILD)/tools/%.o: CFLAGS += -Itools/common
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -43,7 +45,7 @@ $(BUILD)/libnmt.a: $(LIB_OBJ) $(LIB_LIST)
 
 .SECONDEXPANSION:
 # (no patsubst here: make would replace its % with the stem)
-$(BIN)/nmt-%: $$(addprefix $(BUILD)/,$$(addsuffix .o,$$(basename $$(wildcard tools/$$*/*.c)))) $(BUILD)/libnmt.a
+$(BIN)/nmt-%: $$(addprefix $(BUILD)/,$$(addsuffix .o,$$(basename $$(wildcard tools/$$*/*.c)))) $(COMMON_OBJ) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -122,7 +124,8 @@ fuzz: $(BIN)/nmt-bpe
 	printf '<pad>\n<unk>\n<s>\n</s>\na\nb\n' > $(BUILD)/fuzz-vocab
 	printf 'a b\n\nb a c\n' | $(BIN)/nmt-bpe -c /dev/null --ids $(BUILD)/fuzz-vocab -o $(BUILD)/fuzz-corpus/seed
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib tests/fuzz/tstream_fuzz.c \
-	  lib/tstream.c lib/crc32c.c lib/io.c lib/err.c lib/utf8.c -lzstd -pthread -o $(BUILD)/tstream-fuzz
+	  lib/tstream.c lib/crc32c.c lib/io_read.c lib/io_write.c lib/io_std.c lib/io_target.c lib/err.c lib/utf8.c \
+	  -lzstd -lz -pthread -o $(BUILD)/tstream-fuzz
 	$(BUILD)/tstream-fuzz -max_total_time=$(FUZZ_S) $(BUILD)/fuzz-corpus
 
 deps:

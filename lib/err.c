@@ -1,10 +1,8 @@
 /* The current error: one line per thread, set by nmt_fail, printed by tools. */
 #include "err.h"
-#include "io.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static _Thread_local char err_msg[1024];
@@ -41,19 +39,3 @@ int nmt_fail_errno(int code, const char *fmt, ...) {
 
 const char *nmt_errmsg(void) { return err_msg; }
 int nmt_errcode(void) { return err_code; }
-
-void nmt_die(const char *prog, int status) {
-  if (status == NMT_DONE) exit(0);
-  nmt_writers_abort_all();
-  fprintf(stderr, "%s: %s\n", prog, err_msg[0] ? err_msg : "failed");
-  exit(status == NMT_OK ? NMT_EIO : status);
-}
-
-void nmt_warn(const char *prog, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: warning: ", prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}

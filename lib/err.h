@@ -18,10 +18,4 @@ int nmt_fail_errno(int code, const char *fmt, ...) __attribute__((format(printf,
 const char *nmt_errmsg(void);
 int nmt_errcode(void);
 
-/* For tools: print "prog: message" to stderr and exit with the status.
- * Exits 0 for NMT_DONE. */
-_Noreturn void nmt_die(const char *prog, int status);
-/* For tools: print "prog: warning: ..." to stderr. */
-void nmt_warn(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 #endif

@@ -1,6 +1,7 @@
 /* Line streams: read lines of any length from a file or stdin ("-" or NULL),
- * decompressing zstd transparently (detected by magic number); write to a file
- * atomically (temp file + rename on commit) or to stdout, optionally zstd. */
+ * decompressing zstd and gzip transparently (detected by magic number); write to a
+ * file atomically (temp file + rename on commit), to a pipe or device, or to
+ * stdout, optionally zstd. */
 #ifndef NMT_IO_H
 #define NMT_IO_H
 #include <stddef.h>
@@ -8,11 +9,12 @@
 
 typedef struct nmt_reader nmt_reader;
 
-/* path "-" or NULL reads stdin. Returns NMT_OK or NMT_EIO (message names the file). */
+/* path "-" or NULL reads stdin. Returns NMT_OK or NMT_EIO (message names the file;
+ * a closed stdin is an error). */
 int nmt_reader_open(nmt_reader **r, const char *path);
 /* Next line without its '\n' (a '\r' is kept), NUL-terminated, valid until the
  * next call. Returns 1 with a line, 0 at end of input, -1 on error (nmt_errcode()
- * is NMT_EIO for read failures, NMT_EINPUT for corrupt/truncated zstd). */
+ * is NMT_EIO for read failures, NMT_EINPUT for corrupt/truncated zstd or gzip). */
 int nmt_reader_next(nmt_reader *r, char **line, size_t *len);
 /* Read up to `n` bytes of raw (decompressed) data; returns bytes read, 0 at EOF, -1 on error. */
 long nmt_reader_read(nmt_reader *r, void *buf, size_t n);
@@ -26,8 +28,12 @@ void nmt_reader_close(nmt_reader *r);
 typedef struct nmt_writer nmt_writer;
 enum { NMT_W_ZSTD = 1 };
 
-/* path "-" or NULL writes stdout; a named file is written to "path.tmp.PID" and
- * renamed on commit, so the final name only ever holds complete output. */
+/* path "-" or NULL writes stdout. A regular file or a new path (or a symlink to
+ * one: the link stays, its target is replaced) is written to an unpredictable temp
+ * name beside the target, created exclusively, and renamed on commit, so the final
+ * name only ever holds complete output. Anything else (a FIFO, a device, /dev/fd/N)
+ * is opened and written directly. A target already open in another writer is
+ * NMT_EUSAGE (the same output named twice). */
 int nmt_writer_open(nmt_writer **w, const char *path, int flags);
 int nmt_writer_write(nmt_writer *w, const void *buf, size_t n);
 int nmt_writer_puts(nmt_writer *w, const char *s);
@@ -39,13 +45,23 @@ int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) __attribute__((format
 int nmt_writer_flush(nmt_writer *w);
 /* Flush, close and rename into place. Frees w. Returns NMT_OK or NMT_EIO. */
 int nmt_writer_commit(nmt_writer *w);
+/* Commit n writers (NULL entries skipped) as one: all are flushed and closed first,
+ * and renamed one after another only if all of that succeeded; otherwise every
+ * temp file is removed and no final name changes. Frees them all. */
+int nmt_writers_commit(nmt_writer **w, int n);
 /* Drop the output: remove the temp file. Frees w. Safe on NULL. */
 void nmt_writer_abort(nmt_writer *w);
 const char *nmt_writer_name(const nmt_writer *w);
 
-/* Remove every temp file of writers still open; tools call it from their fatal
- * path (nmt_die does) so nothing partial is left behind. */
+/* Remove the temp file of every writer still open. Async-signal-safe: tools call
+ * it from their fatal path and from their signal handlers. */
 void nmt_writers_abort_all(void);
+
+/* Tools call this first. A closed stdin, stdout or stderr is held by /dev/null, so that
+ * files opened later do not take its number; held the wrong way round (stdin write-only),
+ * so reading or writing there still fails. Readers of stdin and writers of stdout then
+ * fail naming it (NMT_EIO) instead of reading nothing or writing nowhere. */
+int nmt_io_hold_std(void);
 
 /* Call fn on every line of path ("-" for stdin) after checking it is valid
  * UTF-8 (NMT_EINPUT naming file, line and byte offset otherwise); stops at the

@@ -1,6 +1,7 @@
-/* Line readers: plain or zstd input (detected by magic number), lines of any length. */
+/* Line readers: plain, zstd or gzip input (detected by magic number), lines of any length. */
 #include "io.h"
 #include "err.h"
+#include "io_std.h"
 #include "utf8.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -9,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
-enum { READ_CHUNK = 1 << 18 };
+enum { READ_CHUNK = 1 << 18, MAX_FILL = 1 << 30 };
+
+enum codec { RAW, ZSTD, GZIP };
 
 struct nmt_reader {
   int fd;
@@ -20,10 +24,13 @@ struct nmt_reader {
   char *buf;          /* decompressed data: [pos, end) not yet consumed */
   size_t pos, end, cap;
   int eof;            /* the source has no more bytes */
-  ZSTD_DCtx *zd;      /* non-NULL for zstd input */
+  enum codec codec;
+  ZSTD_DCtx *zd;
+  z_stream *gz;
   char *zin;          /* compressed bytes: [zpos, zend) */
   size_t zpos, zend, zcap;
-  size_t zlast;       /* last ZSTD_decompressStream result: 0 = frame complete */
+  int unfinished;     /* a zstd frame or gzip member has begun and not ended */
+  int pending;        /* the last step filled its output: the decoder may hold more */
 };
 
 static int read_fd(nmt_reader *r, char *dst, size_t n, size_t *got) {
@@ -35,12 +42,44 @@ static int read_fd(nmt_reader *r, char *dst, size_t n, size_t *got) {
   }
 }
 
+static const unsigned char ZSTD_MAGIC[4] = {0x28, 0xB5, 0x2F, 0xFD}, GZIP_MAGIC[2] = {0x1F, 0x8B};
+
+/* The first `got` bytes could still grow into a magic number. */
+static bool could_be_magic(const char *b, size_t got) {
+  return (got < sizeof ZSTD_MAGIC && !memcmp(b, ZSTD_MAGIC, got)) ||
+         (got < sizeof GZIP_MAGIC && !memcmp(b, GZIP_MAGIC, got));
+}
+
+static enum codec codec_of(const char *b, size_t got) {
+  if (got >= sizeof ZSTD_MAGIC && !memcmp(b, ZSTD_MAGIC, sizeof ZSTD_MAGIC)) return ZSTD;
+  if (got >= sizeof GZIP_MAGIC && !memcmp(b, GZIP_MAGIC, sizeof GZIP_MAGIC)) return GZIP;
+  return RAW;
+}
+
+/* Compressed input: the peeked bytes move to zin and a decoder starts. */
+static int start_decoder(nmt_reader *r, size_t got) {
+  r->zcap = r->codec == ZSTD ? ZSTD_DStreamInSize() : READ_CHUNK;
+  if (r->zcap < got) r->zcap = got;
+  r->zin = malloc(r->zcap);
+  if (r->codec == ZSTD) r->zd = ZSTD_createDCtx();
+  else if ((r->gz = calloc(1, sizeof *r->gz)) && inflateInit2(r->gz, 15 + 16) != Z_OK) { /* 16: gzip wrapper */
+    free(r->gz);
+    r->gz = NULL;
+  }
+  if (!r->zin || (!r->zd && !r->gz)) return nmt_fail(NMT_EIO, "%s: out of memory for a decoder", r->name);
+  memcpy(r->zin, r->buf, got);
+  r->zend = got;
+  r->unfinished = 1;
+  return NMT_OK;
+}
+
 int nmt_reader_open(nmt_reader **out, const char *path) {
+  int is_stdin = !path || !strcmp(path, "-");
+  if (is_stdin && nmt_io_std_closed(0)) return nmt_fail(NMT_EIO, "<stdin>: cannot read: stdin is closed");
   nmt_reader *r = calloc(1, sizeof *r);
   if (!r) return nmt_fail(NMT_EIO, "out of memory");
-  int is_stdin = !path || !strcmp(path, "-");
   r->name = strdup(is_stdin ? "<stdin>" : path);
-  r->fd = is_stdin ? 0 : open(path, O_RDONLY);
+  r->fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
   if (r->fd < 0) {
     nmt_fail_errno(NMT_EIO, "%s: cannot open", path);
     free(r->name); free(r);
@@ -48,34 +87,59 @@ int nmt_reader_open(nmt_reader **out, const char *path) {
   }
   r->cap = READ_CHUNK * 2;
   r->buf = malloc(r->cap + 1);
-  /* Peek at the first bytes: zstd frames start with 28 B5 2F FD. Read on only while
-   * what came could still be the magic, so a short first line in a pipe is not held. */
-  static const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+  /* Peek at the first bytes for a magic number. Read on only while what came could
+   * still be one, so a short first line in a pipe is not held. */
   size_t got = 0, k = 0;
-  while (got < 4 && !memcmp(r->buf, magic, got)) {
+  while (could_be_magic(r->buf, got)) {
     if (read_fd(r, r->buf + got, READ_CHUNK - got, &k)) { nmt_reader_close(r); return NMT_EIO; }
     if (!k) { r->eof = 1; break; }
     got += k;
   }
-  if (got >= 4 && !memcmp(r->buf, magic, 4)) {
-    r->zd = ZSTD_createDCtx();
-    r->zcap = ZSTD_DStreamInSize();
-    if (r->zcap < got) r->zcap = got;
-    r->zin = malloc(r->zcap);
-    memcpy(r->zin, r->buf, got);
-    r->zend = got;
-    r->zlast = 1;
-  } else {
-    r->end = got;
-  }
+  r->codec = codec_of(r->buf, got);
+  if (r->codec == RAW) r->end = got;
+  else if (start_decoder(r, got)) { nmt_reader_close(r); return NMT_EIO; }
   *out = r;
   return NMT_OK;
+}
+
+static const char *codec_name(const nmt_reader *r) { return r->codec == ZSTD ? "zstd" : "gzip"; }
+
+/* One decoder call on zin[zpos, zend) (maybe empty, to drain what it holds) into
+ * buf[end, end + room). Returns bytes made, or -1 on corrupt input. */
+static long zstd_step(nmt_reader *r, size_t room) {
+  ZSTD_inBuffer in = {r->zin, r->zend, r->zpos};
+  ZSTD_outBuffer ob = {r->buf + r->end, room, 0};
+  size_t ret = ZSTD_decompressStream(r->zd, &ob, &in);
+  if (ZSTD_isError(ret)) return nmt_fail(NMT_EINPUT, "%s: corrupt zstd input: %s", r->name, ZSTD_getErrorName(ret)), -1;
+  r->zpos = in.pos;
+  r->unfinished = ret != 0;
+  return (long)ob.pos;
+}
+
+/* Members one after another are one stream, as gzip -dc reads them. */
+static long gzip_step(nmt_reader *r, size_t room) {
+  z_stream *z = r->gz;
+  if (!r->unfinished && r->zpos < r->zend) {
+    inflateReset(z);
+    r->unfinished = 1;
+  }
+  z->next_in = (unsigned char *)r->zin + r->zpos;
+  z->avail_in = (unsigned)(r->zend - r->zpos);
+  z->next_out = (unsigned char *)r->buf + r->end;
+  z->avail_out = (unsigned)room;
+  int ret = r->unfinished ? inflate(z, Z_NO_FLUSH) : Z_BUF_ERROR;
+  if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) /* Z_BUF_ERROR: no progress yet */
+    return nmt_fail(NMT_EINPUT, "%s: corrupt gzip input: %s", r->name, z->msg ? z->msg : zError(ret)), -1;
+  r->zpos = r->zend - z->avail_in;
+  if (ret == Z_STREAM_END) r->unfinished = 0;
+  return (long)(room - z->avail_out);
 }
 
 /* Append decompressed bytes to buf[end..cap). Returns bytes added (0 at EOF) or -1. */
 static long fill(nmt_reader *r) {
   size_t room = r->cap - r->end;
-  if (!r->zd) {
+  if (room > MAX_FILL) room = MAX_FILL; /* zlib counts in unsigned int */
+  if (r->codec == RAW) {
     if (r->eof) return 0;
     size_t k;
     if (read_fd(r, r->buf + r->end, room, &k)) return -1;
@@ -84,30 +148,22 @@ static long fill(nmt_reader *r) {
     return (long)k;
   }
   for (;;) {
-    if (r->zpos == r->zend && !r->eof) {
-      size_t k;
-      if (read_fd(r, r->zin, r->zcap, &k)) return -1;
-      r->zpos = 0; r->zend = k;
-      if (!k) r->eof = 1;
+    if (r->zpos < r->zend || r->pending) {
+      long k = r->codec == ZSTD ? zstd_step(r, room) : gzip_step(r, room);
+      if (k < 0) return -1;
+      r->pending = (size_t)k == room;
+      r->end += (size_t)k;
+      if (k) return k;
     }
-    if (r->zpos == r->zend && r->eof) {
-      if (r->zlast != 0) {
-        nmt_fail(NMT_EINPUT, "%s: truncated zstd input", r->name);
-        return -1;
-      }
+    if (r->eof) {
+      if (r->unfinished) return nmt_fail(NMT_EINPUT, "%s: truncated %s input", r->name, codec_name(r)), -1;
       return 0;
     }
-    ZSTD_inBuffer in = {r->zin, r->zend, r->zpos};
-    ZSTD_outBuffer ob = {r->buf + r->end, room, 0};
-    size_t ret = ZSTD_decompressStream(r->zd, &ob, &in);
-    if (ZSTD_isError(ret)) {
-      nmt_fail(NMT_EINPUT, "%s: corrupt zstd input: %s", r->name, ZSTD_getErrorName(ret));
-      return -1;
-    }
-    r->zpos = in.pos;
-    r->zlast = ret;
-    r->end += ob.pos;
-    if (ob.pos) return (long)ob.pos;
+    size_t k;
+    if (read_fd(r, r->zin, r->zcap, &k)) return -1;
+    r->zpos = 0;
+    r->zend = k;
+    if (!k) r->eof = 1;
   }
 }
 
@@ -171,7 +227,7 @@ long nmt_reader_read(nmt_reader *r, void *dst, size_t n) {
 
 bool nmt_reader_stalled(const nmt_reader *r) {
   if (memchr(r->buf + r->pos, '\n', r->end - r->pos)) return false;
-  if (r->eof || (r->zd && r->zpos < r->zend)) return false;
+  if (r->eof || r->pending || (r->codec != RAW && r->zpos < r->zend)) return false;
   struct pollfd p = {.fd = r->fd, .events = POLLIN};
   return poll(&p, 1, 0) == 0;
 }
@@ -183,6 +239,8 @@ void nmt_reader_close(nmt_reader *r) {
   if (!r) return;
   if (r->fd > 0) close(r->fd);
   ZSTD_freeDCtx(r->zd);
+  if (r->gz) inflateEnd(r->gz);
+  free(r->gz);
   free(r->zin);
   free(r->buf);
   free(r->name);

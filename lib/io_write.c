@@ -1,8 +1,12 @@
-/* Writers: stdout or a file written to a temp name and renamed on commit, optionally zstd. */
+/* Writers: stdout, a file written to a temp name and renamed on commit, or a pipe or
+ * device written in place; optionally zstd. */
 #include "io.h"
 #include "err.h"
+#include "io_std.h"
+#include "io_target.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,8 +20,10 @@ enum { WRITE_BUF = 1 << 18 };
 
 struct nmt_writer {
   int fd;
-  char *name;     /* final name, or "<stdout>" */
-  char *tmp;      /* temp path for files, NULL for stdout */
+  char *name;     /* the path given, or "<stdout>" */
+  char *tmp;      /* temp path, NULL for stdout and direct outputs */
+  nmt_out_target out;
+  int slot;       /* index in the open-writer table, -1 for stdout */
   char *buf;
   size_t n;
   ZSTD_CCtx *zc;
@@ -26,63 +32,108 @@ struct nmt_writer {
   int failed;
 };
 
-/* Temp files still open, so a fatal error or a signal can remove them. */
+/* Writers open on a path, so that the same output named twice is caught and a
+ * fatal error or a signal can remove the temp files. The signal path reads only
+ * tmp_path and tmp_live, which are set as soon as a temp exists and cleared once it
+ * is renamed or removed (a signal in between unlinks a name that is gone): no lock,
+ * no malloc'd memory. */
 enum { MAX_OPEN_WRITERS = 64 };
-static char *open_tmps[MAX_OPEN_WRITERS];
-static pthread_mutex_t tmps_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void on_signal(int sig) {
-  for (int i = 0; i < MAX_OPEN_WRITERS; i++)
-    if (open_tmps[i]) unlink(open_tmps[i]);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void track_tmp(char *tmp, int add) {
-  static int handlers;
-  pthread_mutex_lock(&tmps_lock);
-  if (add && !handlers) {
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) signal(sigs[i], on_signal);
-    handlers = 1;
-  }
-  for (int i = 0; i < MAX_OPEN_WRITERS; i++) {
-    if (add && !open_tmps[i]) { open_tmps[i] = tmp; break; }
-    if (!add && open_tmps[i] == tmp) { open_tmps[i] = NULL; break; }
-  }
-  pthread_mutex_unlock(&tmps_lock);
-}
+static nmt_writer *open_writers[MAX_OPEN_WRITERS];
+static char tmp_path[MAX_OPEN_WRITERS][PATH_MAX];
+static volatile sig_atomic_t tmp_live[MAX_OPEN_WRITERS];
+static pthread_mutex_t writers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void nmt_writers_abort_all(void) {
-  pthread_mutex_lock(&tmps_lock);
   for (int i = 0; i < MAX_OPEN_WRITERS; i++)
-    if (open_tmps[i]) { unlink(open_tmps[i]); open_tmps[i] = NULL; }
-  pthread_mutex_unlock(&tmps_lock);
+    if (tmp_live[i]) {
+      tmp_live[i] = 0;
+      unlink(tmp_path[i]);
+    }
+}
+
+static bool same_output(const nmt_out_target *a, const nmt_out_target *b) {
+  if (a->direct != b->direct) return false;
+  return a->direct ? a->dev == b->dev && a->ino == b->ino : !strcmp(a->target, b->target);
+}
+
+/* Take a slot for w, unless another open writer has the same output. */
+static int register_writer(nmt_writer *w) {
+  int st = NMT_OK, slot = -1;
+  pthread_mutex_lock(&writers_lock);
+  for (int i = 0; i < MAX_OPEN_WRITERS && !st; i++) {
+    if (!open_writers[i]) { if (slot < 0) slot = i; }
+    else if (same_output(&open_writers[i]->out, &w->out)) {
+      const char *other = open_writers[i]->name;
+      st = strcmp(other, w->name)
+               ? nmt_fail(NMT_EUSAGE, "%s: named twice as an output (also as %s)", w->name, other)
+               : nmt_fail(NMT_EUSAGE, "%s: named twice as an output", w->name);
+    }
+  }
+  if (!st && slot < 0) st = nmt_fail(NMT_EIO, "%s: more than %d outputs open", w->name, MAX_OPEN_WRITERS);
+  if (!st) open_writers[slot] = w, w->slot = slot;
+  pthread_mutex_unlock(&writers_lock);
+  return st;
+}
+
+static void unregister_writer(nmt_writer *w) {
+  if (w->slot < 0) return;
+  pthread_mutex_lock(&writers_lock);
+  tmp_live[w->slot] = 0;
+  open_writers[w->slot] = NULL;
+  pthread_mutex_unlock(&writers_lock);
+}
+
+/* Open w's path: directly, or a fresh temp file whose name the slot records. */
+static int open_path(nmt_writer *w) {
+  const char *path = w->name;
+  int st = nmt_out_target_resolve(&w->out, path);
+  if (st || (st = register_writer(w))) return st;
+  if (w->out.direct) {
+    /* no O_TRUNC: a device is written as it is, a FIFO has nothing to cut */
+    w->fd = open(path, O_WRONLY | O_CLOEXEC);
+    return w->fd < 0 ? nmt_fail_errno(NMT_EIO, "%s: cannot open for writing", path) : NMT_OK;
+  }
+  w->fd = nmt_out_temp_create(&w->out, &w->tmp);
+  if (w->fd < 0) return nmt_fail_errno(NMT_EIO, "%s: cannot create a temp file beside it", path);
+  /* shorter than PATH_MAX, or open() would have refused it */
+  strcpy(tmp_path[w->slot], w->tmp);
+  tmp_live[w->slot] = 1;
+  return NMT_OK;
+}
+
+static void writer_free(nmt_writer *w) {
+  unregister_writer(w);
+  ZSTD_freeCCtx(w->zc);
+  free(w->zout);
+  free(w->buf);
+  free(w->tmp);
+  free(w->out.target);
+  free(w->name);
+  free(w);
 }
 
 int nmt_writer_open(nmt_writer **out, const char *path, int flags) {
   nmt_writer *w = calloc(1, sizeof *w);
   if (!w) return nmt_fail(NMT_EIO, "out of memory");
-  if (!path || !strcmp(path, "-")) {
-    w->fd = 1;
-    w->name = strdup("<stdout>");
-  } else {
-    w->name = strdup(path);
-    if (asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) w->tmp = NULL;
-    w->fd = w->tmp ? open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
-    if (w->fd < 0) {
-      nmt_fail_errno(NMT_EIO, "%s: cannot create", path);
-      free(w->tmp); free(w->name); free(w);
-      return NMT_EIO;
-    }
-    track_tmp(w->tmp, 1);
-  }
-  w->buf = malloc(WRITE_BUF);
-  if (flags & NMT_W_ZSTD) {
+  w->fd = -1;
+  w->slot = -1;
+  int st = NMT_OK;
+  bool std = !path || !strcmp(path, "-");
+  w->name = strdup(std ? "<stdout>" : path);
+  if (std && nmt_io_std_closed(1)) st = nmt_fail(NMT_EIO, "<stdout>: cannot write: stdout is closed");
+  else if (std) w->fd = 1;
+  else st = open_path(w);
+  if (!st && !(w->buf = malloc(WRITE_BUF))) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && (flags & NMT_W_ZSTD)) {
     w->zc = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, 3);
     w->zcap = ZSTD_CStreamOutSize();
     w->zout = malloc(w->zcap);
+    if (!w->zc || !w->zout) st = nmt_fail(NMT_EIO, "out of memory");
+    else ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, 3);
+  }
+  if (st) {
+    nmt_writer_abort(w);
+    return st;
   }
   *out = w;
   return NMT_OK;
@@ -163,34 +214,46 @@ int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) {
 
 const char *nmt_writer_name(const nmt_writer *w) { return w->name; }
 
-static void writer_free(nmt_writer *w) {
-  ZSTD_freeCCtx(w->zc);
-  free(w->zout);
-  free(w->buf);
-  free(w->tmp);
-  free(w->name);
-  free(w);
-}
-
-int nmt_writer_commit(nmt_writer *w) {
+/* Write out the end and close: the first half of a commit. */
+static int finish(nmt_writer *w) {
   int st = drain(w, ZSTD_e_end);
-  if (w->tmp) {
-    if (!st && close(w->fd)) st = nmt_fail_errno(NMT_EIO, "%s: close", w->name);
-    else if (st) close(w->fd);
-    if (!st && rename(w->tmp, w->name)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
-    if (st) unlink(w->tmp);
-    track_tmp(w->tmp, 0);
+  if (w->fd > 1) {
+    if (close(w->fd) && !st) st = nmt_fail_errno(NMT_EIO, "%s: close", w->name);
+    w->fd = -1;
   }
-  writer_free(w);
   return st;
 }
 
+int nmt_writers_commit(nmt_writer **ws, int n) {
+  int st = NMT_OK;
+  for (int i = 0; i < n; i++)
+    if (ws[i]) {
+      if (!st) st = finish(ws[i]);
+      else if (ws[i]->fd > 1) close(ws[i]->fd), ws[i]->fd = -1;
+    }
+  for (int i = 0; i < n; i++) {
+    nmt_writer *w = ws[i];
+    if (!w) continue;
+    if (w->tmp) {
+      if (!st && rename(w->tmp, w->out.target))
+        st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
+      else if (st)
+        unlink(w->tmp);
+      tmp_live[w->slot] = 0;
+    }
+    writer_free(w);
+  }
+  return st;
+}
+
+int nmt_writer_commit(nmt_writer *w) { return nmt_writers_commit(&w, 1); }
+
 void nmt_writer_abort(nmt_writer *w) {
   if (!w) return;
+  if (w->fd > 1) close(w->fd);
   if (w->tmp) {
-    close(w->fd);
     unlink(w->tmp);
-    track_tmp(w->tmp, 0);
+    tmp_live[w->slot] = 0;
   }
   writer_free(w);
 }

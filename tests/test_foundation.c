@@ -1,12 +1,14 @@
-/* lib/io, lib/utf8, lib/cli, lib/err. */
+/* lib/io (readers, writers, outputs), lib/utf8, lib/cli, lib/err. */
 #include "cli.h"
 #include "err.h"
 #include "io.h"
 #include "test.h"
 #include "utf8.h"
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static void write_text(const char *path, const char *s, size_t n) {
@@ -96,13 +98,57 @@ TEST(io_writer_is_atomic) {
   CHECK_INT(nmt_writer_open(&w, p, 0), NMT_OK);
   nmt_writer_puts(w, "partial\n");
   CHECK(access(p, F_OK) != 0);
+  /* the temp is hidden beside the target, with a random suffix */
+  CHECK_INT(t_sh("ls -A '%s' | grep -qx '[.]out[.]txt[.][A-Za-z0-9]\\{6\\}'", t_tmp("")), 0);
   nmt_writer_abort(w);
   CHECK(access(p, F_OK) != 0);
-  CHECK_INT(t_sh("ls '%s' | grep -c tmp >/dev/null", t_tmp("")), 1);
+  CHECK_INT(t_sh("ls -A '%s' | grep -q out", t_tmp("")), 1);
   CHECK_INT(nmt_writer_open(&w, p, 0), NMT_OK);
   nmt_writer_puts(w, "done\n");
   CHECK_INT(nmt_writer_commit(w), NMT_OK);
   CHECK(access(p, F_OK) == 0);
+}
+
+/* A symlink is followed: its target is replaced, the link stays. The same target
+ * open twice (here by its two names) is a usage error. */
+TEST(io_writer_follows_symlink_and_refuses_twice) {
+  const char *target = t_tmp("target"), *link = t_tmp("link");
+  write_text(target, "old\n", 4);
+  CHECK_INT(symlink("target", link), 0);
+  nmt_writer *w, *w2;
+  CHECK_INT(nmt_writer_open(&w, link, 0), NMT_OK);
+  CHECK_INT(nmt_writer_open(&w2, target, 0), NMT_EUSAGE);
+  CHECK(strstr(nmt_errmsg(), "named twice as an output") != NULL);
+  nmt_writer_puts(w, "new\n");
+  CHECK_INT(nmt_writer_commit(w), NMT_OK);
+  CHECK_INT(t_sh("test -L '%s' && grep -qx new '%s'", link, target), 0);
+  /* once committed, the name is free again */
+  CHECK_INT(nmt_writer_open(&w2, target, 0), NMT_OK);
+  nmt_writer_abort(w2);
+}
+
+/* Several outputs commit as one: when the second cannot be written out (a file size
+ * limit), the first keeps its old content and no temp file is left. */
+TEST(io_writers_commit_all_or_none) {
+  const char *a = t_tmp("a"), *b = t_tmp("b");
+  write_text(a, "old\n", 4);
+  nmt_writer *w[2];
+  CHECK_INT(nmt_writer_open(&w[0], a, 0), NMT_OK);
+  CHECK_INT(nmt_writer_open(&w[1], b, 0), NMT_OK);
+  nmt_writer_puts(w[0], "new\n");
+  for (int i = 0; i < 10000; i++) nmt_writer_puts(w[1], "a long line that goes over the limit\n");
+  struct rlimit old, small = {4096, 4096};
+  getrlimit(RLIMIT_FSIZE, &old);
+  small.rlim_max = old.rlim_max;
+  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+  setrlimit(RLIMIT_FSIZE, &small);
+  int st = nmt_writers_commit(w, 2);
+  setrlimit(RLIMIT_FSIZE, &old);
+  signal(SIGXFSZ, was);
+  CHECK_INT(st, NMT_EIO);
+  CHECK(strstr(nmt_errmsg(), "b: write error") != NULL);
+  CHECK_INT(t_sh("grep -qx old '%s' && test ! -e '%s'", a, b), 0);
+  CHECK_INT(t_sh("ls -A '%s' | grep -q '^[.]'", t_tmp("")), 1);
 }
 
 TEST(io_missing_file) {
@@ -135,6 +181,43 @@ TEST(io_reader_stalls_on_quiet_pipe) {
   nmt_reader_close(r);
   dup2(saved, 0);
   close(saved);
+}
+
+/* gzip by its magic number; members one after another are one stream, as gzip -dc;
+ * a long, very compressible input (the decoder holds more than one buffer) reads
+ * whole; a cut or damaged one is NMT_EINPUT. */
+TEST(io_gzip_input) {
+  const char *p = t_tmp("m.gz"), *big = t_tmp("big.gz"), *cut = t_tmp("cut.gz");
+  CHECK_INT(t_sh("(printf 'a\\nb' | gzip; printf '\\nc\\n' | gzip) > '%s'", p), 0);
+  int st;
+  char *got = read_joined(p, &st);
+  CHECK_INT(st, NMT_OK);
+  CHECK_STR(got, "a|b|c|");
+  free(got);
+  CHECK_INT(t_sh("yes abcdefgh | head -n 1000000 | gzip -9 > '%s' && head -c 2000 '%s' > '%s'", big, big, cut), 0);
+  nmt_reader *r;
+  CHECK_INT(nmt_reader_open(&r, big), NMT_OK);
+  char *line;
+  size_t len;
+  long n = 0;
+  while (nmt_reader_next(r, &line, &len) == 1) n += len == 8;
+  CHECK_INT(n, 1000000);
+  nmt_reader_close(r);
+  free(read_joined(cut, &st));
+  CHECK_INT(st, NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "cut.gz: truncated gzip input") != NULL);
+}
+
+/* A closed stdin is an error naming it, not an empty input. */
+TEST(io_closed_stdin) {
+  int saved = dup(0);
+  close(0);
+  nmt_reader *r;
+  int st = nmt_reader_open(&r, "-");
+  dup2(saved, 0);
+  close(saved);
+  CHECK_INT(st, NMT_EIO);
+  CHECK(strstr(nmt_errmsg(), "<stdin>: cannot read: stdin is closed") != NULL);
 }
 
 /* nmt_writer_flush on zstd output writes a block that decodes to every line so far. */

@@ -15,6 +15,7 @@
 #include "bleu_signif.h"
 #include "sacre_text.h"
 #include "utf8.h"
+#include "tool.h"
 
 static const char *PROG = "nmt-bleu";
 #define SACRE_VERSION "2.6.0"
@@ -168,6 +169,7 @@ static void report_systems(const args *a, metric *ms, int nm, int nsys, int nref
 }
 
 int main(int argc, char **argv) {
+  tool_init(PROG);
   args a = {.smooth = "exp", .format = "json", .smooth_value = -1, .width = 1, .cc = 6, .cw = 0,
             .beta = 2, .confidence_n = 1000, .paired_bs_n = 1000, .paired_ar_n = 10000};
   const nmt_opt opts[] = {

@@ -6,6 +6,7 @@
 #include "err.h"
 #include "model_file.h"
 #include "tstream_ids.h"
+#include "tool.h"
 #include <stdlib.h>
 #include <string.h>
 

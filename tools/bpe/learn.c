@@ -3,6 +3,7 @@
 #include "bpe_tool.h"
 #include "cli.h"
 #include "err.h"
+#include "tool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,11 +79,10 @@ int cmd_learn(int argc, char **argv) {
   return 0;
 }
 
-/* Apply the codes to `path` and write the vocabulary of the result. */
-static int vocab_after_bpe(nmt_bpe *bpe, const char *path, const char *vocab_out) {
+/* Apply the codes to `path` and write the vocabulary of the result to w. */
+static int vocab_after_bpe(nmt_bpe *bpe, const char *path, nmt_writer *w) {
   nmt_reader *r;
   nmt_wordfreq *wf = NULL;
-  nmt_writer *w = NULL;
   nmt_strbuf line_out = {0};
   int st = nmt_reader_open(&r, path);
   if (st) return st;
@@ -98,11 +98,7 @@ static int vocab_after_bpe(nmt_bpe *bpe, const char *path, const char *vocab_out
     }
     if (k < 0) st = nmt_errcode();
   }
-  if (!st && !(st = nmt_writer_open(&w, vocab_out, 0))) {
-    st = nmt_wordfreq_write(wf, w);
-    if (st) nmt_writer_abort(w);
-    else st = nmt_writer_commit(w);
-  }
+  if (!st) st = nmt_wordfreq_write(wf, w);
   free(line_out.s);
   nmt_wordfreq_free(wf);
   nmt_reader_close(r);
@@ -113,6 +109,7 @@ int cmd_learn_joint(int argc, char **argv) {
   nmt_bpe_learn_opts o = {.symbols = 10000, .min_frequency = 2};
   const char *out = "-", *sep = "@@";
   nmt_strlist inputs = {0}, vocabs = {0}, pos;
+  bool zstd = false;
   const nmt_opt opts[] = {
       {"symbols", 's', NMT_OPT_INT, &o.symbols, "N", "merge operations to learn (10000)", .min = 0, .max = INFINITY},
       {"min-frequency", 0, NMT_OPT_INT, &o.min_frequency, "FREQ", "stop when no pair is this frequent (2)", .min = 1, .max = INFINITY},
@@ -124,6 +121,7 @@ int cmd_learn_joint(int argc, char **argv) {
        "one vocabulary file per input (with no other inputs, the second half of the list are the inputs)"},
       {"write-vocabulary", 0, NMT_OPT_LIST, &vocabs, "VOCAB", "same as --vocab-out"},
       {"separator", 0, NMT_OPT_STR, &sep, "STR", "separator between subword units (@@)"},
+      {"zstd", 'z', NMT_OPT_FLAG, &zstd, NULL, "compress the codes and vocabularies with zstd"},
       {0}};
   const nmt_cli cli = {PROG " learn-joint", "-s N [-o CODES] --vocab-out V1 V2 FILE1 FILE2",
                        "Learn BPE on all files together, then write each file's vocabulary after BPE "
@@ -146,17 +144,26 @@ int cmd_learn_joint(int argc, char **argv) {
   else if (vocabs.n != inputs.n)
     st = nmt_fail(NMT_EUSAGE, "%d input files but %d vocabulary files", inputs.n, vocabs.n);
   if (st) nmt_die(PROG, st);
+  /* codes and vocabularies: all opened first (a name given twice stops us before the
+   * work), committed together (never new codes beside old vocabularies) */
+  nmt_writer **outs = calloc((size_t)inputs.n + 1, sizeof *outs);
+  int flags = zstd ? NMT_W_ZSTD : 0;
+  for (int i = 0; i <= inputs.n && !st; i++) st = nmt_writer_open(&outs[i], i ? vocabs.v[i - 1] : out, flags);
+  if (st) nmt_die(PROG, st);
   nmt_wordfreq *wf;
   nmt_strbuf codes = {0};
   nmt_bpe *bpe;
   nmt_bpe_opts ao = {.separator = sep, .merges = -1, .vocab_threshold = -1};
   if ((st = nmt_wordfreq_new(&wf)) || (st = count_files(wf, &inputs, false)) || (st = learn(wf, &o, &codes)) ||
-      (st = nmt_bpe_load_text(&bpe, codes.s, codes.len, "learned codes", &ao)) || (st = write_all(out, &codes, 0)))
+      (st = nmt_bpe_load_text(&bpe, codes.s, codes.len, "learned codes", &ao)) ||
+      (st = nmt_writer_write(outs[0], codes.s, codes.len)))
     nmt_die(PROG, st);
   nmt_wordfreq_free(wf);
   free(codes.s);
   for (int i = 0; i < inputs.n; i++)
-    if ((st = vocab_after_bpe(bpe, inputs.v[i], vocabs.v[i]))) nmt_die(PROG, st);
+    if ((st = vocab_after_bpe(bpe, inputs.v[i], outs[i + 1]))) nmt_die(PROG, st);
+  if ((st = nmt_writers_commit(outs, inputs.n + 1))) nmt_die(PROG, st);
+  free(outs);
   nmt_bpe_free(bpe);
   free(inputs.v);
   free(vocabs.v);

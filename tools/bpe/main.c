@@ -2,6 +2,7 @@
  * "nmt-bpe -c CODES" (apply_bpe.py's spelling) or "nmt-bpe -m MODEL" to apply. */
 #include "bpe_tool.h"
 #include "cli.h"
+#include "tool.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+  tool_init(PROG);
   if (argc < 2) {
     usage(stderr);
     return 1;

@@ -9,6 +9,7 @@
 #include "langid.h"
 #include "pairs.h"
 #include "tsv.h"
+#include "tool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,7 @@ static const char *USAGE =
     "       nmt-clean --moses [options] CORPUS L1 L2 OUT MIN MAX [LINES_RETAINED]";
 
 int main(int argc, char **argv) {
+  tool_init(PROG);
   cleaner c = {0};
   nmt_clean_defaults(&c.rules);
   nmt_strlist outs = {0}, pos;
@@ -179,7 +181,7 @@ int main(int argc, char **argv) {
       (retained_path && (st = nmt_writer_open(&retained, retained_path, 0))))
     nmt_die(PROG, st);
   if ((st = run(&c, src, sink, retained))) nmt_die(PROG, st);
-  if ((st = pairs_sink_commit(sink)) || (retained && (st = nmt_writer_commit(retained)))) nmt_die(PROG, st);
+  if ((st = pairs_sink_commit(sink, retained))) nmt_die(PROG, st);
   report(&c);
   pairs_close(src);
   nmt_langid_close(c.lid);

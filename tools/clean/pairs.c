@@ -111,12 +111,8 @@ int pairs_sink_write(pair_sink *s, const char *src, size_t src_len, const char *
   return nmt_writer_line(s->w[1], tgt, tgt_len);
 }
 
-int pairs_sink_commit(pair_sink *s) {
-  int st = nmt_writer_commit(s->w[0]);
-  if (s->w[1]) {
-    if (st) nmt_writer_abort(s->w[1]);
-    else st = nmt_writer_commit(s->w[1]);
-  }
+int pairs_sink_commit(pair_sink *s, nmt_writer *extra) {
+  nmt_writer *all[3] = {s->w[0], s->w[1], extra};
   free(s);
-  return st;
+  return nmt_writers_commit(all, 3);
 }

@@ -2,6 +2,7 @@
  * style) or one TSV/CSV table with two columns. */
 #ifndef NMT_CLEAN_PAIRS_H
 #define NMT_CLEAN_PAIRS_H
+#include "io.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,9 +27,10 @@ void pairs_close(pair_source *ps);
 
 typedef struct pair_sink pair_sink;
 
-/* Output only appears under its names on pairs_sink_commit. */
+/* Output only appears under its names on pairs_sink_commit, all files or none. */
 int pairs_sink_open(pair_sink **s, int format, const char *src_path, const char *tgt_path, int flags);
 int pairs_sink_write(pair_sink *s, const char *src, size_t src_len, const char *tgt, size_t tgt_len);
-int pairs_sink_commit(pair_sink *s);
+/* Commits extra (NULL or another output of the run) together with the pairs. */
+int pairs_sink_commit(pair_sink *s, nmt_writer *extra);
 
 #endif

@@ -13,7 +13,7 @@ typedef struct {
   long beam, shortlist, mini_batch, maxi_batch, max_length, cpu_threads;
   const char *device, *gemm_type;
   double normalize, max_length_factor;
-  bool n_best, no_postprocess, raw, alignment;
+  bool n_best, no_postprocess, raw, alignment, zstd;
 } decode_args;
 
 /* Translate a.input into a.output: windows of maxi_batch × mini_batch lines,

@@ -3,6 +3,7 @@
 #include "decode_tool.h"
 #include "device.h"
 #include "err.h"
+#include "tool.h"
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
       {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
+      {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
       {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
       {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
@@ -57,6 +59,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  tool_init(PROG);
   decode_args a;
   int st = parse_args(&a, argc, argv);
   if (st) nmt_die(PROG, st);

@@ -7,6 +7,7 @@
 #include "io.h"
 #include "nn_parallel.h"
 #include "utf8.h"
+#include "tool.h"
 #include <cblas.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -235,7 +236,7 @@ int decode_stream(nmt_model *m, const decode_args *a) {
   int st = ok ? nmt_text_new(&s.text, m, a->model, a->raw, !a->no_postprocess)
               : nmt_fail(NMT_EIO, "out of memory");
   if (!st) st = nmt_reader_open(&r, a->input);
-  if (!st) st = nmt_writer_open(&w, a->output, 0);
+  if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
   for (int n; !st && (n = read_window(&s, r, cap)) != 0; s.first += n) {
     if (n < 0) st = nmt_errcode();
     if (!st) st = translate_window(&s, n);

@@ -8,6 +8,7 @@
 #include "err.h"
 #include "io.h"
 #include "tok.h"
+#include "tool.h"
 
 static const char *PROG = "nmt-tokenize";
 
@@ -34,6 +35,7 @@ static bool one_line(void *ctx, chunk_worker *w, const char *line, size_t n, tok
 }
 
 int main(int argc, char **argv) {
+  tool_init(PROG);
   const char *lang = "en", *output = NULL;
   long threads = 1;
   bool aggressive = false, no_escape = false, detok = false, norm = false, norm_only = false,
@@ -56,7 +58,7 @@ int main(int argc, char **argv) {
     .prog = PROG,
     .usage = "[options] [FILE...]",
     .summary = "Moses-compatible tokenizer, detokenizer, punctuation normalizer and lowercaser.\n"
-               "Reads FILEs (zstd or plain) or stdin; writes stdout.",
+               "Reads FILEs (plain, zstd or gzip) or stdin; writes stdout.",
     .example = "nmt-tokenize -l fr -a --no-escape -j 2 train.fr > train.tok.fr",
     .opts = opts,
     .single_dash_long = true, /* -no-escape, -threads 4 */

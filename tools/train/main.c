@@ -6,6 +6,7 @@
 #include "nn_parallel.h"
 #include "train_loop.h"
 #include "train_tool.h"
+#include "tool.h"
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,7 @@ static int check_writable(const char *path) {
 }
 
 int main(int argc, char **argv) {
+  tool_init(PROG);
   train_args a;
   int st = train_parse_args(&a, argc, argv);
   if (!st) st = check_options(&a);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A filter run as a coprocess must answer each line while its input stays open.
 # Usage (from a CLI case): sh tests/stream.sh FIRST SECOND WANT_RE CMD [ARG...]
-# FIRST goes to CMD through a FIFO held open; one line matching WANT_RE (grep -Ex)
+# FIRST goes to CMD (printf %b: \t is a tab) through a FIFO held open; one line matching WANT_RE (grep -Ex)
 # must come back within 5 s, before SECOND is sent. Then the input is closed, and
 # CMD must write one more line and exit 0. Uses $TMP (the case's fresh folder).
 set -u
@@ -11,9 +11,9 @@ mkfifo "$TMP/in" "$TMP/out"
 "$@" <"$TMP/in" >"$TMP/out" &
 pid=$!
 exec 3>"$TMP/in" 4<"$TMP/out"
-printf '%s\n' "$first" >&3
+printf '%b\n' "$first" >&3
 answer=$(timeout 5 head -n 1 <&4) || echo "stream.sh: no answer to the first line within 5 s: $*" >&2
-printf '%s\n' "$second" >&3
+printf '%b\n' "$second" >&3
 exec 3>&-
 more=$(wc -l <&4)
 wait $pid

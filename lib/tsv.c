@@ -123,6 +123,7 @@ int nmt_tsv_next(nmt_tsv *t, nmt_tsv_row *row) {
 }
 
 const char *nmt_tsv_name(const nmt_tsv *t) { return nmt_reader_name(t->r); }
+bool nmt_tsv_stalled(const nmt_tsv *t) { return nmt_reader_stalled(t->r); }
 
 void nmt_tsv_close(nmt_tsv *t) {
   if (!t) return;

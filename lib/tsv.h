@@ -33,6 +33,8 @@ int nmt_tsv_open(nmt_tsv **t, const char *path, int format);
  * unclosed quoted CSV field; the message names file and line). */
 int nmt_tsv_next(nmt_tsv *t, nmt_tsv_row *row);
 const char *nmt_tsv_name(const nmt_tsv *t);
+/* No whole line is ready to read (see nmt_reader_stalled): time to flush answers. */
+bool nmt_tsv_stalled(const nmt_tsv *t);
 void nmt_tsv_close(nmt_tsv *t);
 
 /* Write one record and its newline. TSV refuses (NMT_EINPUT) a field with a

@@ -7,6 +7,7 @@
 #include "model_file.h"
 #include "tstream_ids.h"
 #include "tool.h"
+#include "utf8.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +22,16 @@ typedef struct {
   int *buf, n, cap;
 } apply_ctx;
 
-static int text_line(apply_ctx *a) {
-  if (nmt_strbuf_addc(a->out, '\n')) return nmt_fail(NMT_EIO, "out of memory");
-  if (a->out->len < FLUSH_AT) return NMT_OK;
+/* Hand the text gathered so far to the writer. */
+static int write_pending(apply_ctx *a) {
   int st = nmt_writer_write(a->w, a->out->s, a->out->len);
   a->out->len = 0;
   return st;
+}
+
+static int text_line(apply_ctx *a) {
+  if (nmt_strbuf_addc(a->out, '\n')) return nmt_fail(NMT_EIO, "out of memory");
+  return a->out->len < FLUSH_AT ? NMT_OK : write_pending(a);
 }
 
 static int ids_line(apply_ctx *a) {
@@ -36,11 +41,30 @@ static int ids_line(apply_ctx *a) {
   return st ? st : nmt_ids_write(a->ids, a->buf, a->n);
 }
 
-static int apply_line(void *ctx, char *line, size_t len, const char *name, long lineno) {
-  apply_ctx *a = ctx;
-  int st = nmt_bpe_apply_line(a->bpe, line, len, a->out);
-  if (st) return st;
-  return a->ids ? ids_line(a) : text_line(a);
+/* Everything so far out to the reader, before waiting for more input. An id stream
+ * feeds nmt-train, not a coprocess: it is left to fill its buffer. */
+static int flush_output(apply_ctx *a) {
+  if (a->ids) return NMT_OK;
+  int st = write_pending(a);
+  return st ? st : nmt_writer_flush(a->w);
+}
+
+/* Segment every line of path ("-" for stdin), flushing whenever the input stalls. */
+static int apply_file(apply_ctx *a, const char *path) {
+  nmt_reader *r;
+  int st = nmt_reader_open(&r, path), got = 0;
+  char *line;
+  size_t len;
+  while (!st) {
+    if (nmt_reader_stalled(r) && (st = flush_output(a))) break;
+    if ((got = nmt_reader_next(r, &line, &len)) != 1) break;
+    st = nmt_utf8_check_line(line, len, nmt_reader_name(r), nmt_reader_lineno(r));
+    if (!st) st = nmt_bpe_apply_line(a->bpe, line, len, a->out);
+    if (!st) st = a->ids ? ids_line(a) : text_line(a);
+  }
+  if (!st && got < 0) st = nmt_errcode();
+  nmt_reader_close(r);
+  return st;
 }
 
 /* The codes embedded in a model file (nmt-train --bpe-codes). */
@@ -66,7 +90,7 @@ static int open_output(apply_ctx *a, const char *path, const char *ids_vocab, in
 
 static int commit_output(apply_ctx *a) {
   if (a->ids) return nmt_ts_writer_commit(a->ids);
-  int st = nmt_writer_write(a->w, a->out->s, a->out->len);
+  int st = write_pending(a);
   if (st) {
     nmt_writer_abort(a->w);
     return st;
@@ -120,7 +144,7 @@ int cmd_apply(int argc, char **argv) {
   apply_ctx a = {.bpe = bpe, .out = &out};
   if ((st = open_output(&a, out_path, ids_vocab, zstd ? NMT_W_ZSTD : 0, &v))) nmt_die(PROG, st);
   for (int i = 0; i < (inputs.n ? inputs.n : 1) && !st; i++)
-    st = nmt_each_utf8_line(inputs.n ? inputs.v[i] : "-", apply_line, &a);
+    st = apply_file(&a, inputs.n ? inputs.v[i] : "-");
   if (!st) st = commit_output(&a);
   if (st) nmt_die(PROG, st);
   free(out.s);

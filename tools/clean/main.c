@@ -65,8 +65,10 @@ static int run(cleaner *c, pair_source *in, pair_sink *out, nmt_writer *retained
   nmt_clean_side s = {0}, t = {0};
   bool factored = false;
   pair p;
-  int got, st = NMT_OK;
-  while (!st && (got = pairs_next(in, &p)) > 0) {
+  int got = 0, st = NMT_OK;
+  while (!st) {
+    if (pairs_stalled(in) && (st = pairs_sink_flush(out))) break;
+    if ((got = pairs_next(in, &p)) <= 0) break;
     if (++c->read == 1) factored = nmt_clean_is_factored(p.src, p.src_len, p.tgt, p.tgt_len);
     if (p.bad_file) {
       if (c->verbose && c->dropped[DROP_UTF8] < SHOW_BAD) {

@@ -76,6 +76,8 @@ int pairs_next(pair_source *ps, pair *p) {
   return ps->format < 0 ? next_from_files(ps, p) : next_from_table(ps, p);
 }
 
+bool pairs_stalled(const pair_source *ps) { return ps->t && nmt_tsv_stalled(ps->t); }
+
 const char *pairs_name(const pair_source *ps, int side) {
   return ps->t ? nmt_tsv_name(ps->t) : nmt_reader_name(ps->r[side]);
 }
@@ -109,6 +111,12 @@ int pairs_sink_write(pair_sink *s, const char *src, size_t src_len, const char *
     return nmt_tsv_write(s->w[0], s->format, 2, (const char *[]){src, tgt}, (size_t[]){src_len, tgt_len});
   if (nmt_writer_line(s->w[0], src, src_len)) return NMT_EIO;
   return nmt_writer_line(s->w[1], tgt, tgt_len);
+}
+
+int pairs_sink_flush(pair_sink *s) {
+  int st = NMT_OK;
+  for (int i = 0; i < 2 && s->w[i] && !st; i++) st = nmt_writer_flush(s->w[i]);
+  return st;
 }
 
 int pairs_sink_commit(pair_sink *s, nmt_writer *extra) {

@@ -17,7 +17,8 @@ typedef struct {
 } decode_args;
 
 /* Translate a.input into a.output: windows of maxi_batch × mini_batch lines,
- * sorted by length into batches, written back in input order. */
+ * sorted by length into batches, written back in input order. A window is cut
+ * short when the input stalls, and the answers are flushed before waiting. */
 int decode_stream(nmt_model *m, const decode_args *a);
 
 #endif

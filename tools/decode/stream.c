@@ -205,14 +205,22 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   return st;
 }
 
-/* Read up to `cap` lines into jobs; returns how many (0 at the end), -1 on error. */
-static int read_window(stream *s, nmt_reader *r, int cap) {
-  int n = 0, k;
+/* Read up to `cap` lines into jobs; returns how many (0 at the end), -1 on error.
+ * When the input stalls, a partial window is returned to be answered now, and with
+ * nothing read yet the answers so far are flushed before waiting. */
+static int read_window(stream *s, nmt_reader *r, nmt_writer *w, int cap) {
+  int n = 0, k = 0;
   char *line;
   size_t len;
-  while (n < cap && (k = nmt_reader_next(r, &line, &len)) == 1)
+  while (n < cap) {
+    if (nmt_reader_stalled(r)) {
+      if (n) break;
+      if (nmt_writer_flush(w)) return -1;
+    }
+    if ((k = nmt_reader_next(r, &line, &len)) != 1) break;
     if (read_line(s, &s->jobs[n++], line, len, nmt_reader_name(r), nmt_reader_lineno(r))) return -1;
-  return n < cap && k < 0 ? -1 : n;
+  }
+  return k < 0 ? -1 : n;
 }
 
 int decode_stream(nmt_model *m, const decode_args *a) {
@@ -237,7 +245,7 @@ int decode_stream(nmt_model *m, const decode_args *a) {
               : nmt_fail(NMT_EIO, "out of memory");
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
-  for (int n; !st && (n = read_window(&s, r, cap)) != 0; s.first += n) {
+  for (int n; !st && (n = read_window(&s, r, w, cap)) != 0; s.first += n) {
     if (n < 0) st = nmt_errcode();
     if (!st) st = translate_window(&s, n);
     if (!st) st = write_window(&s, n, w);

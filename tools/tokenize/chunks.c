@@ -57,13 +57,20 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-/* Fill c with up to CHUNK_LINES lines. Returns 1 with lines, 0 at the end, -1 on error. */
+/* The input has no whole line ready: what was read so far must be answered first. */
+static bool stalled(nmt_reader **in, int nin, int cur) {
+  return cur < nin && nmt_reader_stalled(in[cur]);
+}
+
+/* Fill c with up to CHUNK_LINES lines, fewer when the input stalls. Returns 1 with
+ * lines, 0 at the end, -1 on error. */
 static int fill(chunk *c, nmt_reader **in, int nin, int *cur) {
   c->nlines = 0;
   c->text.n = 0;
   if (!c->start && !(c->start = malloc((CHUNK_LINES + 1) * sizeof *c->start)))
     return nmt_fail(NMT_EIO, "out of memory"), -1;
   while (*cur < nin && c->nlines < CHUNK_LINES && c->text.n < CHUNK_BYTES) {
+    if (c->nlines && stalled(in, nin, *cur)) break;
     char *line;
     size_t len;
     int r = nmt_reader_next(in[*cur], &line, &len);
@@ -85,12 +92,25 @@ static int write_chunk(chunk *c, nmt_writer *w) {
   return nmt_writer_write(w, c->out.p, c->out.n);
 }
 
+/* Wait for the oldest unwritten chunk, then write it unless an error came first. */
+static void write_next(pool *p, long *written, nmt_writer *w, int *st) {
+  chunk *c = &p->ring[*written % p->nring];
+  pthread_mutex_lock(&p->mu);
+  while (c->state != DONE) pthread_cond_wait(&p->cv, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+  if (*st == NMT_OK) *st = write_chunk(c, w);
+  c->state = FREE;
+  ++*written;
+}
+
 static int run_serial(nmt_reader **in, int nin, nmt_writer *w, line_fn fn, void *ctx) {
   pool p = {.fn = fn, .ctx = ctx};
   chunk c = {0};
   chunk_worker cw = {0};
-  int cur = 0, r, st = NMT_OK;
-  while (st == NMT_OK && (r = fill(&c, in, nin, &cur)) > 0) {
+  int cur = 0, r = 0, st = NMT_OK;
+  while (st == NMT_OK) {
+    if (stalled(in, nin, cur) && (st = nmt_writer_flush(w))) break;
+    if ((r = fill(&c, in, nin, &cur)) <= 0) break;
     process(&p, &c, &cw);
     st = write_chunk(&c, w);
   }
@@ -113,16 +133,13 @@ int chunks_run(nmt_reader **in, int nin, nmt_writer *w, int threads, line_fn fn,
     if (pthread_create(&tid[started], NULL, worker, &p)) break;
   int cur = 0, st = started ? NMT_OK : nmt_fail(NMT_EIO, "cannot start threads");
   long written = 0;
-  for (;;) { /* read chunk `queued`, first writing out the one that used its slot */
-    chunk *c = &p.ring[p.queued % p.nring];
-    if (st == NMT_OK && c->state != FREE) {
-      pthread_mutex_lock(&p.mu);
-      while (c->state != DONE) pthread_cond_wait(&p.cv, &p.mu);
-      pthread_mutex_unlock(&p.mu);
-      st = write_chunk(c, w);
-      c->state = FREE;
-      written++;
+  for (;;) { /* read chunk `queued` into a free slot */
+    if (stalled(in, nin, cur)) { /* answer everything read before waiting */
+      while (written < p.queued) write_next(&p, &written, w, &st);
+      if (st == NMT_OK) st = nmt_writer_flush(w);
     }
+    if (p.queued - written == p.nring) write_next(&p, &written, w, &st);
+    chunk *c = &p.ring[p.queued % p.nring];
     int r = st == NMT_OK ? fill(c, in, nin, &cur) : 0;
     if (r < 0) st = nmt_errcode();
     if (r <= 0) break;
@@ -132,13 +149,7 @@ int chunks_run(nmt_reader **in, int nin, nmt_writer *w, int threads, line_fn fn,
     pthread_cond_broadcast(&p.cv);
     pthread_mutex_unlock(&p.mu);
   }
-  for (; written < p.queued; written++) { /* the rest, in order */
-    chunk *c = &p.ring[written % p.nring];
-    pthread_mutex_lock(&p.mu);
-    while (c->state != DONE) pthread_cond_wait(&p.cv, &p.mu);
-    pthread_mutex_unlock(&p.mu);
-    if (st == NMT_OK) st = write_chunk(c, w);
-  }
+  while (written < p.queued) write_next(&p, &written, w, &st); /* the rest, in order */
   pthread_mutex_lock(&p.mu);
   p.stop = true;
   pthread_cond_broadcast(&p.cv);

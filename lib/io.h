@@ -22,7 +22,7 @@ const char *nmt_reader_name(const nmt_reader *r); /* "<stdin>" for stdin */
 long nmt_reader_lineno(const nmt_reader *r);      /* 1-based number of the last line read */
 /* True when no whole line is buffered and the source has nothing to read right now
  * (a pipe whose writer is thinking): a filter flushes its answers before it waits. */
-bool nmt_reader_stalled(const nmt_reader *r);
+bool nmt_reader_stalled(nmt_reader *r);
 void nmt_reader_close(nmt_reader *r);
 
 typedef struct nmt_writer nmt_writer;

@@ -31,6 +31,7 @@ struct nmt_reader {
   size_t zpos, zend, zcap;
   int unfinished;     /* a zstd frame or gzip member has begun and not ended */
   int pending;        /* the last step filled its output: the decoder may hold more */
+  char *nl;           /* the next line's '\n' when nmt_reader_stalled found it, else NULL */
 };
 
 static int read_fd(nmt_reader *r, char *dst, size_t n, size_t *got) {
@@ -187,7 +188,8 @@ static int make_room(nmt_reader *r) {
 int nmt_reader_next(nmt_reader *r, char **line, size_t *len) {
   size_t scanned = r->pos;
   for (;;) {
-    char *nl = memchr(r->buf + scanned, '\n', r->end - scanned);
+    char *nl = r->nl ? r->nl : memchr(r->buf + scanned, '\n', r->end - scanned);
+    r->nl = NULL;
     if (nl) {
       *nl = 0;
       *line = r->buf + r->pos;
@@ -214,6 +216,7 @@ int nmt_reader_next(nmt_reader *r, char **line, size_t *len) {
 }
 
 long nmt_reader_read(nmt_reader *r, void *dst, size_t n) {
+  r->nl = NULL;
   if (r->pos == r->end) {
     r->pos = r->end = 0;
     long k = fill(r);
@@ -225,8 +228,9 @@ long nmt_reader_read(nmt_reader *r, void *dst, size_t n) {
   return (long)k;
 }
 
-bool nmt_reader_stalled(const nmt_reader *r) {
-  if (memchr(r->buf + r->pos, '\n', r->end - r->pos)) return false;
+bool nmt_reader_stalled(nmt_reader *r) {
+  /* the newline found is kept for nmt_reader_next, so a line is scanned once */
+  if (r->nl || (r->nl = memchr(r->buf + r->pos, '\n', r->end - r->pos))) return false;
   if (r->eof || r->pending || (r->codec != RAW && r->zpos < r->zend)) return false;
   struct pollfd p = {.fd = r->fd, .events = POLLIN};
   return poll(&p, 1, 0) == 0;

@@ -135,13 +135,14 @@ $(EMU)/%.cu: %.cu kernels/emu/rewrite.pl
 $(EMU)/%.cuh: %.cuh kernels/emu/rewrite.pl
 	@mkdir -p $(dir $@)
 	perl kernels/emu/rewrite.pl $< $@
+# (-iquote: the source's own folder, for its other headers)
 $(EMU)/%.o: $(EMU)/%.cu $(EMU)/kernels/nn_cuda_internal.cuh
-	$(CXX) $(EMU_CXXFLAGS) -MMD -MP -x c++ -c $< -o $@
+	$(CXX) $(EMU_CXXFLAGS) -iquote $(dir $*) -MMD -MP -x c++ -c $< -o $@
 $(EMU)/kernels/emu/%.o: kernels/emu/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(EMU_CXXFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Itests
+$(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
 
 $(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(BUILD)/cuda/lib/device.o $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)

@@ -7,6 +7,7 @@
 // forgotten copy), a kernel that runs past an allocation, and any use after
 // cudaFree stop with SIGSEGV and a line naming the address and the allocation.
 // Without guard, allocations come from malloc, so ASan sees their bounds.
+#include "emu_control.h"
 #include "emu_internal.h"
 #include <signal.h>
 #include <stdint.h>
@@ -20,11 +21,11 @@ struct allocation {
   char *base; // guard mode: its first page (else == user)
   size_t span; // guard mode: its pages, without the guard page after them
   size_t bytes;
-  bool live;
+  bool live, guarded;
 };
 static std::map<uintptr_t, allocation> allocs; // by the address cudaMalloc returned
 static size_t used, cap;
-static int guard = -1;
+static int guard = -1; // for the next allocations
 static char *arena; // guard mode: the reserved range, allocations never reuse an address
 static size_t arena_used;
 static const size_t ARENA = (size_t)1 << 38;
@@ -47,7 +48,7 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 static const std::pair<const uintptr_t, allocation> *owner(uintptr_t p) {
   for (auto &kv : allocs) {
     const allocation &a = kv.second;
-    if (p >= (uintptr_t)a.base && p < (uintptr_t)a.base + a.span + (guard == 1 ? page() : 0)) return &kv;
+    if (p >= (uintptr_t)a.base && p < (uintptr_t)a.base + a.span + (a.guarded ? page() : 0)) return &kv;
   }
   return NULL;
 }
@@ -62,20 +63,15 @@ static void on_segv(int, siginfo_t *info, void *) {
     if (p < start) snprintf(where, sizeof where, "%zu bytes before", (size_t)(start - p));
     else if (p >= start + a.bytes) snprintf(where, sizeof where, "%zu bytes past the end of", (size_t)(p - start - a.bytes));
     else snprintf(where, sizeof where, "byte %zu of", (size_t)(p - start));
-    snprintf(msg, sizeof msg, "emu: %s device memory at %p: %s the %s%zu-byte allocation at %p%s\n",
+    snprintf(msg, sizeof msg, "emu: %s device memory at %p: %s the %s%zu-byte allocation at %p%s%s\n",
              open_depth ? "out-of-bounds access to" : "host code touched", (void *)p, where,
-             a.live ? "" : "freed ", a.bytes, (void *)start,
-             open_depth ? "" : " (guard mode: device memory is reachable only inside kernels, "
-                              "copies and GEMMs; copy it to the host first)");
+             a.live ? "" : "freed ", a.bytes, (void *)start, open_depth ? ", in " : "",
+             open_depth ? open_what : " (guard mode: device memory is reachable only inside "
+                                      "kernels, copies and GEMMs; copy it to the host first)");
   }
   for (int i = 0; i < nregions && !msg[0]; i++)
     if (p >= (uintptr_t)regions[i].p && p < (uintptr_t)regions[i].p + regions[i].bytes)
       snprintf(msg, sizeof msg, "emu: access at %p in %s\n", (void *)p, regions[i].what);
-  if (msg[0] && open_depth && open_what) {
-    char in[100];
-    snprintf(in, sizeof in, "emu: (while running %s)\n", open_what);
-    if (write(2, in, strlen(in))) {}
-  }
   if (msg[0] && write(2, msg, strlen(msg))) {}
   // The faulting access runs again under the previous handler: a crash, as on a GPU.
   sigaction(SIGSEGV, &chained, NULL);
@@ -112,13 +108,17 @@ static void protect(const allocation &a, bool rw) {
   mprotect(a.base, a.span, rw ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
-void emu_device_access(bool open, const char *what) {
+void emu_set_guard(bool on) {
   read_env();
+  guard = on;
+  if (on) install_handler();
+}
+
+void emu_device_access(bool open, const char *what) {
   if (open ? open_depth++ : --open_depth) return; // only the outermost changes the pages
   open_what = what;
-  if (guard)
-    for (auto &kv : allocs)
-      if (kv.second.live) protect(kv.second, open);
+  for (auto &kv : allocs)
+    if (kv.second.live && kv.second.guarded) protect(kv.second, open);
 }
 
 bool emu_is_device(const void *p, size_t bytes) {
@@ -159,6 +159,7 @@ cudaError_t cudaMalloc(void **p, size_t bytes) {
   }
   a.bytes = n;
   a.live = true;
+  a.guarded = guard;
   allocs[(uintptr_t)user] = a;
   used += n;
   emu_device_access(true, "cudaMalloc");
@@ -178,7 +179,7 @@ cudaError_t cudaFree(void *p) {
   allocation &a = it->second;
   used -= a.bytes;
   a.live = false;
-  if (guard) { // the pages go, the addresses stay reserved: a later use faults
+  if (a.guarded) { // the pages go, the addresses stay reserved: a later use faults
     madvise(a.base, a.span, MADV_DONTNEED);
     protect(a, false);
   } else {

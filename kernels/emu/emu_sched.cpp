@@ -9,6 +9,7 @@
 // A kernel whose result depends on that order has an intra-block race; shared
 // memory starts as NaN, so a read before the write it needed shows.
 #include "cuda_emu.h"
+#include "emu_control.h"
 #include "emu_internal.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ static void (*body_fn)(void *);
 static void *body_ctx;
 static char fault[400]; // what stopped the block, empty while it runs
 static enum { LOCKSTEP, BY_WARP, REVERSE } schedule;
+static bool schedule_set; // by emu_set_schedule, else from the environment at the first launch
 #if EMU_ASAN
 static const void *sched_stack;
 static size_t sched_stack_size;
@@ -273,16 +275,19 @@ void *emu_shared_alloc(const void *site, size_t bytes) {
 
 // ---- launch ----
 
+bool emu_set_schedule(const char *name) {
+  if (!name) name = getenv("NMT_EMU_SCHEDULE");
+  if (!name || !*name || !strcmp(name, "lockstep")) schedule = LOCKSTEP;
+  else if (!strcmp(name, "warp")) schedule = BY_WARP;
+  else if (!strcmp(name, "reverse")) schedule = REVERSE;
+  else return false;
+  return schedule_set = true;
+}
+
 static void read_schedule(void) {
-  static bool read;
-  if (read) return;
-  read = true;
-  const char *s = getenv("NMT_EMU_SCHEDULE");
-  if (!s || !*s || !strcmp(s, "lockstep")) schedule = LOCKSTEP;
-  else if (!strcmp(s, "warp")) schedule = BY_WARP;
-  else if (!strcmp(s, "reverse")) schedule = REVERSE;
-  else {
-    fprintf(stderr, "emu: NMT_EMU_SCHEDULE=%s: expected lockstep, warp or reverse\n", s);
+  if (!schedule_set && !emu_set_schedule(NULL)) { // a typo must not test under another schedule than asked
+    fprintf(stderr, "emu: NMT_EMU_SCHEDULE=%s: expected lockstep, warp or reverse\n",
+            getenv("NMT_EMU_SCHEDULE"));
     exit(1);
   }
 }

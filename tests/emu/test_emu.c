@@ -118,7 +118,7 @@ TEST(emu_out_of_bounds_write) {
 
 static void host_reads_device(void) {
   emu_set_guard(true);
-  float one = 1, *y = dev_floats(&one, 100);
+  float h[100] = {1}, *y = dev_floats(h, 100);
   fprintf(stderr, "read %g\n", *(volatile float *)y); /* the bug: no nnc_to_host */
 }
 

@@ -64,7 +64,9 @@ static void on_segv(int, siginfo_t *info, void *) {
     else if (p >= start + a.bytes) snprintf(where, sizeof where, "%zu bytes past the end of", (size_t)(p - start - a.bytes));
     else snprintf(where, sizeof where, "byte %zu of", (size_t)(p - start));
     snprintf(msg, sizeof msg, "emu: %s device memory at %p: %s the %s%zu-byte allocation at %p%s%s\n",
-             open_depth ? "out-of-bounds access to" : "host code touched", (void *)p, where,
+             !a.live ? "use after cudaFree of" : open_depth ? "out-of-bounds access to"
+                                                            : "host code touched",
+             (void *)p, where,
              a.live ? "" : "freed ", a.bytes, (void *)start, open_depth ? ", in " : "",
              open_depth ? open_what : " (guard mode: device memory is reachable only inside "
                                       "kernels, copies and GEMMs; copy it to the host first)");

@@ -1,6 +1,6 @@
 /* The CUDA emulator catches typical GPU bugs (planted.cu): a missing barrier, an
- * out-of-bounds write, a GEMM without the row-major operand swap, a host read of
- * device memory, a divergent barrier, a shuffle with absent lanes, launches over
+ * out-of-bounds write, a use after free, a copy in the wrong direction, a GEMM
+ * without the row-major operand swap, a host read of device memory, a divergent barrier, a shuffle with absent lanes, launches over
  * the limits, and kernel constructs its build cannot handle. A bug that leaves
  * the device faulted (sticky, as on a GPU) or kills the process runs in a child
  * whose stderr is checked. Built only into nmt-tests-emu (make emu). */
@@ -125,6 +125,29 @@ static void host_reads_device(void) {
 TEST(emu_host_reads_device_memory) {
   expect_caught("host read of device memory", host_reads_device,
                 "host code touched device memory at 0x[0-9a-f]+: byte 0 of the 400-byte allocation");
+}
+
+static void use_after_free(void) {
+  emu_set_guard(true);
+  float *y = dev_floats(NULL, 256);
+  nnc_free(y);
+  nnc_scale_fwd(y, y, 2, 256); /* the bug: y was freed */
+}
+
+TEST(emu_use_after_free) {
+  expect_caught("use after cudaFree", use_after_free,
+                "use after cudaFree of device memory at 0x[0-9a-f]+: byte 0 of the freed "
+                "1024-byte allocation at 0x[0-9a-f]+, in nnc_each_kernel");
+}
+
+/* A copy whose direction is swapped: the host buffer named as the device one. */
+TEST(emu_copy_direction) {
+  CHECK_INT(nnc_init(0), NMT_OK);
+  float h[8] = {0}, *d = dev_floats(h, 8);
+  CHECK_INT(nnc_to_device(h, d, sizeof h), NMT_EIO);
+  CHECK(strstr(nmt_errmsg(), "copy to device: invalid argument") != NULL);
+  CHECK_INT(nnc_init(0), NMT_OK);
+  nnc_free(d);
 }
 
 /* Row-major operands given to column-major cuBLAS unswapped: wrong shapes break

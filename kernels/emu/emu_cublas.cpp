@@ -84,7 +84,8 @@ struct mat {
 static bool inside(const mat &m, int batch) {
   if (!m.rows || !m.cols) return true;
   for (int i = 0; i < batch; i++)
-    if (!emu_is_device(m.p + i * m.stride, ((size_t)(m.cols - 1) * m.ld + m.rows) * sizeof(float))) return false;
+    if (!emu_is_device(m.p + i * m.stride, ((size_t)(m.cols - 1) * m.ld + m.rows) * sizeof(float)))
+      return false;
   return true;
 }
 
@@ -109,7 +110,10 @@ static cublasStatus_t gemm(const char *what, cublasHandle_t h, cublasOperation_t
   bool reads = *alpha != 0 && k > 0;
   const mat mats[3] = {{A, ra, na ? k : m, lda, sa}, {B, rb, nb ? n : k, ldb, sb}, {C, m, n, ldc, sc}};
   const mat &a = mats[0], &b = mats[1], &c = mats[2];
-  const mat *bad = reads && !inside(a, batch) ? &a : reads && !inside(b, batch) ? &b : !inside(c, batch) ? &c : NULL;
+  const mat *bad = reads && !inside(a, batch)   ? &a
+                   : reads && !inside(b, batch) ? &b
+                   : !inside(c, batch)          ? &c
+                                                : NULL;
   if (bad) {
     emu_report(cudaErrorLaunchFailure, "%s: %c (%d x %d, ld %d, stride %lld, %d in the batch) is not "
                "inside one device allocation", what, "ABC"[bad - &a], bad->rows, bad->cols, bad->ld,

@@ -61,7 +61,8 @@ static void on_segv(int, siginfo_t *info, void *) {
     const allocation &a = o->second;
     char where[160];
     if (p < start) snprintf(where, sizeof where, "%zu bytes before", (size_t)(start - p));
-    else if (p >= start + a.bytes) snprintf(where, sizeof where, "%zu bytes past the end of", (size_t)(p - start - a.bytes));
+    else if (p >= start + a.bytes)
+      snprintf(where, sizeof where, "%zu bytes past the end of", (size_t)(p - start - a.bytes));
     else snprintf(where, sizeof where, "byte %zu of", (size_t)(p - start));
     snprintf(msg, sizeof msg, "emu: %s device memory at %p: %s the %s%zu-byte allocation at %p%s%s\n",
              !a.live ? "use after cudaFree of" : open_depth ? "out-of-bounds access to"

@@ -1,7 +1,8 @@
 /* The CUDA emulator catches typical GPU bugs (planted.cu): a missing barrier, an
  * out-of-bounds write, a use after free, a copy in the wrong direction, a GEMM
- * without the row-major operand swap, a host read of device memory, a divergent barrier, a shuffle with absent lanes, launches over
- * the limits, and kernel constructs its build cannot handle. A bug that leaves
+ * without the row-major operand swap, a host read of device memory, a divergent
+ * barrier, a shuffle with absent lanes, launches over the limits, and kernel
+ * constructs its build cannot handle. A bug that leaves
  * the device faulted (sticky, as on a GPU) or kills the process runs in a child
  * whose stderr is checked. Built only into nmt-tests-emu (make emu). */
 #include "emu_control.h"
@@ -200,7 +201,7 @@ TEST(emu_rewrite_rejects) {
   CHECK_INT(t_sh("printf '__global__ void k(float *y) {\\n  extern __shared__ float s[];\\n}\\n' > %s.in && "
                  "perl kernels/emu/rewrite.pl %s.in %s 2>%s.err", out, out, out, out), 1);
   CHECK_INT(t_sh("grep -q 'x.cu.in:2: the CUDA emulator does not handle this __shared__' %s.err", out), 0);
-  CHECK_INT(t_sh("printf 'void f() { k<<<1, 32>>>; }\\n' > %s.in && perl kernels/emu/rewrite.pl %s.in %s 2>%s.err",
-                 out, out, out, out), 1);
+  CHECK_INT(t_sh("printf 'void f() { k<<<1, 32>>>; }\\n' > %s.in && "
+                 "perl kernels/emu/rewrite.pl %s.in %s 2>%s.err", out, out, out, out), 1);
   CHECK_INT(t_sh("grep -q 'does not handle this <<<' %s.err && test ! -e %s", out, out), 0);
 }

@@ -120,7 +120,9 @@ endif
 # tests/emu (planted GPU bugs) + the emulated kernels + the CUDA device.o + libnmt.a.
 # At run time NMT_EMU_SCHEDULE=lockstep|warp|reverse orders the threads of a block and
 # NMT_EMU_GUARD=1 fences device memory off from host code. `make emu SAN=...` builds it
-# with the sanitizers into build-san/bin-san.
+# with the sanitizers into build-san/bin-san; ThreadSanitizer (a race between two CUDA
+# threads of a block is a report) wants folders of its own: SAN=-fsanitize=thread
+# BUILD=build/tsan BIN=build/tsan/bin.
 EMU          := $(BUILD)/emu
 EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthread \
                 -include kernels/emu/cuda_emu.h -I$(EMU)/kernels -Ikernels/emu -Ikernels -Ilib $(SAN)

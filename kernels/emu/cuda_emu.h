@@ -61,10 +61,12 @@ template <class T> T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int widt
   return out;
 }
 
-// Fibers of one host thread never interleave inside a call: a plain update is atomic.
+// Fibers never interleave inside a call, but ThreadSanitizer must see an atomic.
 template <class T> T atomicAdd(T *p, T v) {
-  T old = *p;
-  *p = old + v;
+  T old, sum;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  do sum = old + v;
+  while (!__atomic_compare_exchange(p, &old, &sum, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   return old;
 }
 

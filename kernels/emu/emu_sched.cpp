@@ -17,7 +17,23 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include <vector>
+
+// ThreadSanitizer: each fiber is a TSan fiber, switched without synchronisation, so two
+// CUDA threads of a block are concurrent unless a barrier orders them (a release into the
+// barrier's sync object, an acquire after it), whatever the schedule: a missing barrier
+// is a reported data race. Launch start and block end order the host with the threads.
+// The scheduler's own bookkeeping of the fibers is not instrumented (SCHEDULER).
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define EMU_TSAN 1
+#define SCHEDULER __attribute__((no_sanitize_thread))
+static char launched, finished, barrier[2]; // sync objects; barriers alternate by generation
+static unsigned generation;
+static void *sched_fiber;
+#else
+#define EMU_TSAN 0
+#define SCHEDULER
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -41,7 +57,10 @@ struct fiber {
   state st;
   unsigned mask; // at a shuffle: its mask, source lane and value
   int src;
-  unsigned char in[8], out[8];
+  uint64_t in, out;
+#if EMU_TSAN
+  void *tsan;
+#endif
 };
 
 static fiber *fibers;
@@ -61,23 +80,23 @@ static size_t sched_stack_size;
 
 // ---- per-block __shared__ storage ----
 
-struct shared_slot {
+enum { MAX_SHARED_DECLS = 64 };
+static struct {
   const void *site;
   void *p;
-};
-static std::vector<shared_slot> shared;
+} shared[MAX_SHARED_DECLS];
+static int nshared;
 static size_t shared_bytes, dynamic_shared;
 
-static void shared_reset(void) {
-  for (auto &s : shared) free(s.p);
-  shared.clear();
+SCHEDULER static void shared_reset(void) {
+  while (nshared) free(shared[--nshared].p);
   shared_bytes = dynamic_shared;
 }
 
 // ---- fibers ----
 
 static void fail_block(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail_block(const char *fmt, ...) {
+SCHEDULER static void fail_block(const char *fmt, ...) {
   if (fault[0]) return;
   va_list ap;
   va_start(ap, fmt);
@@ -86,9 +105,14 @@ static void fail_block(const char *fmt, ...) {
 }
 
 // From a fiber back to the scheduler; returns when the scheduler resumes it.
-static void yield(state st) {
+SCHEDULER static void yield(state st) {
   fiber *f = &fibers[running];
   f->st = st;
+#if EMU_TSAN
+  char *sync = st == DONE ? &finished : st == AT_BARRIER ? &barrier[generation & 1] : NULL;
+  if (sync) __tsan_release(sync);
+  __tsan_switch_to_fiber(sched_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
 #if EMU_ASAN
   void *fake = NULL;
   __sanitizer_start_switch_fiber(st == DONE ? NULL : &fake, sched_stack, sched_stack_size);
@@ -97,11 +121,17 @@ static void yield(state st) {
 #if EMU_ASAN
   __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
+#if EMU_TSAN
+  if (sync) __tsan_acquire(sync); // the generation changed only after every thread released
+#endif
 }
 
 static void fiber_main(void) {
 #if EMU_ASAN
   __sanitizer_finish_switch_fiber(NULL, &sched_stack, &sched_stack_size);
+#endif
+#if EMU_TSAN
+  __tsan_acquire(&launched);
 #endif
   body_fn(body_ctx);
   yield(DONE);
@@ -113,12 +143,16 @@ static void fiber_fault(void) {
   abort(); // the scheduler never resumes a faulted block
 }
 
-static void run(int t) {
+SCHEDULER static void run(int t) {
   running = t;
   emu_thread_idx = fibers[t].idx;
 #if EMU_ASAN
   void *fake = NULL;
   __sanitizer_start_switch_fiber(&fake, stacks + (size_t)t * stack_span + getpagesize(), STACK);
+#endif
+#if EMU_TSAN
+  sched_fiber = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(fibers[t].tsan, __tsan_switch_to_fiber_no_sync);
 #endif
   swapcontext(&sched_ctx, &fibers[t].ctx);
 #if EMU_ASAN
@@ -137,12 +171,15 @@ static bool make_stacks(void) {
   for (int t = 0; t < MAX_THREADS; t++) {
     mprotect(stacks + t * stack_span, getpagesize(), PROT_NONE);
     getcontext(&fibers[t].ctx); // once: makecontext reuses it for every block
+#if EMU_TSAN
+    fibers[t].tsan = __tsan_create_fiber(0);
+#endif
   }
   emu_note_region(stacks, stack_span * MAX_THREADS, "a CUDA thread's stack (overflow)");
   return true;
 }
 
-static void start_fibers(void) {
+SCHEDULER static void start_fibers(void) {
   for (int t = 0; t < nthreads; t++) {
     fiber *f = &fibers[t];
     f->ctx.uc_stack.ss_sp = stacks + t * stack_span + getpagesize();
@@ -159,15 +196,15 @@ static void start_fibers(void) {
 
 void emu_syncthreads(void) { yield(AT_BARRIER); }
 
-int emu_lane(void) { return running % WARP; }
+SCHEDULER int emu_lane(void) { return running % WARP; }
 
-void emu_shuffle(unsigned mask, const void *in, void *out, size_t bytes, int src) {
+SCHEDULER void emu_shuffle(unsigned mask, const void *in, void *out, size_t bytes, int src) {
   fiber *f = &fibers[running];
   f->mask = mask;
   f->src = src;
-  memcpy(f->in, in, bytes);
+  __builtin_memcpy(&f->in, in, bytes);
   yield(AT_SHUFFLE);
-  memcpy(out, f->out, bytes);
+  __builtin_memcpy(out, &f->out, bytes);
 }
 
 static const char *state_name(state s) {
@@ -176,7 +213,7 @@ static const char *state_name(state s) {
 
 // Completes the shuffle of warp w when every lane of its mask is there. Called when no
 // thread of the warp can run: a lane of the mask elsewhere is a fault.
-static bool resolve_shuffle(int w) {
+SCHEDULER static bool resolve_shuffle(int w) {
   int base = w * WARP, lanes = nthreads - base < WARP ? nthreads - base : WARP, first = -1;
   for (int l = 0; l < lanes && first < 0; l++)
     if (fibers[base + l].st == AT_SHUFFLE) first = l;
@@ -205,14 +242,14 @@ static bool resolve_shuffle(int w) {
     }
   }
   for (int l = 0; l < lanes; l++)
-    if (mask >> l & 1) memcpy(fibers[base + l].out, fibers[base + fibers[base + l].src].in, 8);
+    if (mask >> l & 1) fibers[base + l].out = fibers[base + fibers[base + l].src].in;
   for (int l = 0; l < lanes; l++)
     if (mask >> l & 1) fibers[base + l].st = READY;
   return true;
 }
 
 // Threads [lo, hi) in the schedule's order, until none of them can run without a block barrier.
-static void run_group(int lo, int hi) {
+SCHEDULER static void run_group(int lo, int hi) {
   bool rev = schedule == REVERSE;
   for (bool moved = true; moved && !fault[0];) {
     for (int i = 0; i < hi - lo && !fault[0]; i++) {
@@ -224,7 +261,7 @@ static void run_group(int lo, int hi) {
   }
 }
 
-static void run_block(void) {
+SCHEDULER static void run_block(void) {
   start_fibers();
   shared_reset();
   int warps = (nthreads + WARP - 1) / WARP;
@@ -250,7 +287,13 @@ static void run_block(void) {
       break;
     }
     for (int t = 0; t < nthreads; t++) fibers[t].st = READY;
+#if EMU_TSAN
+    generation++;
+#endif
   }
+#if EMU_TSAN
+  __tsan_acquire(&finished); // before the block's shared memory is freed
+#endif
 #if EMU_ASAN
   // A stopped block leaves its frames' poisoning on the stacks the next block reuses.
   if (fault[0]) __asan_unpoison_memory_region(stacks, stack_span * MAX_THREADS);
@@ -258,18 +301,36 @@ static void run_block(void) {
   shared_reset();
 }
 
-void *emu_shared_alloc(const void *site, size_t bytes) {
-  for (auto &s : shared)
-    if (s.site == site) return s.p;
+SCHEDULER static void run_grid(dim3 grid) {
+  for (unsigned z = 0; z < grid.z && !fault[0]; z++)
+    for (unsigned y = 0; y < grid.y && !fault[0]; y++)
+      for (unsigned x = 0; x < grid.x && !fault[0]; x++) {
+        emu_block_idx = {x, y, z};
+        run_block();
+      }
+}
+
+SCHEDULER void *emu_shared_alloc(const void *site, size_t bytes) {
+  for (int i = 0; i < nshared; i++)
+    if (shared[i].site == site) {
+#if EMU_TSAN
+      __tsan_acquire(shared[i].p); // after the first thread's fill
+#endif
+      return shared[i].p;
+    }
   shared_bytes += bytes;
-  void *p = shared_bytes <= MAX_SHARED ? malloc(bytes) : NULL;
+  void *p = shared_bytes <= MAX_SHARED && nshared < MAX_SHARED_DECLS ? malloc(bytes) : NULL;
   if (!p) {
-    fail_block("%zu bytes of shared memory, more than the %d a block may have", shared_bytes,
-               MAX_SHARED);
+    fail_block("%zu bytes of shared memory (declaration %d of the block), more than the %d "
+               "bytes or %d declarations a block may have", shared_bytes, nshared + 1, MAX_SHARED,
+               MAX_SHARED_DECLS);
     fiber_fault();
   }
   memset(p, 0xff, bytes);
-  shared.push_back({site, p});
+#if EMU_TSAN
+  __tsan_release(p);
+#endif
+  shared[nshared++] = {site, p};
   return p;
 }
 
@@ -329,12 +390,10 @@ void emu_run(const char *kernel, const char *file, int line, const emu_config &c
   dynamic_shared = c.shmem;
   fault[0] = 0;
   emu_device_access(true, kernel);
-  for (unsigned z = 0; z < c.grid.z && !fault[0]; z++)
-    for (unsigned y = 0; y < c.grid.y && !fault[0]; y++)
-      for (unsigned x = 0; x < c.grid.x && !fault[0]; x++) {
-        emu_block_idx = {x, y, z};
-        run_block();
-      }
+#if EMU_TSAN
+  __tsan_release(&launched);
+#endif
+  run_grid(c.grid);
   emu_device_access(false, NULL);
   if (fault[0])
     emu_report(cudaErrorLaunchFailure, "kernel %s (%s:%d), block (%u,%u,%u): %s", kernel, file, line,

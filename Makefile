@@ -116,6 +116,55 @@ test-cuda: $(BIN)/nmt-tests-cuda
 	./$(BIN)/nmt-tests-cuda $(or $(T),cuda_)
 endif
 
+# The emulated CUDA backend (docs/gpu.md, "The emulator"): the same kernels/*.cu,
+# rewritten by kernels/emu/rewrite.pl (launches and __shared__; the build stops on one it
+# cannot handle) and compiled by g++ against kernels/emu/ (no CUDA toolkit), run on the
+# CPU with one fiber per CUDA thread. $(BIN)/nmt-tests-emu = tests/main.c + tests/cuda +
+# tests/emu (planted GPU bugs) + the emulated kernels + the CUDA device.o + libnmt.a.
+# At run time NMT_EMU_SCHEDULE=lockstep|warp|reverse orders the threads of a block and
+# NMT_EMU_GUARD=1 fences device memory off from host code. `make emu SAN=...` builds it
+# with the sanitizers into build-san/bin-san; ThreadSanitizer (a race between two CUDA
+# threads of a block is a report) wants folders of its own: SAN=-fsanitize=thread
+# BUILD=build/tsan BIN=build/tsan/bin.
+EMU          := $(BUILD)/emu
+EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthread \
+                -include kernels/emu/cuda_emu.h -I$(EMU)/kernels -Ikernels/emu -Ikernels -Ilib $(SAN)
+EMU_CU       := $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC) $(wildcard tests/emu/*.cu))
+EMU_RT       := $(patsubst %.cpp,$(EMU)/%.o,$(wildcard kernels/emu/*.cpp))
+EMU_TEST_OBJ := $(BUILD)/tests/main.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
+EMU_SCHEDULES := lockstep warp reverse
+
+$(EMU)/%.cu: %.cu kernels/emu/rewrite.pl
+	@mkdir -p $(dir $@)
+	perl kernels/emu/rewrite.pl $< $@
+$(EMU)/%.cuh: %.cuh kernels/emu/rewrite.pl
+	@mkdir -p $(dir $@)
+	perl kernels/emu/rewrite.pl $< $@
+# (-iquote: the source's own folder, for its other headers)
+$(EMU)/%.o: $(EMU)/%.cu $(EMU)/kernels/nn_cuda_internal.cuh
+	$(CXX) $(EMU_CXXFLAGS) -iquote $(dir $*) -MMD -MP -x c++ -c $< -o $@
+$(EMU)/kernels/emu/%.o: kernels/emu/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(EMU_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
+
+$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(BUILD)/cuda/lib/device.o $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
+	@mkdir -p $(BIN)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+.PHONY: emu test-emu
+emu: $(BIN)/nmt-tests-emu
+	@echo "emu: $(words $(CU_SRC)) kernel files compiled with $(CXX) against kernels/emu"
+# The kernel cases under every schedule, then in guard mode, then the planted bugs
+# (each in a child process). A name filter may follow: T=cuda_lstm
+test-emu: emu
+	@for s in $(EMU_SCHEDULES); do echo "test-emu: NMT_EMU_SCHEDULE=$$s"; \
+	  NMT_EMU_SCHEDULE=$$s ./$(BIN)/nmt-tests-emu $(or $(T),cuda_) || exit 1; done
+	@echo "test-emu: NMT_EMU_GUARD=1"
+	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu $(or $(T),cuda_)
+	./$(BIN)/nmt-tests-emu $(or $(T),emu_)
+
 # libFuzzer on the tensor stream reader (clang; not in CI): make fuzz FUZZ_S=600
 FUZZ_S ?= 60
 .PHONY: fuzz
@@ -139,4 +188,5 @@ clean:
 	rm -rf build build-san bin bin-san
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*/*.d) \
-  $(wildcard $(BUILD)/cuda/lib/*.d $(BUILD)/tests/cuda/*.d)
+  $(wildcard $(BUILD)/cuda/lib/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
+  $(shell find $(EMU) -name '*.d' 2>/dev/null)

@@ -1,5 +1,5 @@
 // The fused ATR cell, forward and backward (lib/nn_atr.c): one thread per
-// (sentence b, unit k). i = σ(p + q), f = σ(p - q), h = i⊙q + f⊙h_prev;
+// (sentence b, unit k). i = σ(p + q), f = σ(q - p), h = i⊙q + f⊙h_prev;
 // gates (B,2H) keep i, f.
 #include "nn_cuda_internal.cuh"
 
@@ -11,7 +11,7 @@ extern "C" void nnc_atr_cell_fwd(float *h, float *gates, const float *q, const f
       h[j] = h_prev[j];
       return;
     }
-    float i = nnc_sigmoid(p[j] + q[j]), f = nnc_sigmoid(p[j] - q[j]);
+    float i = nnc_sigmoid(p[j] + q[j]), f = nnc_sigmoid(q[j] - p[j]);
     gates[g] = i, gates[g + H] = f;
     h[j] = i * q[j] + f * h_prev[j];
   });
@@ -28,9 +28,9 @@ extern "C" void nnc_atr_cell_bwd(float *dq, float *dp, float *dh_prev, const flo
     }
     float i = gates[g], f = gates[g + H];
     float di = dh[j] * q[j] * i * (1 - i); // through i's pre-activation p + q
-    float df = dh[j] * h_prev[j] * f * (1 - f); // through f's pre-activation p - q
-    if (dq) dq[j] += dh[j] * i + di - df;
-    if (dp) dp[j] += di + df;
+    float df = dh[j] * h_prev[j] * f * (1 - f); // through f's pre-activation q - p
+    if (dq) dq[j] += dh[j] * i + di + df;
+    if (dp) dp[j] += di - df;
     if (dh_prev) dh_prev[j] += dh[j] * f;
   });
 }

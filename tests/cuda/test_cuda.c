@@ -3,7 +3,8 @@
  * kernel forgets to write fails), gradients start random (checks +=), and a
  * device value passes when |gpu - cpu| <= tol·max(1, |cpu|); NaN never passes.
  * Without a usable GPU every kernel case reports itself skipped, with the reason.
- * Built only by `make cuda` into nmt-tests-cuda (see docs/gpu.md). */
+ * Built by `make cuda` into nmt-tests-cuda, and by `make emu` into nmt-tests-emu,
+ * where the same kernels run on the CUDA emulator and nothing skips (docs/gpu.md). */
 #include "device.h"
 #include "err.h"
 #include "nn_atr.h"
@@ -36,7 +37,14 @@ static bool have_gpu(void) {
   }
   return gpu_state > 0;
 }
-#define NEED_GPU() do { if (!have_gpu()) T_SKIP("%s", gpu_reason); } while (0)
+/* NMT_REQUIRE_GPU=1 (on a GPU machine) turns the skip into a failure. */
+static bool gpu_required(void) {
+  const char *r = getenv("NMT_REQUIRE_GPU");
+  return r && !strcmp(r, "1");
+}
+#define NEED_GPU() do { if (!have_gpu()) { \
+    if (gpu_required()) { T_FAIL("%s (NMT_REQUIRE_GPU=1)", gpu_reason); return; } \
+    T_SKIP("%s", gpu_reason); } } while (0)
 
 /* ---- the same buffer on the host (for the CPU op) and on the device ---- */
 

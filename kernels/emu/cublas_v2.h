@@ -1,0 +1,2 @@
+// The emulated cuBLAS (kernels/emu/cuda_emu.h).
+#include "cuda_emu.h"

@@ -7,6 +7,8 @@
 #include "train_loop.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
@@ -298,4 +300,26 @@ TEST(train_loop_epoch_lr_decay_and_hooks) {
   CHECK(h.rss > 0);
   nmt_corpus_free(&c);
   nmt_model_free(&m);
+}
+
+/* The model file is replaced only once the new one is on disk: a failed
+ * write keeps the old file, a good one leaves no PATH.new behind. */
+TEST(train_model_file_write_keeps_old_until_new_is_durable) {
+  const char *path = t_tmp("m.bin"), *fresh = t_tmp("m.bin.new");
+  nmt_model a, b, r;
+  tiny_model(&a, "dot", 1);
+  tiny_model(&b, "dot", 2);
+  CHECK_INT(nmt_model_save(&a, path), NMT_OK);
+  CHECK(access(fresh, F_OK) != 0);
+  CHECK_INT(mkdir(fresh, 0700), 0); /* PATH.new cannot be written */
+  CHECK_INT(nmt_model_save(&b, path), NMT_EIO);
+  CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  CHECK(same_floats(r.params.w, a.params.w, a.params.n));
+  nmt_model_free(&r);
+  CHECK_INT(rmdir(fresh), 0);
+  CHECK_INT(nmt_model_save(&b, path), NMT_OK);
+  CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  CHECK(same_floats(r.params.w, b.params.w, b.params.n));
+  CHECK(access(fresh, F_OK) != 0);
+  nmt_model_free(&r), nmt_model_free(&a), nmt_model_free(&b);
 }

@@ -47,8 +47,8 @@ typedef struct {
 
 /* Open FILE for the metrics (appending with resume); writes the header when new. */
 int metrics_open(metrics_csv *m, const char *path, bool resume);
-/* The hook: one CSV row per log interval. */
-void metrics_row(void *ctx, const nmt_train_metrics *row);
+/* The hook: one CSV row per log interval; NMT_EIO when it cannot be written. */
+int metrics_row(void *ctx, const nmt_train_metrics *row);
 void metrics_close(metrics_csv *m);
 
 /* stderr: log lines (warnings only when quiet) and, on a TTY, a progress line
@@ -66,7 +66,7 @@ void console_init(train_console *c, const train_args *a, metrics_csv *csv);
 void console_log(void *ctx, const char *line);
 void console_say(train_console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void console_progress(void *ctx, const nmt_train_progress *p);
-void console_metrics(void *ctx, const nmt_train_metrics *row);
+int console_metrics(void *ctx, const nmt_train_metrics *row);
 /* Clear the progress line (before the final summary). */
 void console_done(train_console *c);
 

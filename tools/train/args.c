@@ -3,6 +3,7 @@
 #include "train_tool.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int parse(train_args *a, int argc, char **argv) {
   *a = (train_args){.enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
@@ -71,11 +72,12 @@ static int parse(train_args *a, int argc, char **argv) {
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
+      {"overwrite", 0, NMT_OPT_FLAG, &a->overwrite, NULL, "start afresh even if MODEL or MODEL.ckpt exists (replaced once saved)"},
       {0}};
   char summary[8192];
   snprintf(summary, sizeof summary, "%s%s",
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
-           "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.\n"
+           "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM/SIGHUP save MODEL.ckpt and exit 128+signal.\n"
            "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
            "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on.",
            train_presets_help());
@@ -88,6 +90,7 @@ static int parse(train_args *a, int argc, char **argv) {
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
+  a->argc = argc, a->argv = argv;
   if (!st) st = nmt_tok_settings_set(&a->tok, src_lang, tgt_lang, tok_aggressive, !tok_no_escape, tok_normalize);
   return st;
 }
@@ -105,7 +108,28 @@ int train_parse_args(train_args *a, int argc, char **argv) {
   if (!v) return nmt_fail(NMT_EIO, "out of memory");
   free(a->train.v), free(a->valid.v), free(a->vocabs.v);
   st = parse(a, n, v);
-  free(v);
   if (a->input_feed) a->no_input_feed = false; /* only the command line says --input-feed */
   return st;
+}
+
+/* The flags a config key of the model file comes from. */
+static const char *const key_flags[][3] = {
+    {"family", "type"}, {"local", "local-attention"}, {"window", "attention-window"},
+    {"input-feed", "input-feed", "no-input-feed"}, {"fast-forward", "fast-forward", "no-ff"}};
+
+static bool flag_given(const train_args *a, const char *flag) {
+  size_t n = strlen(flag);
+  for (int i = 1; i < a->argc; i++)
+    if (!strncmp(a->argv[i], "--", 2) && !strncmp(a->argv[i] + 2, flag, n) &&
+        (a->argv[i][2 + n] == 0 || a->argv[i][2 + n] == '='))
+      return true;
+  return false;
+}
+
+bool train_key_given(const void *args, const char *key) {
+  const train_args *a = args;
+  for (size_t i = 0; i < sizeof key_flags / sizeof *key_flags; i++)
+    if (!strcmp(key_flags[i][0], key))
+      return flag_given(a, key_flags[i][1]) || (key_flags[i][2] && flag_given(a, key_flags[i][2]));
+  return flag_given(a, key);
 }

@@ -22,13 +22,19 @@ typedef struct {
   long seed, cpu_threads;
   const char *device;
   double learn_rate, lr_decay, clip_norm, dropout, label_smoothing;
-  bool local, input_feed, no_input_feed, reverse_source, resume, quiet;
+  bool local, input_feed, no_input_feed, reverse_source, resume, overwrite, quiet;
+  int argc;
+  char **argv; /* as parsed, a --preset's flags first (then malloc'ed: free it) */
   nmt_tok_settings tok;
 } train_args;
 
 /* NMT_OK, NMT_EUSAGE (message set) or NMT_DONE after --help/--version.
  * A --preset's flags come first, so the flags given override them. */
 int train_parse_args(train_args *a, int argc, char **argv);
+
+/* Whether the flag of model config key `key` (model.c) is on the command
+ * line or in the --preset (args: a train_args). */
+bool train_key_given(const void *args, const char *key);
 
 /* Paper 004's configurations and the PyTorch peer's, as nmt-train flags. */
 typedef struct train_preset train_preset;

@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 
 decode_models() {
   local d=$M30K out=$1 th=$2
-  [ -s "$out/m.bin" ] || nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" -m "$out/m.bin" \
+  [ -s "$out/m.bin" ] || nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" -m "$out/m.bin" --overwrite \
     --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general --dropout 0.3 \
     --mini-batch 64 --clip-norm 5 --max-length 80 --after-epochs 1 --cpu-threads "$th" \
     >"$out/train.log" 2>&1 || { echo "nmt-train failed: $(tail -n1 "$out/train.log")"; return 1; }

@@ -150,19 +150,38 @@ static int addf(nmt_strbuf *b, const char *fmt, ...) {
   return nmt_strbuf_add(b, line, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
+/* The text of key k's value in o, as the "config" section writes it. */
+static void key_value(const config_key *k, const nmt_model_opts *o, char *out, size_t n) {
+  const void *f = (const char *)o + k->off;
+  const char *name = k->kind == K_NAME || k->kind == K_FAMILY ? *(const char *const *)f : NULL;
+  switch (k->kind) {
+  case K_INT: snprintf(out, n, "%d", *(const int *)f); break;
+  case K_BOOL: snprintf(out, n, "%d", *(const bool *)f); break;
+  case K_FLOAT: snprintf(out, n, "%.9g", (double)*(const float *)f); break;
+  case K_NAME: snprintf(out, n, "%s", name ? name : k->names[0]); break;
+  case K_FAMILY: snprintf(out, n, "%s", name ? name : nn_family_find(NULL)->name); break;
+  }
+}
+
 static int config_text(const nmt_model_opts *o, nmt_strbuf *b) {
   int st = NMT_OK;
   for (int i = 0; i < NKEYS && !st; i++) {
-    const config_key *k = &keys[i];
-    const void *f = (const char *)o + k->off;
-    const char *name = k->kind == K_NAME || k->kind == K_FAMILY ? *(const char *const *)f : NULL;
-    switch (k->kind) {
-    case K_INT: st = addf(b, "%s=%d\n", k->key, *(const int *)f); break;
-    case K_BOOL: st = addf(b, "%s=%d\n", k->key, *(const bool *)f); break;
-    case K_FLOAT: st = addf(b, "%s=%.9g\n", k->key, (double)*(const float *)f); break;
-    case K_NAME: st = addf(b, "%s=%s\n", k->key, name ? name : k->names[0]); break;
-    case K_FAMILY: st = addf(b, "%s=%s\n", k->key, name ? name : nn_family_find(NULL)->name); break;
-    }
+    char val[64];
+    key_value(&keys[i], o, val, sizeof val);
+    st = addf(b, "%s=%s\n", keys[i].key, val);
+  }
+  return st;
+}
+
+int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *want,
+                             bool (*given)(const void *ctx, const char *key), const void *ctx, nmt_strbuf *out) {
+  int st = NMT_OK;
+  for (int i = 0; i < NKEYS && !st; i++) {
+    char h[64], w[64];
+    key_value(&keys[i], have, h, sizeof h);
+    key_value(&keys[i], want, w, sizeof w);
+    if (strcmp(h, w) && given(ctx, keys[i].key))
+      st = addf(out, "%s%s=%s (checkpoint: %s)", out->len ? ", " : "", keys[i].key, w, h);
   }
   return st;
 }

@@ -59,6 +59,11 @@ int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *
 /* Add the model's sections (config, vocabularies, codes, tensor table,
  * weights) to f; `scratch` holds the text sections until f is written. */
 int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf scratch[3]);
+/* Append "key=WANT (checkpoint: HAVE)" to out, comma separated, for each
+ * config key whose value differs between have and want and for which
+ * given(ctx, key) says the caller set it (a flag on the command line). */
+int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *want,
+                             bool (*given)(const void *ctx, const char *key), const void *ctx, nmt_strbuf *out);
 /* Save the model alone, atomically. */
 int nmt_model_save(const nmt_model *m, const char *path);
 /* Build a model from a read file (a model or a checkpoint); `path` names it

@@ -3,8 +3,13 @@
 #include "model_file.h"
 #include "err.h"
 #include "io.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char magic[8] = {'N', 'M', 'T', 'M', 'O', 'D', 'E', 'L'};
 enum { HEADER = 8 + 4 + 4 + 8, SECTION_HEAD = NMT_MF_TAG + 8, FOOTER = 8 };
@@ -58,7 +63,7 @@ static void put(hashed_writer *hw, const void *p, size_t n) {
   hw->st = nmt_writer_write(hw->w, p, n);
 }
 
-int nmt_mf_write(const nmt_model_file *f, const char *path) {
+static int write_sections(const nmt_model_file *f, const char *path) {
   uint64_t total = HEADER + FOOTER;
   for (int i = 0; i < f->n; i++) total += SECTION_HEAD + f->s[i].len;
   hashed_writer hw = {NULL, NMT_FNV_INIT, NMT_OK};
@@ -81,6 +86,33 @@ int nmt_mf_write(const nmt_model_file *f, const char *path) {
     return hw.st;
   }
   return nmt_writer_commit(hw.w);
+}
+
+/* fsync path (a file, or a directory for the renames in it). */
+static int sync_path(const char *path, int flags) {
+  int fd = open(path, flags | O_CLOEXEC);
+  if (fd < 0) return nmt_fail_errno(NMT_EIO, "%s: cannot open to sync", path);
+  int bad = fsync(fd) && errno != EINVAL; /* EINVAL: a file system without fsync */
+  close(fd);
+  return bad ? nmt_fail_errno(NMT_EIO, "%s: cannot sync", path) : NMT_OK;
+}
+
+/* The writer's rename is not durable by itself, so the sections go to
+ * PATH.new first; only once that is on disk does it replace PATH, and the
+ * directory is synced so the rename is too. A crash at any point leaves the
+ * old PATH or the new one, whole. */
+int nmt_mf_write(const nmt_model_file *f, const char *path) {
+  if (!strcmp(path, "-")) return write_sections(f, path);
+  size_t n = strlen(path);
+  char *fresh = malloc(n + 5), *dir = strdup(path);
+  int st = fresh && dir ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) memcpy(fresh, path, n), memcpy(fresh + n, ".new", 5), st = write_sections(f, fresh);
+  if (!st) st = sync_path(fresh, O_RDONLY);
+  if (!st && rename(fresh, path)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", path);
+  if (!st) st = sync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
+  if (st && fresh) unlink(fresh);
+  free(fresh), free(dir);
+  return st;
 }
 
 /* ---- reading ---- */

@@ -25,7 +25,9 @@ typedef struct {
 
 /* Add a section (data is borrowed until write). NMT_OK, NMT_EUSAGE (bad tag) or NMT_EIO. */
 int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len);
-/* Write all sections atomically (temp file + rename). NMT_OK or NMT_EIO. */
+/* Write all sections atomically and durably: to PATH.new (temp file + rename),
+ * fsync'ed, renamed over PATH, then the directory fsync'ed; PATH keeps the
+ * previous file until the new one is on disk. "-": stdout. NMT_OK or NMT_EIO. */
 int nmt_mf_write(const nmt_model_file *f, const char *path);
 /* Read and check a file: NMT_EIO when it cannot be read, NMT_EINPUT
  * "PATH: not an nmt model file", "...: format version N is newer...",

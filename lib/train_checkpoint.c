@@ -12,9 +12,12 @@ static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
   /* %a: doubles written and read back bit for bit, so a resumed run is the same run */
   int n = snprintf(text, sizeof text,
                    "seed=%" PRIu64 "\nstep=%ld\nepoch=%ld\nbatch=%ld\nlr=%a\nbest-ppl=%a\n"
-                   "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\n",
+                   "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\nmini-batch=%d\n"
+                   "mini-batch-words=%ld\nbatch-window=%d\nworkers=%d\ncorpus-pairs=%ld\n"
+                   "corpus-hash=%016" PRIx64 "\n",
                    s->seed, s->step, s->epoch, s->batch, s->lr, s->best_ppl, s->stalls, s->tokens,
-                   s->elapsed, adam_step);
+                   s->elapsed, adam_step, s->mini_batch, s->mini_batch_words, s->window, s->workers,
+                   s->corpus_pairs, s->corpus_hash);
   return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
@@ -34,15 +37,19 @@ int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char
 }
 
 static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *sec, const char *path) {
+  *s = (nmt_train_state){0}; /* keys an older checkpoint lacks stay 0: not recorded */
   char *text = strndup(sec->data, sec->len);
   if (!text) return nmt_fail(NMT_EIO, "out of memory");
   int n = sscanf(text,
                  "seed=%" SCNu64 " step=%ld epoch=%ld batch=%ld lr=%la best-ppl=%la stalls=%d "
-                 "tokens=%ld elapsed=%la adam-step=%ld",
+                 "tokens=%ld elapsed=%la adam-step=%ld mini-batch=%d mini-batch-words=%ld "
+                 "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64,
                  &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best_ppl, &s->stalls,
-                 &s->tokens, &s->elapsed, adam_step);
+                 &s->tokens, &s->elapsed, adam_step, &s->mini_batch, &s->mini_batch_words, &s->window,
+                 &s->workers, &s->corpus_pairs, &s->corpus_hash);
   free(text);
-  return n == 10 ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+  /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against) */
+  return n == 10 || n == 16 ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
 }
 
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {

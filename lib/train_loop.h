@@ -1,5 +1,7 @@
 /* The training loop of nmt-train: Adam with gradient clipping over an epoch's
- * planned batches, NaN/Inf steps skipped (five in a row stop the run),
+ * planned batches, NaN/Inf steps skipped and loss spikes counted (five bad
+ * steps in a row stop the run, the files on disk untouched since the last
+ * good step),
  * validation (perplexity and greedy BLEU) every valid_freq steps with learning
  * rate decay and early stopping on plateaus, the best model and a checkpoint
  * written atomically, and a checkpoint on request (a signal). The library
@@ -35,6 +37,12 @@ typedef struct {
   int stalls;               /* validations since the best one */
   long tokens;              /* target tokens trained on */
   double elapsed;           /* seconds of training */
+  /* What (epoch, batch) refers to, checked on resume (train_resume.c); 0: not recorded */
+  int mini_batch, window;   /* nmt_batch_opts max_sents, window */
+  long mini_batch_words;    /* nmt_batch_opts max_words */
+  int workers;
+  long corpus_pairs;
+  uint64_t corpus_hash;     /* nmt_corpus_fingerprint */
 } nmt_train_state;
 
 typedef struct {
@@ -54,7 +62,8 @@ typedef struct {
 typedef struct {
   void *ctx;
   void (*log)(void *ctx, const char *line);                  /* progress, validation, warnings */
-  void (*metrics)(void *ctx, const nmt_train_metrics *row);  /* every log_freq steps */
+  /* every log_freq steps; an error status (a failed write) saves a checkpoint and ends the run with it */
+  int (*metrics)(void *ctx, const nmt_train_metrics *row);
   void (*progress)(void *ctx, const nmt_train_progress *p);  /* after every step */
 } nmt_train_hooks;
 
@@ -88,7 +97,19 @@ void nmt_valid_free(nmt_valid_set *v);
 /* Perplexity (no label smoothing) and greedy-decode BLEU of the model. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
 
+/* ---- resuming (train_resume.c) ---- */
+/* A 64-bit hash of the corpus' token ids: a changed training set, vocabulary
+ * or --max-length changes it. */
+uint64_t nmt_corpus_fingerprint(const nmt_corpus *c);
+/* Check that t->s (from a checkpoint) fits t->o and t->train, and record
+ * them in t->s when it does. A different batch plan is NMT_EUSAGE listing each
+ * changed option; a different corpus NMT_EINPUT; a different worker count is
+ * allowed (the run goes on, no longer bit-identical) and *note says so. */
+int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
+
 /* ---- checkpoints (train_checkpoint.c) ---- */
+/* Write the checkpoint durably (nmt_mf_write): the previous one stays
+ * until the new one is on disk. */
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
 /* Load model, Adam moments and state from a checkpoint. */
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);

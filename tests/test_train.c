@@ -7,6 +7,8 @@
 #include "train_loop.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
@@ -117,11 +119,13 @@ TEST(train_checkpoint_round_trip) {
     for (size_t i = m.params.views[k].off; i < m.params.views[k].off + (size_t)m.params.views[k].rows * m.params.views[k].cols; i++)
       m.params.m[i] = (float)i, m.params.v[i] = 0.5f * (float)i;
   m.params.step = 17;
-  nmt_train_state s = {99, 17, 2, 5, 1e-3 / 3, 12.25, 1, 4321, 1.5}, got;
+  nmt_train_state s = {99, 17, 2, 5, 1e-3 / 3, 12.25, 1, 4321, 1.5, 8, 800, 1600, 2, 50, 0xfedcba9876543210u}, got;
   CHECK_INT(nmt_checkpoint_save(&m, &s, path), NMT_OK);
   CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
   CHECK(got.seed == 99 && got.step == 17 && got.epoch == 2 && got.batch == 5 && got.stalls == 1);
   CHECK(got.lr == s.lr && got.best_ppl == 12.25 && got.tokens == 4321 && got.elapsed == 1.5);
+  CHECK(got.mini_batch == 8 && got.window == 800 && got.mini_batch_words == 1600 && got.workers == 2);
+  CHECK(got.corpus_pairs == 50 && got.corpus_hash == 0xfedcba9876543210u);
   CHECK_INT(r.params.step, 17);
   CHECK(same_floats(r.params.w, m.params.w, m.params.n));
   CHECK(same_floats(r.params.m, m.params.m, m.params.n));
@@ -265,10 +269,11 @@ static void on_progress(void *ctx, const nmt_train_progress *p) {
   if (p->step != ++h->steps || p->batch != (p->step - 1) % p->nbatches + 1 || p->tokens <= 0) h->bad++;
 }
 
-static void on_metrics(void *ctx, const nmt_train_metrics *m) {
+static int on_metrics(void *ctx, const nmt_train_metrics *m) {
   hook_log *h = ctx;
   if (h->rows < 8) h->lr[h->rows++] = m->lr;
   h->rss = m->peak_rss_mib;
+  return NMT_OK;
 }
 
 TEST(train_loop_epoch_lr_decay_and_hooks) {
@@ -296,6 +301,134 @@ TEST(train_loop_epoch_lr_decay_and_hooks) {
   CHECK_NEAR(h.lr[3], 0.0025, 1e-12);
   CHECK_NEAR(t.s.lr, 0.00125, 1e-12);
   CHECK(h.rss > 0);
+  nmt_corpus_free(&c);
+  nmt_model_free(&m);
+}
+
+/* The model file is replaced only once the new one is on disk: a failed
+ * write keeps the old file, a good one leaves no PATH.new behind. */
+TEST(train_model_file_write_keeps_old_until_new_is_durable) {
+  const char *path = t_tmp("m.bin"), *fresh = t_tmp("m.bin.new");
+  nmt_model a, b, r;
+  tiny_model(&a, "dot", 1);
+  tiny_model(&b, "dot", 2);
+  CHECK_INT(nmt_model_save(&a, path), NMT_OK);
+  CHECK(access(fresh, F_OK) != 0);
+  CHECK_INT(mkdir(fresh, 0700), 0); /* PATH.new cannot be written */
+  CHECK_INT(nmt_model_save(&b, path), NMT_EIO);
+  CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  CHECK(same_floats(r.params.w, a.params.w, a.params.n));
+  nmt_model_free(&r);
+  CHECK_INT(rmdir(fresh), 0);
+  CHECK_INT(nmt_model_save(&b, path), NMT_OK);
+  CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  CHECK(same_floats(r.params.w, b.params.w, b.params.n));
+  CHECK(access(fresh, F_OK) != 0);
+  nmt_model_free(&r), nmt_model_free(&a), nmt_model_free(&b);
+}
+
+/* A trainer over a tiny model and n pairs, 5 a batch, checkpointing to ckpt. */
+static void tiny_trainer(nmt_trainer *t, nmt_model *m, nmt_corpus *c, int n, const char *ckpt) {
+  tiny_model(m, "general", 1);
+  make_corpus(c, t_tmp("resume"), n, 0);
+  *t = (nmt_trainer){.model = m, .train = c,
+                     .o = {.batch = {5, 0, 20, true}, .seed = 1, .lr = 0.01, .lr_decay = 0.5, .workers = 1,
+                           .after_batches = 3, .model_path = t_tmp("resume.bin"), .ckpt_path = ckpt}};
+  t->s = nmt_train_state_new(&t->o);
+}
+
+/* Resume the checkpoint with t's options and corpus; the checkpoint's bytes stay as they were. */
+static int resume_with(nmt_trainer *t, const char *ckpt) {
+  char *before, *after;
+  size_t n0, n1;
+  CHECK_INT(nmt_read_file(ckpt, &before, &n0), NMT_OK);
+  nmt_model_free(t->model);
+  CHECK_INT(nmt_checkpoint_load(t->model, &t->s, ckpt), NMT_OK);
+  t->o.after_batches = 6;
+  int st = nmt_train(t, NULL);
+  if (st) {
+    CHECK_INT(nmt_read_file(ckpt, &after, &n1), NMT_OK);
+    CHECK(n0 == n1 && !memcmp(before, after, n0));
+    free(after);
+  }
+  free(before);
+  return st;
+}
+
+TEST(train_resume_checks_batches_corpus_and_workers) {
+  const char *ckpt = t_tmp("resume.ckpt");
+  nmt_trainer t;
+  nmt_model m;
+  nmt_corpus c, other;
+  tiny_trainer(&t, &m, &c, 20, ckpt);
+  CHECK_INT(nmt_train(&t, NULL), NMT_OK); /* 3 steps of the 4 in epoch 1 */
+  t.o.batch.max_sents = 10, t.o.batch.window = 30;
+  CHECK_INT(resume_with(&t, ckpt), NMT_EUSAGE);
+  CHECK(strstr(nmt_errmsg(), "--mini-batch 10 (checkpoint: 5), --maxi-batch 3 (checkpoint: 4)") != NULL);
+  t.o.batch = (nmt_batch_opts){5, 0, 20, true};
+  make_corpus(&other, t_tmp("other"), 21, 0);
+  t.train = &other;
+  CHECK_INT(resume_with(&t, ckpt), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "the training data differ from the checkpoint's (21 sentence pairs, the checkpoint's 20") != NULL);
+  t.train = &c;
+  t.o.workers = 2; /* allowed: the run goes on */
+  CHECK_INT(resume_with(&t, ckpt), NMT_OK);
+  CHECK_INT(t.s.step, 6);
+  CHECK_INT(t.s.workers, 2);
+  nmt_corpus_free(&other), nmt_corpus_free(&c);
+  nmt_model_free(&m);
+}
+
+/* A position beyond the epoch's plan (a checkpoint from before the batch keys) is an error, not an overrun. */
+TEST(train_position_past_the_plan) {
+  nmt_trainer t;
+  nmt_model m;
+  nmt_corpus c;
+  tiny_trainer(&t, &m, &c, 20, t_tmp("past.ckpt"));
+  t.s.batch = 9;
+  CHECK_INT(nmt_train(&t, NULL), NMT_EINPUT);
+  CHECK_STR(nmt_errmsg(), "epoch 1 has 4 batches, but the state is at batch 9");
+  nmt_corpus_free(&c);
+  nmt_model_free(&m);
+}
+
+/* NaN weights (a NaN rate) and a finite blow-up (a huge rate) are never saved. */
+TEST(train_divergence_saves_nothing) {
+  const double rates[] = {NAN, 1e6};
+  for (int i = 0; i < 2; i++) {
+    nmt_trainer t;
+    nmt_model m;
+    nmt_corpus c;
+    tiny_trainer(&t, &m, &c, 20, t_tmp(i ? "huge.ckpt" : "nan.ckpt"));
+    t.o.lr = t.s.lr = rates[i];
+    t.o.after_batches = 20, t.o.save_freq = 1;
+    CHECK_INT(nmt_train(&t, NULL), NMT_EINPUT);
+    CHECK(strstr(nmt_errmsg(), "training diverged: ") && strstr(nmt_errmsg(), "nothing was saved"));
+    CHECK(access(t.o.ckpt_path, F_OK) != 0 && access(t.o.model_path, F_OK) != 0);
+    nmt_corpus_free(&c);
+    nmt_model_free(&m);
+  }
+}
+
+static int failing_metrics(void *ctx, const nmt_train_metrics *m) {
+  return nmt_fail(NMT_EIO, "metrics.csv: write error: No space left on device");
+}
+
+/* A failed metrics write ends the run, its state saved first. */
+TEST(train_metrics_failure_saves_checkpoint) {
+  nmt_trainer t;
+  nmt_model m, r;
+  nmt_corpus c;
+  tiny_trainer(&t, &m, &c, 20, t_tmp("metrics.ckpt"));
+  t.o.after_batches = 10, t.o.log_freq = 2;
+  t.hooks.metrics = failing_metrics;
+  CHECK_INT(nmt_train(&t, NULL), NMT_EIO);
+  const char *want = "metrics.csv: write error: No space left on device (checkpoint ";
+  CHECK(!strncmp(nmt_errmsg(), want, strlen(want)) && strstr(nmt_errmsg(), "metrics.ckpt saved at step 2)"));
+  nmt_train_state s;
+  CHECK_INT(nmt_checkpoint_load(&r, &s, t.o.ckpt_path), NMT_OK);
+  CHECK_INT(s.step, 2);
+  nmt_model_free(&r);
   nmt_corpus_free(&c);
   nmt_model_free(&m);
 }

@@ -36,7 +36,7 @@ done
 
 step "train"
 nmt-train --train-sets train.bpe.fr train.bpe.en --valid-sets valid.bpe.fr valid.bpe.en \
-  -m model.bin --bpe-codes codes --mini-batch 32 --cpu-threads 1 --log-freq 500 "${model[@]}"
+  -m model.bin --overwrite --bpe-codes codes --mini-batch 32 --cpu-threads 1 --log-freq 500 "${model[@]}"
 
 step "translate the test set, detokenize"
 nmt-decode -m model.bin -b 5 -i test.bpe.fr -o test.out.tok.en

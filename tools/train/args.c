@@ -4,6 +4,7 @@
 #include <float.h> /* the rates are floats in the optimizer */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The command line over the defaults and, given a preset p, over p's flags. */
 static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
@@ -88,11 +89,12 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
+      {"overwrite", 0, NMT_OPT_FLAG, &a->overwrite, NULL, "start afresh even if MODEL or MODEL.ckpt exists (replaced once saved)"},
       {0}};
   char summary[8192];
   snprintf(summary, sizeof summary, "%s%s",
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
-           "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM save MODEL.ckpt and exit 128+signal.\n"
+           "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM/SIGHUP save MODEL.ckpt and exit 128+signal.\n"
            "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
            "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on.",
            train_presets_help());
@@ -106,6 +108,7 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
+  a->argc = argc, a->argv = argv;
   if (!st) st = nmt_tok_settings_set(&a->tok, src_lang, tgt_lang, tok_aggressive, !tok_no_escape, tok_normalize);
   return st;
 }
@@ -122,4 +125,24 @@ int train_parse_args(train_args *a, int argc, char **argv) {
   st = parse(a, p, argc, argv);
   if (a->input_feed) a->no_input_feed = false; /* only the command line says --input-feed */
   return st;
+}
+
+/* The flags a config key of the model file comes from. */
+static const char *const key_flags[][3] = {
+    {"family", "type"}, {"local", "local-attention"}, {"window", "attention-window"},
+    {"input-feed", "input-feed", "no-input-feed"}, {"fast-forward", "fast-forward", "no-ff"}};
+
+/* On the command line or in the --preset's flags. */
+static bool flag_given(const train_args *a, const char *flag) {
+  if (train_flag_in(a->argc - 1, (const char *const *)a->argv + 1, flag)) return true;
+  const train_preset *p = a->preset ? train_preset_find(a->preset) : NULL;
+  return p && train_preset_has_flag(p, flag);
+}
+
+bool train_key_given(const void *args, const char *key) {
+  const train_args *a = args;
+  for (size_t i = 0; i < sizeof key_flags / sizeof *key_flags; i++)
+    if (!strcmp(key_flags[i][0], key))
+      return flag_given(a, key_flags[i][1]) || (key_flags[i][2] && flag_given(a, key_flags[i][2]));
+  return flag_given(a, key);
 }

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_signal;
@@ -22,6 +24,7 @@ static void catch_signals(void) {
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: keep the run */
 }
 
 static int check_options(const train_args *a) {
@@ -43,16 +46,9 @@ static int check_options(const train_args *a) {
   return NMT_OK;
 }
 
-/* A fresh model: vocabularies built from the training data (or given), codes embedded. */
-static int new_model(nmt_model *m, const train_args *a) {
-  nmt_vocab *vs = NULL, *vt = NULL;
-  int st = a->vocabs.n ? nmt_vocab_load(&vs, a->vocabs.v[0]) : nmt_vocab_build(&vs, a->train.v[0], 1, 0);
-  if (!st) st = a->vocabs.n ? nmt_vocab_load(&vt, a->vocabs.v[1]) : nmt_vocab_build(&vt, a->train.v[1], 1, 0);
-  if (st) {
-    nmt_vocab_free(vs);
-    return st;
-  }
-  nmt_model_opts mo = {.dim_emb = (int)a->dim_emb, .dim_rnn = (int)a->dim_rnn,
+/* The architecture the command line asks for. */
+static nmt_model_opts model_options(const train_args *a) {
+  return (nmt_model_opts){.dim_emb = (int)a->dim_emb, .dim_rnn = (int)a->dim_rnn,
                        .enc_depth = (int)a->enc_depth, .dec_depth = (int)a->dec_depth,
                        .enc_type = a->enc_type, .reverse_source = a->reverse_source,
                        .attention = a->attention, .local = a->local, .window = (int)a->window,
@@ -64,6 +60,18 @@ static int new_model(nmt_model *m, const train_args *a) {
                        .cond_gru = a->cond_gru, .fast_forward = a->fast_forward && !a->no_ff,
                        .peephole = a->peephole, .rhn_coupled = a->rhn_coupled,
                        .recon_beta = (float)a->recon_beta};
+}
+
+/* A fresh model: vocabularies built from the training data (or given), codes embedded. */
+static int new_model(nmt_model *m, const train_args *a) {
+  nmt_vocab *vs = NULL, *vt = NULL;
+  int st = a->vocabs.n ? nmt_vocab_load(&vs, a->vocabs.v[0]) : nmt_vocab_build(&vs, a->train.v[0], 1, 0);
+  if (!st) st = a->vocabs.n ? nmt_vocab_load(&vt, a->vocabs.v[1]) : nmt_vocab_build(&vt, a->train.v[1], 1, 0);
+  if (st) {
+    nmt_vocab_free(vs);
+    return st;
+  }
+  nmt_model_opts mo = model_options(a);
   st = nmt_model_create(m, &mo, vs, vt, (uint64_t)a->seed);
   if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
   if (!st) m->tok = a->tok;
@@ -77,17 +85,32 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
       .lr_decay_start_epoch = a->lr_decay_start_epoch,
       .clip_norm = a->clip_norm, .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
-      .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : valid_freq,
+      /* periodic checkpoints with or without validation sets */
+      .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : a->valid_freq,
       .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .model_path = a->model,
       .ckpt_path = ckpt};
+}
+
+/* A resumed run keeps the checkpoint's architecture: flags that say otherwise are an error. */
+static int check_architecture(const nmt_model_opts *have, const train_args *a, const char *ckpt) {
+  nmt_model_opts want = model_options(a);
+  nmt_strbuf b = {0};
+  int st = nmt_model_opts_conflicts(have, &want, train_key_given, a, &b);
+  if (!st && b.len)
+    st = nmt_fail(NMT_EUSAGE, "%s: the options contradict the checkpoint: %.*s; drop them to resume, "
+                  "or start afresh with --overwrite", ckpt, (int)b.len, b.s);
+  free(b.s);
+  return st;
 }
 
 /* Model and state: from the checkpoint with --resume when there is one. */
 static int start(nmt_trainer *t, nmt_model *m, const train_args *a, train_console *con) {
   if (a->resume && !access(t->o.ckpt_path, F_OK)) {
     int st = nmt_checkpoint_load(m, &t->s, t->o.ckpt_path);
-    if (!st)
-      console_say(con, "resuming %s at step %ld (epoch %ld)", t->o.ckpt_path, t->s.step, t->s.epoch + 1);
+    if (st) return st;
+    st = check_architecture(&m->opts, a, t->o.ckpt_path);
+    if (st) nmt_model_free(m);
+    else console_say(con, "resuming %s at step %ld (epoch %ld)", t->o.ckpt_path, t->s.step, t->s.epoch + 1);
     return st;
   }
   if (a->resume) console_say(con, "no checkpoint %s yet: starting afresh", t->o.ckpt_path);
@@ -104,10 +127,26 @@ static size_t weight_count(const nn_params *p) {
 
 /* Fail now, not after hours of training, when the model cannot be written. */
 static int check_writable(const char *path) {
+  struct stat sb;
+  if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
+    return nmt_fail(NMT_EUSAGE, "%s is a directory: -m takes the model's file name (and writes MODEL.ckpt "
+                    "beside it), e.g. -m DIR/model.bin", path);
   nmt_writer *w;
   int st = nmt_writer_open(&w, path, 0);
   if (!st) nmt_writer_abort(w);
   return st;
+}
+
+/* A finished or running training is replaced only on request. */
+static int check_fresh(const train_args *a, const char *ckpt) {
+  if (a->overwrite || (a->resume && !access(ckpt, F_OK))) return NMT_OK;
+  const char *old = !access(a->model, F_OK) ? a->model : !access(ckpt, F_OK) ? ckpt : NULL;
+  if (!old) return NMT_OK;
+  if (a->resume)
+    return nmt_fail(NMT_EUSAGE, "%s exists but %s does not, so there is nothing to resume; start afresh "
+                    "with --overwrite", old, ckpt);
+  return nmt_fail(NMT_EUSAGE, "%s exists: continue its training with --resume, or start afresh with --overwrite",
+                  old);
 }
 
 int main(int argc, char **argv) {
@@ -115,7 +154,11 @@ int main(int argc, char **argv) {
   train_args a;
   int st = train_parse_args(&a, argc, argv);
   if (!st) st = check_options(&a);
+  char ckpt[4096];
+  if (!st) snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
   if (!st) st = check_writable(a.model);
+  if (!st) st = check_writable(ckpt);
+  if (!st) st = check_fresh(&a, ckpt);
   char notice[256];
   if (!st) st = nmt_device_use(a.device, notice, sizeof notice);
   if (st) nmt_die(PROG, st);
@@ -124,8 +167,6 @@ int main(int argc, char **argv) {
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);
-  char ckpt[4096];
-  snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
   nmt_model model;
   nmt_corpus corpus;
   nmt_valid_set valid;

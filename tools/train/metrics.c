@@ -12,11 +12,11 @@ int metrics_open(metrics_csv *m, const char *path, bool resume) {
   return fflush(m->f) ? nmt_fail_errno(NMT_EIO, "%s: write error", path) : NMT_OK;
 }
 
-void metrics_row(void *ctx, const nmt_train_metrics *r) {
+int metrics_row(void *ctx, const nmt_train_metrics *r) {
   metrics_csv *m = ctx;
-  fprintf(m->f, "%ld,%ld,%ld,%.6f,%.4f,%.6g,%.4f,%.1f,%.3f,%.1f\n", r->step, r->epoch, r->tokens,
+  int n = fprintf(m->f, "%ld,%ld,%ld,%.6f,%.4f,%.6g,%.4f,%.1f,%.3f,%.1f\n", r->step, r->epoch, r->tokens,
           r->loss, r->ppl, r->lr, r->grad_norm, r->tokens_per_s, r->elapsed, r->peak_rss_mib);
-  fflush(m->f);
+  return n < 0 || fflush(m->f) ? nmt_fail_errno(NMT_EIO, "%s: write error", m->path) : NMT_OK;
 }
 
 void metrics_close(metrics_csv *m) { fclose(m->f); }

@@ -115,6 +115,21 @@ int train_preset_parse(const train_preset *p, const nmt_cli *cli) {
   return st;
 }
 
+bool train_flag_in(int n, const char *const *args, const char *flag) {
+  size_t k = strlen(flag);
+  for (int i = 0; i < n; i++)
+    if (!strncmp(args[i], "--", 2) && !strncmp(args[i] + 2, flag, k) && (args[i][2 + k] == 0 || args[i][2 + k] == '='))
+      return true;
+  return false;
+}
+
+bool train_preset_has_flag(const train_preset *p, const char *flag) {
+  int n = 0;
+  while (p->flags[n]) n++;
+  if (train_flag_in(n, p->flags, flag)) return true;
+  return p->base && train_preset_has_flag(train_preset_find(p->base), flag);
+}
+
 const char *train_preset_names(void) {
   static char names[2048];
   if (names[0]) return names;

@@ -1,5 +1,6 @@
 /* nmt-train's stderr: log lines, and on a terminal one progress line with the
  * ETA, redrawn in place (\r) at most a few times a second so it costs nothing. */
+#include "err.h"
 #include "train_tool.h"
 #include <stdarg.h>
 #include <string.h>
@@ -42,9 +43,9 @@ void console_say(train_console *c, const char *fmt, ...) {
   console_log(c, line);
 }
 
-void console_metrics(void *ctx, const nmt_train_metrics *row) {
+int console_metrics(void *ctx, const nmt_train_metrics *row) {
   train_console *c = ctx;
-  if (c->csv) metrics_row(c->csv, row);
+  return c->csv ? metrics_row(c->csv, row) : NMT_OK;
 }
 
 /* Steps left to the nearest limit; without one, to the end of the epoch. */

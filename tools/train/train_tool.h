@@ -22,7 +22,9 @@ typedef struct {
   long seed, cpu_threads;
   const char *device;
   double learn_rate, lr_decay, clip_norm, dropout, label_smoothing;
-  bool local, input_feed, no_input_feed, reverse_source, resume, quiet;
+  bool local, input_feed, no_input_feed, reverse_source, resume, overwrite, quiet;
+  int argc;
+  char **argv; /* the command line (a --preset's flags are parsed apart, before it) */
   nmt_tok_settings tok;
 } train_args;
 
@@ -30,12 +32,19 @@ typedef struct {
  * A --preset's flags come first, so the flags given override them. */
 int train_parse_args(train_args *a, int argc, char **argv);
 
+/* Whether the flag of model config key `key` (model.c) is on the command
+ * line or in the --preset (args: a train_args). */
+bool train_key_given(const void *args, const char *key);
+
 /* Paper 004's configurations and the PyTorch peer's, as nmt-train flags. */
 typedef struct train_preset train_preset;
 const train_preset *train_preset_find(const char *name);
 /* Parse the preset's flags into cli's table: its base's first, each preset one
  * nmt_cli_parse call (a layer overriding the one below). NMT_OK, NMT_EUSAGE, NMT_EIO. */
 int train_preset_parse(const train_preset *p, const nmt_cli *cli);
+/* Whether "--flag" or "--flag=..." is among args[0..n), or among p's flags or its base's. */
+bool train_flag_in(int n, const char *const *args, const char *flag);
+bool train_preset_has_flag(const train_preset *p, const char *flag);
 /* "luong-base, luong-reverse, ..." */
 const char *train_preset_names(void);
 /* The presets and their flags, for --help. */
@@ -48,8 +57,8 @@ typedef struct {
 
 /* Open FILE for the metrics (appending with resume); writes the header when new. */
 int metrics_open(metrics_csv *m, const char *path, bool resume);
-/* The hook: one CSV row per log interval. */
-void metrics_row(void *ctx, const nmt_train_metrics *row);
+/* The hook: one CSV row per log interval; NMT_EIO when it cannot be written. */
+int metrics_row(void *ctx, const nmt_train_metrics *row);
 void metrics_close(metrics_csv *m);
 
 /* stderr: log lines (warnings only when quiet) and, on a TTY, a progress line
@@ -67,7 +76,7 @@ void console_init(train_console *c, const train_args *a, metrics_csv *csv);
 void console_log(void *ctx, const char *line);
 void console_say(train_console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void console_progress(void *ctx, const nmt_train_progress *p);
-void console_metrics(void *ctx, const nmt_train_metrics *row);
+int console_metrics(void *ctx, const nmt_train_metrics *row);
 /* Clear the progress line (before the final summary). */
 void console_done(train_console *c);
 

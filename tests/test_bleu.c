@@ -11,6 +11,7 @@
 #include "npy_rng.h"
 #include "sacre_text.h"
 #include "sacre_tok.h"
+#include "ter.h"
 #include "test.h"
 
 typedef struct {
@@ -191,6 +192,24 @@ TEST(bleu_corpus_api) {
   CHECK_INT(s.sys_len, 6);
   CHECK_INT(s.ref_len, 8); /* an empty hypothesis still counts its reference length */
   CHECK_NEAR(s.score, 100 * exp(1 - 8.0 / 6), 1e-9);
+}
+
+/* Edit counts as sacreBLEU's lib_ter.translation_edit_rate gives them: a shift,
+ * length ratios far from 1 (the beam widens, or the last row spans the rest). */
+TEST(ter_edits) {
+  static uint32_t many[2000];
+  long e;
+  CHECK_INT(nmt_ter_edits((const uint32_t[]){1, 2, 3, 4, 0}, 5, (const uint32_t[]){0, 1, 2, 3, 4}, 5, &e), 0);
+  CHECK_INT(e, 1);
+  CHECK_INT(nmt_ter_edits((const uint32_t[]){3, 1, 2, 9, 9, 4}, 6, (const uint32_t[]){1, 2, 3, 4, 5, 6}, 6, &e), 0);
+  CHECK_INT(e, 4);
+  for (int i = 0; i < 2000; i++) many[i] = 9;
+  CHECK_INT(nmt_ter_edits((const uint32_t[]){7, 8}, 2, many, 2000, &e), 0);
+  CHECK_INT(e, 2000);
+  CHECK_INT(nmt_ter_edits(many, 2000, many, 2, &e), 0);
+  CHECK_INT(e, 1998);
+  CHECK_INT(nmt_ter_edits(many, 0, many, 5, &e), 0);
+  CHECK_INT(e, 5);
 }
 
 /* numpy's SeedSequence reference data (random/tests/test_seed_sequence.py). */

@@ -296,7 +296,15 @@ int main(int argc, char **argv) {
       if (hl >= 2 && hyp[hl - 1] == '.' && hyp[hl - 2] == ' ') tokenized_looking++;
       int off = 0;
       for (int m = 0; m < nm; m++) {
-        metric_segment(&ms[m], hyp, hl, refs, s.len, nrefs, seg + off);
+        if ((st = metric_segment(&ms[m], hyp, hl, refs, s.len, nrefs, seg + off))) {
+          /* bad input names its line; other failures stand alone */
+          if (st == NMT_EINPUT) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", nmt_errmsg());
+            nmt_fail(st, "%s:%ld: %s", s.name[nrefs + sy], s.count[nrefs + sy], why);
+          }
+          nmt_die(PROG, st);
+        }
         if (a.sentence) {
           char verbose[256], sig[256], *out;
           double sc = metric_score(&ms[m], seg + off, false, verbose, sizeof verbose);

@@ -310,10 +310,10 @@ int nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *con
   for (int r = 0; r <= nrefs; r++) {
     const char *s = r ? refs[r - 1] : hyp;
     size_t n = nmt_py_rstrip(s, r ? ref_lens[r - 1] : hyp_len);
-    nmt_tercom_tokenize(&t->o, s, n, &t->text[r], &t->tmp);
+    if (nmt_tercom_tokenize(&t->o, s, n, &t->text[r], &t->tmp)) return NMT_EIO;
     total += t->text[r].n / 2 + 1;
   }
-  nmt_idmap_reset(&t->words, total);
+  if (nmt_idmap_reset(&t->words, total, true)) return NMT_EIO;
   if (total > t->idcap) {
     uint32_t *ids = realloc(t->ids, sizeof *t->ids * total);
     if (!ids) return nmt_fail(NMT_EIO, "out of memory");
@@ -324,7 +324,8 @@ int nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *con
   size_t start[nrefs + 2], k = 0;
   for (int r = 0; r <= nrefs; r++) {
     start[r] = k;
-    size_t nt = nmt_py_split(t->text[r].p, t->text[r].n, &t->tok, &t->tcap);
+    size_t nt;
+    if (nmt_py_split(t->text[r].p, t->text[r].n, &t->tok, &t->tcap, &nt)) return NMT_EIO;
     if (nt > NMT_TER_MAX_WORDS) return nmt_fail(NMT_EINPUT, "TER: a line has more than %d words", NMT_TER_MAX_WORDS);
     for (size_t i = 0; i < nt; i++)
       t->ids[k++] = nmt_idmap_str(&t->words, t->text[r].p + t->tok[i].off, t->tok[i].len);

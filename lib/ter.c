@@ -60,7 +60,7 @@ static inline int32_t cell(const editd *ed, int i, const int32_t *row, int j) {
  * in that order, starting from an infinite cell. */
 static void dp_row(const editd *ed, int i, uint32_t w, const int32_t *up, int32_t *row, char *ops) {
   int lo = ed->lo[i], n = ed->hi[i] - lo;
-  int32_t *u = ed->up; /* u[k] = row i-1 at column lo-1+k: the branches out of the loop */
+  int32_t *u = ed->up; /* u[k] = row i-1 at column lo-1+k, so the loop has no bounds tests */
   for (int k = 0; k <= n; k++) u[k] = lo - 1 + k < 0 ? INF : cell(ed, i - 1, up, lo - 1 + k);
   int32_t left = INF;
   int k = 0;
@@ -228,7 +228,7 @@ static int work_alloc(ter_work *w, int nh, int nr, const uint32_t *ref) {
   ed->lo = malloc(sizeof *ed->lo * h);
   ed->hi = malloc(sizeof *ed->hi * h);
   if (ed->lo && ed->hi) set_bands(ed);
-  size_t cells = (size_t)nh * ed->width;
+  size_t cells = (size_t)nh * ed->width; /* + 1 below: an empty hypothesis still gets non-NULL */
   ed->cost = malloc(sizeof *ed->cost * cells + 1);
   ed->op = malloc(cells + 1);
   ed->words = malloc(sizeof *ed->words * h);

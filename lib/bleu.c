@@ -73,13 +73,15 @@ void nmt_bleu_free(nmt_bleu *b) {
   free(b);
 }
 
-static void grow_u32(uint32_t **p, size_t n) {
-  *p = realloc(*p, n * sizeof **p);
-  if (!*p) abort();
+static int grow_u32(uint32_t **p, size_t n) {
+  uint32_t *q = realloc(*p, n * sizeof *q);
+  if (!q) return nmt_fail(NMT_EIO, "out of memory");
+  *p = q;
+  return NMT_OK;
 }
 
 /* multi-bleu.perl: bytes, ASCII lowercase, split on [ \t\n\r\f\v]. */
-static void split_ascii(side *s) {
+static int split_ascii(side *s) {
   s->ntok = 0;
   const char *p = s->text.p;
   size_t n = s->text.n, i = 0;
@@ -89,32 +91,34 @@ static void split_ascii(side *s) {
     size_t st = i;
     while (i < n && !(strchr(" \t\n\r\f\v", p[i]) && p[i])) i++;
     if (s->ntok == s->tcap) {
-      s->tcap = s->tcap ? s->tcap * 2 : 64;
-      s->tok = realloc(s->tok, s->tcap * sizeof *s->tok);
-      if (!s->tok) abort();
+      size_t cap = s->tcap ? s->tcap * 2 : 64;
+      nmt_span *tok = realloc(s->tok, cap * sizeof *tok);
+      if (!tok) return nmt_fail(NMT_EIO, "out of memory");
+      s->tok = tok;
+      s->tcap = cap;
     }
     s->tok[s->ntok++] = (nmt_span){(uint32_t)st, (uint32_t)(i - st)};
   }
+  return NMT_OK;
 }
 
-static void prepare(nmt_bleu *b, side *s, const char *line, size_t n) {
+static int prepare(nmt_bleu *b, side *s, const char *line, size_t n) {
   if (b->o.multibleu) {
     s->text.n = 0;
-    nmt_buf_add(&s->text, line, n);
+    if (nmt_buf_add(&s->text, line, n)) return NMT_EIO;
     if (b->o.lowercase)
       for (size_t i = 0; i < n; i++)
         if (s->text.p[i] >= 'A' && s->text.p[i] <= 'Z') s->text.p[i] += 32;
-    split_ascii(s);
-    return;
+    return split_ascii(s);
   }
   n = nmt_py_rstrip(line, n);
   if (b->o.lowercase) {
-    nmt_py_lower(line, n, &b->low);
+    if (nmt_py_lower(line, n, &b->low)) return NMT_EIO;
     line = b->low.p;
     n = b->low.n;
   }
-  nmt_tokenize(b->tok, line, n, &s->text);
-  s->ntok = nmt_py_split(s->text.p, s->text.n, &s->tok, &s->tcap);
+  if (nmt_tokenize(b->tok, line, n, &s->text)) return NMT_EIO;
+  return nmt_py_split(s->text.p, s->text.n, &s->tok, &s->tcap, &s->ntok);
 }
 
 /* Ids of the side's tokens into b->ids; then, order by order, b->prev[i] holds
@@ -132,33 +136,34 @@ static inline uint32_t gram_id(nmt_bleu *b, int n, size_t i, bool *fresh) {
   return id;
 }
 
-void nmt_bleu_segment(nmt_bleu *b, const char *hyp, size_t hyp_len, const char *const *refs,
-                      const size_t *ref_lens, int nrefs, double *stats) {
+int nmt_bleu_segment(nmt_bleu *b, const char *hyp, size_t hyp_len, const char *const *refs,
+                     const size_t *ref_lens, int nrefs, double *stats) {
   if (b->nsides < nrefs + 1) {
-    b->sides = realloc(b->sides, (size_t)(nrefs + 1) * sizeof *b->sides);
-    if (!b->sides) abort();
+    side *sides = realloc(b->sides, (size_t)(nrefs + 1) * sizeof *sides);
+    if (!sides) return nmt_fail(NMT_EIO, "out of memory");
+    b->sides = sides;
     memset(b->sides + b->nsides, 0, (size_t)(nrefs + 1 - b->nsides) * sizeof *b->sides);
     b->nsides = nrefs + 1;
   }
   size_t total = 0, longest = 0;
   for (int r = 0; r <= nrefs; r++) {
     side *s = &b->sides[r];
-    if (r == 0) prepare(b, s, hyp, hyp_len);
-    else prepare(b, s, refs[r - 1], ref_lens[r - 1]);
+    if (prepare(b, s, r ? refs[r - 1] : hyp, r ? ref_lens[r - 1] : hyp_len)) return NMT_EIO;
     total += s->ntok;
     if (s->ntok > longest) longest = s->ntok;
   }
-  nmt_idmap_reset(&b->words, total);
-  nmt_idmap_reset(&b->grams, total * NMT_BLEU_ORDER);
+  if (nmt_idmap_reset(&b->words, total, true) || nmt_idmap_reset(&b->grams, total * NMT_BLEU_ORDER, false))
+    return NMT_EIO;
   if (longest + 1 > b->idcap) {
+    if (grow_u32(&b->ids, longest + 1) || grow_u32(&b->prev, longest + 1)) return NMT_EIO;
     b->idcap = longest + 1;
-    grow_u32(&b->ids, b->idcap);
-    grow_u32(&b->prev, b->idcap);
   }
-  if (total * NMT_BLEU_ORDER + 1 > b->gcap) {
-    b->gcap = total * NMT_BLEU_ORDER + 1;
-    grow_u32(&b->refmax, b->gcap); grow_u32(&b->cur, b->gcap);
-    grow_u32(&b->stamp, b->gcap); grow_u32(&b->hits, b->gcap);
+  size_t grams = total * NMT_BLEU_ORDER + 1;
+  if (grams > b->gcap) {
+    if (grow_u32(&b->refmax, grams) || grow_u32(&b->cur, grams) || grow_u32(&b->stamp, grams) ||
+        grow_u32(&b->hits, grams))
+      return NMT_EIO;
+    b->gcap = grams;
   }
   bool fresh;
   /* reference counts: max over references of each n-gram's count */
@@ -192,6 +197,7 @@ void nmt_bleu_segment(nmt_bleu *b, const char *hyp, size_t hyp_len, const char *
   }
   stats[0] = (double)hyp_n;
   stats[1] = (double)closest;
+  return NMT_OK;
 }
 
 /* log floored at -9999999999 for zero, as sacreBLEU's my_log */
@@ -262,10 +268,10 @@ int nmt_bleu_corpus(const char *const *hyps, const char *const *refs, size_t n,
   double total[NMT_BLEU_NSTATS] = {0}, seg[NMT_BLEU_NSTATS];
   for (size_t i = 0; i < n; i++) {
     size_t rl = strlen(refs[i]);
-    nmt_bleu_segment(b, hyps[i], strlen(hyps[i]), &refs[i], &rl, 1, seg);
+    if ((st = nmt_bleu_segment(b, hyps[i], strlen(hyps[i]), &refs[i], &rl, 1, seg))) break;
     for (int k = 0; k < NMT_BLEU_NSTATS; k++) total[k] += seg[k];
   }
-  nmt_bleu_compute(b, total, out);
+  if (!st) nmt_bleu_compute(b, total, out);
   nmt_bleu_free(b);
-  return NMT_OK;
+  return st;
 }

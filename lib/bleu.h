@@ -3,7 +3,7 @@
  * max counts), plus Moses multi-bleu.perl's reading of tokenized text.
  *
  *   nmt_bleu *b; nmt_bleu_new(&b, &opts);
- *   for each line: nmt_bleu_segment(b, hyp, hyp_len, refs, ref_lens, nrefs, stats);
+ *   for each line: st = nmt_bleu_segment(b, hyp, hyp_len, refs, ref_lens, nrefs, stats);
  *                  add stats into a corpus total (NMT_BLEU_NSTATS doubles)
  *   nmt_bleu_compute(b, total, &score);
  */
@@ -38,9 +38,10 @@ int nmt_bleu_new(nmt_bleu **b, const nmt_bleu_opts *o);
 void nmt_bleu_free(nmt_bleu *b);
 
 /* Statistics of one segment: [hyp_len, ref_len, correct 1..4, total 1..4].
- * Lines are valid UTF-8; trailing whitespace is ignored. */
-void nmt_bleu_segment(nmt_bleu *b, const char *hyp, size_t hyp_len, const char *const *refs,
-                      const size_t *ref_lens, int nrefs, double *stats);
+ * Lines are valid UTF-8; trailing whitespace is ignored. NMT_OK or NMT_EIO
+ * (out of memory). */
+int nmt_bleu_segment(nmt_bleu *b, const char *hyp, size_t hyp_len, const char *const *refs,
+                     const size_t *ref_lens, int nrefs, double *stats);
 
 /* The score of (summed) statistics. */
 void nmt_bleu_compute(const nmt_bleu *b, const double *stats, nmt_bleu_score *out);
@@ -51,7 +52,7 @@ void nmt_bleu_signature(const nmt_bleu *b, char *buf, size_t n);
 void nmt_bleu_verbose(const nmt_bleu_score *s, char *buf, size_t n);
 
 /* Corpus BLEU of n hypotheses against one reference each (the trainer's
- * validation score). NMT_OK or NMT_EUSAGE. */
+ * validation score). NMT_OK, NMT_EUSAGE or NMT_EIO. */
 int nmt_bleu_corpus(const char *const *hyps, const char *const *refs, size_t n,
                     const nmt_bleu_opts *o, nmt_bleu_score *out);
 

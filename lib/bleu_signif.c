@@ -3,15 +3,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "err.h"
 #include "npy_rng.h"
 
-void nmt_bootstrap_scores(const double *const *stats, int nsys, size_t nseg, int nstats,
-                          int n_samples, uint64_t seed, nmt_score_fn fn, const void *ctx,
-                          double *out) {
+int nmt_bootstrap_scores(const double *const *stats, int nsys, size_t nseg, int nstats,
+                         int n_samples, uint64_t seed, nmt_score_fn fn, const void *ctx,
+                         double *out) {
+  double *sum = malloc(sizeof *sum * (size_t)nsys * nstats);
+  if (!sum) return nmt_fail(NMT_EIO, "out of memory");
   nmt_npy_rng rng;
   nmt_npy_rng_seed(&rng, seed);
-  double *sum = malloc(sizeof *sum * (size_t)nsys * nstats);
-  if (!sum) abort();
   for (int k = 0; k < n_samples; k++) {
     memset(sum, 0, sizeof *sum * (size_t)nsys * nstats);
     for (size_t i = 0; i < nseg; i++) {
@@ -22,6 +23,7 @@ void nmt_bootstrap_scores(const double *const *stats, int nsys, size_t nseg, int
     for (int s = 0; s < nsys; s++) out[(size_t)s * n_samples + k] = fn(ctx, sum + s * nstats, true);
   }
   free(sum);
+  return NMT_OK;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -77,25 +79,25 @@ static double p_value(const double *st, int n, double diff) {
   return (double)(c + 1) / (n + 1);
 }
 
-double nmt_paired_bs_pvalue(const double *bl, const double *sys, int n, double diff) {
+int nmt_paired_bs_pvalue(const double *bl, const double *sys, int n, double diff, double *p) {
   double *d = calloc((size_t)n, sizeof *d);
-  if (!d) abort();
+  if (!d) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < n; i++) d[i] = fabs(sys[i] - bl[i]);
   double mean = np_sum(d, (size_t)n, false) / n;
   for (int i = 0; i < n; i++) d[i] -= mean;
-  double p = p_value(d, n, diff);
+  *p = p_value(d, n, diff);
   free(d);
-  return p;
+  return NMT_OK;
 }
 
-double nmt_paired_ar_pvalue(const double *bl_stats, const double *sys_stats, size_t nseg,
-                            int nstats, int n_trials, uint64_t seed, nmt_score_fn fn,
-                            const void *ctx, double diff) {
+int nmt_paired_ar_pvalue(const double *bl_stats, const double *sys_stats, size_t nseg,
+                         int nstats, int n_trials, uint64_t seed, nmt_score_fn fn,
+                         const void *ctx, double diff, double *p) {
+  double *a = malloc(sizeof *a * (size_t)nstats * 2), *d = malloc(sizeof *d * (size_t)n_trials);
+  if (!a || !d) { free(a); free(d); return nmt_fail(NMT_EIO, "out of memory"); }
+  double *b = a + nstats;
   nmt_npy_rng rng;
   nmt_npy_rng_seed(&rng, seed);
-  double *a = malloc(sizeof *a * (size_t)nstats * 2), *b = a + nstats;
-  double *d = malloc(sizeof *d * (size_t)n_trials);
-  if (!a || !d) abort();
   int bcnt = 0;
   uint32_t buf = 0;
   for (int k = 0; k < n_trials; k++) {
@@ -107,8 +109,8 @@ double nmt_paired_ar_pvalue(const double *bl_stats, const double *sys_stats, siz
     }
     d[k] = fabs(fn(ctx, a, false) - fn(ctx, b, false));
   }
-  double p = p_value(d, n_trials, diff);
+  *p = p_value(d, n_trials, diff);
   free(a);
   free(d);
-  return p;
+  return NMT_OK;
 }

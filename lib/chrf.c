@@ -62,45 +62,59 @@ void nmt_chrf_free(nmt_chrf *c) {
 
 int nmt_chrf_nstats(const nmt_chrf *c) { return 3 * c->order; }
 
+/* p resized to n items of `size` bytes, or NULL (p kept) with the error recorded. */
 static void *grow(void *p, size_t n, size_t size) {
-  p = realloc(p, n * size);
-  if (!p) abort();
-  return p;
+  void *q = realloc(p, n * size);
+  if (!q) nmt_fail(NMT_EIO, "out of memory");
+  return q;
 }
 
 static bool is_punct(char ch) { return ch && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", ch); }
 
-static void add_word(side *s, size_t off, size_t len) {
+static int add_word(side *s, size_t off, size_t len) {
   if (s->nw == s->wcap) {
-    s->wcap = s->wcap ? s->wcap * 2 : 64;
-    s->words = grow(s->words, s->wcap, sizeof *s->words);
+    size_t cap = s->wcap ? s->wcap * 2 : 64;
+    nmt_span *w = grow(s->words, cap, sizeof *w);
+    if (!w) return NMT_EIO;
+    s->words = w;
+    s->wcap = cap;
   }
   s->words[s->nw++] = (nmt_span){(uint32_t)off, (uint32_t)len};
+  return NMT_OK;
 }
 
-static void prepare(nmt_chrf *c, side *s, const char *line, size_t n) {
-  if (c->o.lowercase) nmt_py_lower(line, n, &s->text);
-  else { s->text.n = 0; nmt_buf_add(&s->text, line, n); }
+static int prepare(nmt_chrf *c, side *s, const char *line, size_t n) {
+  if (c->o.lowercase) { if (nmt_py_lower(line, n, &s->text)) return NMT_EIO; }
+  else { s->text.n = 0; if (nmt_buf_add(&s->text, line, n)) return NMT_EIO; }
   const char *p = s->text.p;
   n = s->text.n;
-  if (s->cpcap < n + 1) { s->cpcap = n + 1; s->cps = grow(s->cps, s->cpcap, sizeof *s->cps); }
+  if (s->cpcap < n + 1) {
+    uint32_t *cps = grow(s->cps, n + 1, sizeof *cps);
+    if (!cps) return NMT_EIO;
+    s->cps = cps;
+    s->cpcap = n + 1;
+  }
   s->ncp = 0;
   for (size_t i = 0; i < n;) {
     uint32_t cp = nmt_utf8_next(p, &i);
     if (c->o.whitespace || !nmt_py_space(cp)) s->cps[s->ncp++] = cp;
   }
   s->nw = 0;
-  if (!c->o.word_order) return;
+  if (!c->o.word_order) return NMT_OK;
   /* chrF++ words: a trailing, else a leading, punctuation mark is split off */
-  size_t nt = nmt_py_split(p, n, &c->tmp, &c->tcap);
+  size_t nt;
+  if (nmt_py_split(p, n, &c->tmp, &c->tcap, &nt)) return NMT_EIO;
   for (size_t k = 0; k < nt; k++) {
     size_t off = c->tmp[k].off, len = c->tmp[k].len, j = off;
     nmt_utf8_next(p, &j);
-    if (j == off + len) add_word(s, off, len); /* one code point */
-    else if (is_punct(p[off + len - 1])) { add_word(s, off, len - 1); add_word(s, off + len - 1, 1); }
-    else if (is_punct(p[off])) { add_word(s, off, 1); add_word(s, off + 1, len - 1); }
-    else add_word(s, off, len);
+    int st;
+    if (j == off + len) st = add_word(s, off, len); /* one code point */
+    else if (is_punct(p[off + len - 1])) st = add_word(s, off, len - 1) || add_word(s, off + len - 1, 1);
+    else if (is_punct(p[off])) st = add_word(s, off, 1) || add_word(s, off + 1, len - 1);
+    else st = add_word(s, off, len);
+    if (st) return NMT_EIO;
   }
+  return NMT_OK;
 }
 
 /* Calls back with each n-gram id of side s, order by order (o = 0..order-1). */
@@ -147,37 +161,48 @@ double nmt_chrf_score(const nmt_chrf *c, const double *st, bool f32) {
   return 100 * score;
 }
 
-void nmt_chrf_segment(nmt_chrf *c, const char *hyp, size_t hyp_len, const char *const *refs,
-                      const size_t *ref_lens, int nrefs, double *stats) {
+int nmt_chrf_segment(nmt_chrf *c, const char *hyp, size_t hyp_len, const char *const *refs,
+                     const size_t *ref_lens, int nrefs, double *stats) {
   if (c->nsides < nrefs + 1) {
-    c->sides = grow(c->sides, (size_t)nrefs + 1, sizeof *c->sides);
+    side *sides = grow(c->sides, (size_t)nrefs + 1, sizeof *sides);
+    if (!sides) return NMT_EIO;
+    c->sides = sides;
     memset(c->sides + c->nsides, 0, (size_t)(nrefs + 1 - c->nsides) * sizeof *c->sides);
     c->nsides = nrefs + 1;
   }
   size_t grams = 0, words = 0, longest = 0;
   for (int r = 0; r <= nrefs; r++) {
     side *s = &c->sides[r];
-    prepare(c, s, r ? refs[r - 1] : hyp, r ? ref_lens[r - 1] : hyp_len);
+    if (prepare(c, s, r ? refs[r - 1] : hyp, r ? ref_lens[r - 1] : hyp_len)) return NMT_EIO;
     grams += s->ncp * (size_t)c->o.char_order + s->nw * (size_t)c->o.word_order;
     words += s->nw;
     if (s->ncp > longest) longest = s->ncp;
     if (s->nw > longest) longest = s->nw;
   }
-  nmt_idmap_reset(&c->words, words);
-  nmt_idmap_reset(&c->grams, grams);
+  if (nmt_idmap_reset(&c->words, words, true) || nmt_idmap_reset(&c->grams, grams, false)) return NMT_EIO;
   if (longest + 1 > c->idcap) {
+    uint32_t *ids = grow(c->ids, longest + 1, sizeof *ids);
+    if (ids) c->ids = ids;
+    uint32_t *prev = grow(c->prev, longest + 1, sizeof *prev);
+    if (prev) c->prev = prev;
+    if (!ids || !prev) return NMT_EIO;
     c->idcap = longest + 1;
-    c->ids = grow(c->ids, c->idcap, sizeof *c->ids);
-    c->prev = grow(c->prev, c->idcap, sizeof *c->prev);
   }
   if (grams + 1 > c->gcap) {
+    struct counts *cnt = grow(c->cnt, grams + 1, sizeof *cnt);
+    if (!cnt) return NMT_EIO;
+    c->cnt = cnt;
     c->gcap = grams + 1;
-    c->cnt = grow(c->cnt, c->gcap, sizeof *c->cnt);
   }
   /* hypothesis n-gram ids once, in order */
   const side *h = &c->sides[0];
   size_t hn = h->ncp * (size_t)c->o.char_order + h->nw * (size_t)c->o.word_order + 1;
-  if (hn > c->hcap) { c->hcap = hn; c->hyp_ids = grow(c->hyp_ids, c->hcap, sizeof *c->hyp_ids); }
+  if (hn > c->hcap) {
+    uint32_t *hyp_ids = grow(c->hyp_ids, hn, sizeof *hyp_ids);
+    if (!hyp_ids) return NMT_EIO;
+    c->hyp_ids = hyp_ids;
+    c->hcap = hn;
+  }
   size_t nh = 0, hyp_count[NMT_CHRF_MAX_ORDER] = {0};
   FOR_EACH_GRAM(c, h, o, id, { c->hyp_ids[nh++] = id; hyp_count[o]++; });
 
@@ -210,6 +235,7 @@ void nmt_chrf_segment(nmt_chrf *c, const char *hyp, size_t hyp_len, const char *
       memcpy(stats, cur, sizeof(double) * 3 * (size_t)c->order);
     }
   }
+  return NMT_OK;
 }
 
 void nmt_chrf_name(const nmt_chrf *c, char *buf, size_t n) {

@@ -24,8 +24,9 @@ int nmt_chrf_new(nmt_chrf **c, const nmt_chrf_opts *o);
 void nmt_chrf_free(nmt_chrf *c);
 /* 3 * (char_order + word_order) statistics: [hyp, ref, match] per order. */
 int nmt_chrf_nstats(const nmt_chrf *c);
-void nmt_chrf_segment(nmt_chrf *c, const char *hyp, size_t hyp_len, const char *const *refs,
-                      const size_t *ref_lens, int nrefs, double *stats);
+/* NMT_OK or NMT_EIO (out of memory). */
+int nmt_chrf_segment(nmt_chrf *c, const char *hyp, size_t hyp_len, const char *const *refs,
+                     const size_t *ref_lens, int nrefs, double *stats);
 /* Score in [0, 100]. f32: divide counts in single precision, as sacreBLEU's
  * bootstrap does on its float32 statistics. */
 double nmt_chrf_score(const nmt_chrf *c, const double *stats, bool f32);

@@ -2,22 +2,33 @@
 #include "ngram_ids.h"
 #include <stdlib.h>
 #include <string.h>
+#include "err.h"
 
-void nmt_idmap_reset(nmt_idmap *m, size_t expected) {
+int nmt_idmap_reset(nmt_idmap *m, size_t expected, bool strings) {
   size_t need = 16;
   while (need < expected * 2 + 16) need *= 2;
   if (!m->slot || need > m->mask + 1) {
+    nmt_id_slot *slot = calloc(need, sizeof *slot);
+    if (!slot) return nmt_fail(NMT_EIO, "out of memory");
     free(m->slot);
-    m->slot = calloc(need, sizeof *m->slot);
-    if (!m->slot) abort(); /* a few MB at most: no recovery worth having */
+    m->slot = slot;
     m->mask = need - 1;
     m->gen = 0;
+  }
+  if (strings && expected > m->scap) {
+    const char **str = realloc(m->str, expected * sizeof *str);
+    if (str) m->str = str;
+    uint32_t *len = realloc(m->len, expected * sizeof *len);
+    if (len) m->len = len;
+    if (!str || !len) return nmt_fail(NMT_EIO, "out of memory");
+    m->scap = expected;
   }
   if (++m->gen == 0) { /* wrapped: old stamps could collide */
     memset(m->slot, 0, (m->mask + 1) * sizeof *m->slot);
     m->gen = 1;
   }
   m->count = 0;
+  return NMT_OK;
 }
 
 void nmt_idmap_free(nmt_idmap *m) {
@@ -46,12 +57,6 @@ uint32_t nmt_idmap_str(nmt_idmap *m, const char *str, uint32_t len) {
   for (;;) {
     nmt_id_slot *s = &m->slot[i];
     if (s->gen != m->gen) {
-      if (m->count == m->scap) {
-        m->scap = m->scap ? m->scap * 2 : 256;
-        m->str = realloc(m->str, m->scap * sizeof *m->str);
-        m->len = realloc(m->len, m->scap * sizeof *m->len);
-        if (!m->str || !m->len) abort();
-      }
       s->gen = m->gen;
       s->key = h;
       s->id = m->count++;

@@ -23,8 +23,9 @@ typedef struct {
   size_t scap;
 } nmt_idmap;
 
-/* Forget all ids; make room for `expected` new ones. */
-void nmt_idmap_reset(nmt_idmap *m, size_t expected);
+/* Forget all ids; make room for `expected` new ones (strings: also in the
+ * string tables of nmt_idmap_str). NMT_OK or NMT_EIO (out of memory). */
+int nmt_idmap_reset(nmt_idmap *m, size_t expected, bool strings);
 void nmt_idmap_free(nmt_idmap *m);
 
 static inline uint64_t nmt_mix64(uint64_t x) {
@@ -51,7 +52,8 @@ static inline uint32_t nmt_idmap_key(nmt_idmap *m, uint64_t key, bool *fresh) {
   }
 }
 
-/* Id of a string (bytes compared on equal hashes). The bytes must outlive the reset. */
+/* Id of a string (bytes compared on equal hashes). The bytes must outlive the
+ * reset, which made room for this id (strings, and at most `expected` ids). */
 uint32_t nmt_idmap_str(nmt_idmap *m, const char *s, uint32_t len);
 
 /* Key of the n-gram (prefix, item): prefix is the (n-1)-gram's id, or

@@ -4,22 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wctype.h>
+#include "err.h"
 #include "utf8.h"
 
-void nmt_buf_reserve(nmt_buf *b, size_t extra) {
-  if (b->n + extra + 1 <= b->cap) return;
+int nmt_buf_reserve(nmt_buf *b, size_t extra) {
+  if (b->n + extra + 1 <= b->cap) return NMT_OK;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->n + extra + 1) cap *= 2;
   char *p = realloc(b->p, cap);
-  if (!p) abort(); /* out of memory on a few-KB line buffer: nothing sensible to do */
+  if (!p) return nmt_fail(NMT_EIO, "out of memory");
   b->p = p;
   b->cap = cap;
+  return NMT_OK;
 }
 
-void nmt_buf_add(nmt_buf *b, const char *s, size_t n) {
-  nmt_buf_reserve(b, n);
+int nmt_buf_add(nmt_buf *b, const char *s, size_t n) {
+  if (nmt_buf_reserve(b, n)) return NMT_EIO;
   memcpy(b->p + b->n, s, n);
   b->n += n;
+  return NMT_OK;
 }
 
 void nmt_buf_free(nmt_buf *b) {
@@ -62,23 +65,23 @@ static bool is_letter(uint32_t c, locale_t loc) {
   return c < 0x80 ? ((c | 32) >= 'a' && (c | 32) <= 'z') : loc && iswalpha_l((wint_t)c, loc);
 }
 
-void nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
+int nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
   out->n = 0;
-  nmt_buf_reserve(out, n + 8);
+  if (nmt_buf_reserve(out, n + 8)) return NMT_EIO;
   size_t i = 0;
   /* ASCII fast path until the first non-ASCII byte */
   while (i < n && (unsigned char)s[i] < 0x80) {
     char c = s[i++];
     out->p[out->n++] = (c >= 'A' && c <= 'Z') ? c + 32 : c;
   }
-  if (i == n) return;
+  if (i == n) return NMT_OK;
   locale_t loc = utf8_locale();
   uint32_t prev = i ? (unsigned char)s[i - 1] : 0;
   while (i < n) {
     uint32_t c = nmt_utf8_next(s, &i), l;
     if (c < 0x80) l = (c >= 'A' && c <= 'Z') ? c + 32 : c;
     else if (c == 0x130) { /* İ lowers to i + combining dot above */
-      nmt_buf_add(out, "i\xCC\x87", 3);
+      if (nmt_buf_add(out, "i\xCC\x87", 3)) return NMT_EIO;
       prev = c;
       continue;
     } else if (c == 0x3A3) { /* Σ: final sigma at the end of a word */
@@ -87,12 +90,13 @@ void nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
       l = is_letter(prev, loc) && !is_letter(next, loc) ? 0x3C2 : 0x3C3;
     } else l = loc ? (uint32_t)towlower_l((wint_t)c, loc) : c;
     char enc[4];
-    nmt_buf_add(out, enc, (size_t)nmt_utf8_encode(l, enc));
+    if (nmt_buf_add(out, enc, (size_t)nmt_utf8_encode(l, enc))) return NMT_EIO;
     prev = c;
   }
+  return NMT_OK;
 }
 
-size_t nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap) {
+int nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap, size_t *count) {
   size_t k = 0, i = 0;
   while (i < n) {
     size_t st = i;
@@ -106,13 +110,16 @@ size_t nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap) {
       i = end = j;
     }
     if (k == *cap) {
-      *cap = *cap ? *cap * 2 : 64;
-      *toks = realloc(*toks, sizeof **toks * *cap);
-      if (!*toks) abort();
+      size_t ncap = *cap ? *cap * 2 : 64;
+      nmt_span *t = realloc(*toks, sizeof *t * ncap);
+      if (!t) return nmt_fail(NMT_EIO, "out of memory");
+      *toks = t;
+      *cap = ncap;
     }
     (*toks)[k].off = (uint32_t)st;
     (*toks)[k].len = (uint32_t)(end - st);
     k++;
   }
-  return k;
+  *count = k;
+  return NMT_OK;
 }

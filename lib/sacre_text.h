@@ -6,20 +6,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "err.h"
 #include "utf8.h"
 
-/* A growable byte buffer reused across lines. */
+/* A growable byte buffer reused across lines. The functions that grow it
+ * return NMT_OK, or NMT_EIO "out of memory" (nmt_fail) leaving it unchanged. */
 typedef struct {
   char *p;
   size_t n, cap;
 } nmt_buf;
 
-void nmt_buf_reserve(nmt_buf *b, size_t extra);
-static inline void nmt_buf_put(nmt_buf *b, char c) {
-  if (b->n + 1 >= b->cap) nmt_buf_reserve(b, 1);
+/* Room for `extra` more bytes plus one. */
+int nmt_buf_reserve(nmt_buf *b, size_t extra);
+static inline int nmt_buf_put(nmt_buf *b, char c) {
+  if (b->n + 1 >= b->cap && nmt_buf_reserve(b, 1)) return NMT_EIO;
   b->p[b->n++] = c;
+  return NMT_OK;
 }
-void nmt_buf_add(nmt_buf *b, const char *s, size_t n);
+int nmt_buf_add(nmt_buf *b, const char *s, size_t n);
 void nmt_buf_free(nmt_buf *b);
 
 /* Python's str.isspace() set (what str.split() with no argument splits on). */
@@ -32,16 +36,16 @@ static inline bool nmt_py_space(uint32_t c) {
 /* Length of s[0..n) without trailing Python whitespace (str.rstrip()). */
 size_t nmt_py_rstrip(const char *s, size_t n);
 
-/* out = str.lower() of s[0..n) (replaces out's content). */
-void nmt_py_lower(const char *s, size_t n, nmt_buf *out);
+/* out = str.lower() of s[0..n) (replaces out's content). NMT_OK or NMT_EIO. */
+int nmt_py_lower(const char *s, size_t n, nmt_buf *out);
 
 /* A slice of a buffer: one token. */
 typedef struct {
   uint32_t off, len;
 } nmt_span;
 
-/* Split s[0..n) on Python whitespace (str.split()); spans index into s.
- * *toks grows as needed (capacity *cap). Returns the token count. */
-size_t nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap);
+/* Split s[0..n) on Python whitespace (str.split()) into *count spans indexing
+ * s. *toks grows as needed (capacity *cap). NMT_OK or NMT_EIO. */
+int nmt_py_split(const char *s, size_t n, nmt_span **toks, size_t *cap, size_t *count);
 
 #endif

@@ -39,6 +39,7 @@ int nmt_tokenizer_new(nmt_tokenizer **out, const char *name) {
       if (!t->re[i]) { nmt_tokenizer_free(t); return nmt_fail(NMT_EIO, "intl: regex compile failed"); }
     }
     t->md = pcre2_match_data_create(4, NULL);
+    if (!t->md) { nmt_tokenizer_free(t); return nmt_fail(NMT_EIO, "out of memory"); }
   }
   *out = t;
   return NMT_OK;
@@ -66,40 +67,44 @@ static inline bool is_13a_punct(unsigned char c) {
          (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == '/';
 }
 
+/* Every function that writes a buffer returns NMT_OK or NMT_EIO (out of memory). */
+
 /* out = in with every occurrence of `from` replaced by `to` (str.replace). */
-static void replace_all(const nmt_buf *in, const char *from, const char *to, nmt_buf *out) {
+static int replace_all(const nmt_buf *in, const char *from, const char *to, nmt_buf *out) {
   size_t fl = strlen(from), tl = strlen(to), i = 0;
   out->n = 0;
-  nmt_buf_reserve(out, in->n);
+  if (nmt_buf_reserve(out, in->n)) return NMT_EIO;
   while (i < in->n) {
     const char *hit = memmem(in->p + i, in->n - i, from, fl);
     size_t end = hit ? (size_t)(hit - in->p) : in->n;
-    nmt_buf_add(out, in->p + i, end - i);
+    if (nmt_buf_add(out, in->p + i, end - i)) return NMT_EIO;
     if (!hit) break;
-    nmt_buf_add(out, to, tl);
+    if (nmt_buf_add(out, to, tl)) return NMT_EIO;
     i = end + fl;
   }
+  return NMT_OK;
 }
 
 static void swap(nmt_buf *a, nmt_buf *b) { nmt_buf t = *a; *a = *b; *b = t; }
 
 /* The punctuation passes shared by 13a and tercom's western normalisation,
  * applied to a (result in a; b is scratch). */
-static void punct_pass(nmt_buf *a, nmt_buf *b) {
+static int punct_pass(nmt_buf *a, nmt_buf *b) {
   b->n = 0; /* ([{-~[-` -&(-+:-@/]) -> " \1 " */
-  nmt_buf_reserve(b, a->n * 3);
+  if (nmt_buf_reserve(b, a->n * 3)) return NMT_EIO;
   for (size_t i = 0; i < a->n; i++) {
     unsigned char c = (unsigned char)a->p[i];
     if (is_13a_punct(c)) { b->p[b->n++] = ' '; b->p[b->n++] = c; b->p[b->n++] = ' '; }
     else b->p[b->n++] = c;
   }
   swap(a, b);
+  return NMT_OK;
 }
 
-static void number_passes(nmt_buf *a, nmt_buf *b) {
+static int number_passes(nmt_buf *a, nmt_buf *b) {
   size_t i;
   b->n = 0; /* ([^0-9])([\.,]) -> "\1 \2 " */
-  nmt_buf_reserve(b, a->n * 2);
+  if (nmt_buf_reserve(b, a->n * 2)) return NMT_EIO;
   for (i = 0; i < a->n;) {
     unsigned char c = (unsigned char)a->p[i];
     if (i + 1 < a->n && !is_digit(c) && (a->p[i + 1] == '.' || a->p[i + 1] == ',')) {
@@ -109,7 +114,7 @@ static void number_passes(nmt_buf *a, nmt_buf *b) {
   }
   swap(a, b);
   b->n = 0; /* ([\.,])([^0-9]) -> " \1 \2" */
-  nmt_buf_reserve(b, a->n * 2);
+  if (nmt_buf_reserve(b, a->n * 2)) return NMT_EIO;
   for (i = 0; i < a->n;) {
     char c = a->p[i];
     if (i + 1 < a->n && (c == '.' || c == ',') && !is_digit((unsigned char)a->p[i + 1])) {
@@ -119,7 +124,7 @@ static void number_passes(nmt_buf *a, nmt_buf *b) {
   }
   swap(a, b);
   b->n = 0; /* ([0-9])(-) -> "\1 \2 " */
-  nmt_buf_reserve(b, a->n * 2);
+  if (nmt_buf_reserve(b, a->n * 2)) return NMT_EIO;
   for (i = 0; i < a->n;) {
     unsigned char c = (unsigned char)a->p[i];
     if (i + 1 < a->n && is_digit(c) && a->p[i + 1] == '-') {
@@ -128,71 +133,76 @@ static void number_passes(nmt_buf *a, nmt_buf *b) {
     } else b->p[b->n++] = a->p[i++];
   }
   swap(a, b);
+  return NMT_OK;
 }
 
 /* XML entities mteval unescapes (not &apos;), in sacreBLEU's order. */
-static void unescape(nmt_buf *a, nmt_buf *b) {
+static int unescape(nmt_buf *a, nmt_buf *b) {
   static const char *const ent[4][2] = {{"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}};
   for (int k = 0; k < 4; k++) {
-    if (!memchr(a->p, '&', a->n)) return;
-    replace_all(a, ent[k][0], ent[k][1], b);
+    if (!memchr(a->p, '&', a->n)) return NMT_OK;
+    if (replace_all(a, ent[k][0], ent[k][1], b)) return NMT_EIO;
     swap(a, b);
   }
+  return NMT_OK;
 }
 
-static void tok_13a(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
+static int tok_13a(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
   nmt_buf *a = &t->a, *b = &t->b;
   a->n = 0;
-  nmt_buf_put(a, ' ');
-  nmt_buf_add(a, s, n);
-  if (memmem(a->p, a->n, "<skipped>", 9)) { replace_all(a, "<skipped>", "", b); swap(a, b); }
-  unescape(a, b);
-  nmt_buf_put(a, ' ');
-  punct_pass(a, b);
-  number_passes(a, b);
+  if (nmt_buf_put(a, ' ') || nmt_buf_add(a, s, n)) return NMT_EIO;
+  if (memmem(a->p, a->n, "<skipped>", 9)) {
+    if (replace_all(a, "<skipped>", "", b)) return NMT_EIO;
+    swap(a, b);
+  }
+  if (unescape(a, b) || nmt_buf_put(a, ' ') || punct_pass(a, b) || number_passes(a, b)) return NMT_EIO;
   out->n = 0;
-  nmt_buf_add(out, a->p, a->n);
+  return nmt_buf_add(out, a->p, a->n);
 }
 
-static void tok_intl(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
+static int tok_intl(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
   nmt_buf *a = &t->a, *b = &t->b;
   a->n = 0;
-  nmt_buf_add(a, s, n);
+  if (nmt_buf_add(a, s, n)) return NMT_EIO;
   for (int k = 0; k < 3; k++) {
     for (;;) {
-      nmt_buf_reserve(b, a->n * 3 + 16);
+      if (nmt_buf_reserve(b, a->n * 3 + 16)) return NMT_EIO;
       PCRE2_SIZE len = b->cap;
       int rc = pcre2_substitute(t->re[k], (PCRE2_SPTR)a->p, a->n, 0,
                                 PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH | PCRE2_NO_UTF_CHECK,
                                 t->md, NULL, (PCRE2_SPTR)intl_rep[k], PCRE2_ZERO_TERMINATED,
                                 (PCRE2_UCHAR *)b->p, &len);
-      if (rc == PCRE2_ERROR_NOMEMORY) { b->n = 0; nmt_buf_reserve(b, len); continue; }
+      if (rc == PCRE2_ERROR_NOMEMORY) {
+        b->n = 0;
+        if (nmt_buf_reserve(b, len)) return NMT_EIO;
+        continue;
+      }
       b->n = rc >= 0 ? len : 0;
       break;
     }
     swap(a, b);
   }
   out->n = 0;
-  nmt_buf_add(out, a->p, a->n);
+  return nmt_buf_add(out, a->p, a->n);
 }
 
-static void tok_char(const char *s, size_t n, nmt_buf *out) {
+static int tok_char(const char *s, size_t n, nmt_buf *out) {
   out->n = 0;
-  nmt_buf_reserve(out, n * 2);
+  if (nmt_buf_reserve(out, n * 2)) return NMT_EIO;
   for (size_t i = 0; i < n;) {
     size_t st = i;
     nmt_utf8_next(s, &i);
-    nmt_buf_add(out, s + st, i - st);
-    nmt_buf_put(out, ' ');
+    if (nmt_buf_add(out, s + st, i - st) || nmt_buf_put(out, ' ')) return NMT_EIO;
   }
+  return NMT_OK;
 }
 
-void nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
+int nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
   switch (t->kind) {
-  case TOK_13A: tok_13a(t, s, n, out); break;
-  case TOK_INTL: tok_intl(t, s, n, out); break;
-  case TOK_CHAR: tok_char(s, n, out); break;
-  default: out->n = 0; nmt_buf_add(out, s, n);
+  case TOK_13A: return tok_13a(t, s, n, out);
+  case TOK_INTL: return tok_intl(t, s, n, out);
+  case TOK_CHAR: return tok_char(s, n, out);
+  default: out->n = 0; return nmt_buf_add(out, s, n);
   }
 }
 
@@ -209,31 +219,28 @@ static bool is_asian_punct(uint32_t c) {
          c == 0xFF1A || c == 0xFF1B || c == 0xFF01 || c == 0xFF02 || c == 0xFF08 || c == 0xFF09;
 }
 
-void nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_buf *out,
-                         nmt_buf *tmp) {
+int nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_buf *out,
+                        nmt_buf *tmp) {
   nmt_buf *a = out, *b = tmp;
-  if (o->case_sensitive) { a->n = 0; nmt_buf_add(a, s, n); }
-  else nmt_py_lower(s, n, a);
-  if (!n) return;
+  if (o->case_sensitive) { a->n = 0; if (nmt_buf_add(a, s, n)) return NMT_EIO; }
+  else if (nmt_py_lower(s, n, a)) return NMT_EIO;
+  if (!n) return NMT_OK;
   if (o->normalized) {
     b->n = 0;
-    nmt_buf_put(b, ' ');
-    nmt_buf_add(b, a->p, a->n);
-    nmt_buf_put(b, ' ');
+    if (nmt_buf_put(b, ' ') || nmt_buf_add(b, a->p, a->n) || nmt_buf_put(b, ' ')) return NMT_EIO;
     swap(a, b);
-    punct_pass(a, b);
-    replace_all(a, "'s ", " 's ", b); /* possessives ('s$ cannot match after padding) */
+    /* possessives ('s$ cannot match after padding) */
+    if (punct_pass(a, b) || replace_all(a, "'s ", " 's ", b)) return NMT_EIO;
     swap(a, b);
-    number_passes(a, b);
+    if (number_passes(a, b)) return NMT_EIO;
     if (o->asian_support) {
       b->n = 0;
       for (size_t i = 0; i < a->n;) {
         size_t st = i;
         uint32_t c = nmt_utf8_next(a->p, &i);
         bool pad = is_cjk(c) || is_asian_punct(c);
-        if (pad) nmt_buf_put(b, ' ');
-        nmt_buf_add(b, a->p + st, i - st);
-        if (pad) nmt_buf_put(b, ' ');
+        if ((pad && nmt_buf_put(b, ' ')) || nmt_buf_add(b, a->p + st, i - st) || (pad && nmt_buf_put(b, ' ')))
+          return NMT_EIO;
       }
       swap(a, b);
     }
@@ -245,8 +252,9 @@ void nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_
       uint32_t c = nmt_utf8_next(a->p, &i);
       bool drop = c < 0x80 ? c && strchr(".,?:;!\"()", (int)c) : o->asian_support && is_asian_punct(c);
       if (drop) continue;
-      nmt_buf_add(b, a->p + st, i - st);
+      if (nmt_buf_add(b, a->p + st, i - st)) return NMT_EIO;
     }
     swap(a, b);
   }
+  return NMT_OK;
 }

@@ -11,8 +11,8 @@ typedef struct nmt_tokenizer nmt_tokenizer;
 /* name: "13a", "intl", "none" or "char". NMT_EUSAGE for another name. */
 int nmt_tokenizer_new(nmt_tokenizer **t, const char *name);
 const char *nmt_tokenizer_name(const nmt_tokenizer *t);
-/* out = tokenized s[0..n) */
-void nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out);
+/* out = tokenized s[0..n). NMT_OK or NMT_EIO (out of memory). */
+int nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out);
 void nmt_tokenizer_free(nmt_tokenizer *t);
 
 /* TER's TercomTokenizer options (sacreBLEU defaults: all false). */
@@ -20,8 +20,8 @@ typedef struct {
   bool normalized, no_punct, asian_support, case_sensitive;
 } nmt_tercom_opts;
 
-/* out = tercom-tokenized s[0..n); tmp is scratch space. */
-void nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_buf *out,
-                         nmt_buf *tmp);
+/* out = tercom-tokenized s[0..n); tmp is scratch space. NMT_OK or NMT_EIO. */
+int nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_buf *out,
+                        nmt_buf *tmp);
 
 #endif

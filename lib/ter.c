@@ -1,6 +1,11 @@
-/* sacreBLEU's TER (lib_ter.py) on word ids. Its edit-distance cache only saves
- * time (rows depend on the prefix, and shifts keep the length), so it is left
- * out; everything that decides a result is kept in the same order. */
+/* sacreBLEU's TER (lib_ter.py) on word ids. Its beam keeps the edit distance to
+ * a band of columns around the pseudo-diagonal; cells outside it stay infinite.
+ * Only the band is stored (nh rows of the widest band's width), so memory is
+ * O(length x beam), not nh x nr. Rows depend only on the hypothesis prefix
+ * (shifts keep the length), so a new hypothesis restarts at the first word where
+ * it differs from the stored one, as sacreBLEU's cache does; shift candidates
+ * need no trace and roll two rows. Everything that decides a result is kept in
+ * sacreBLEU's order. */
 #include "ter.h"
 #include <math.h>
 #include <stdbool.h>
@@ -12,57 +17,108 @@
 #include "ngram_ids.h"
 
 enum { MAX_SHIFT_SIZE = 10, MAX_SHIFT_DIST = 50, BEAM_WIDTH = 25, MAX_SHIFT_CANDIDATES = 1000 };
-static const long INF = 1L << 40;
+/* Above every finite cost (at most nh + nr, bounded by NMT_TER_MAX_WORDS). */
+static const int32_t INF = INT32_MAX / 2;
 
 typedef struct {
-  int nh, nr;
+  int nh, nr, width;     /* width: the widest row's band */
   const uint32_t *ref;
-  long *cost; /* (nh+1) x (nr+1) */
-  char *op;
-  char *trace; /* nh + nr ops */
+  int *lo, *hi;          /* row i (1..nh) computes columns [lo[i], hi[i]) */
+  int32_t *cost;         /* rows 1..nh: (nh, width); column j of row i at (i-1)*width + j-lo[i] */
+  char *op;              /* the same layout: ' ' keep, 's' substitute, 'd' drop, 'i' insert */
+  uint32_t *words;       /* the hypothesis whose rows are stored */
+  int valid;             /* how many of its rows are (none before the first kept call) */
+  int32_t *roll;         /* (2, width): rows of a shift candidate */
+  int32_t *up;           /* width + 1: the previous row under the current band */
+  char *trace;           /* nh + nr ops rewriting the stored hypothesis into ref */
   int ntrace;
 } editd;
 
-/* Beam edit distance of hyp vs ed->ref; fills ed->trace (ops rewriting hyp into ref:
- * ' ' keep, 's' substitute, 'd' drop a hyp word, 'i' insert a ref word). */
-static long edit_distance(editd *ed, const uint32_t *h) {
-  int nh = ed->nh, nr = ed->nr, w = nr + 1;
-  long *cost = ed->cost;
-  char *op = ed->op;
-  for (int j = 0; j <= nr; j++) { cost[j] = j; op[j] = 'i'; }
-  for (size_t k = (size_t)w; k < (size_t)(nh + 1) * w; k++) { cost[k] = INF; op[k] = 'x'; }
+/* The bands, as sacreBLEU's beam: the width grows with the length ratio so
+ * consecutive rows always overlap; the last row reaches the end. */
+static void set_bands(editd *ed) {
+  int nh = ed->nh, nr = ed->nr;
   double ratio = nh ? (double)nr / nh : 1;
   int beam = BEAM_WIDTH < ratio / 2 ? (int)ceil(ratio / 2 + BEAM_WIDTH) : BEAM_WIDTH;
+  ed->width = 1;
   for (int i = 1; i <= nh; i++) {
     int diag = (int)floor(i * ratio);
-    int lo = diag - beam > 0 ? diag - beam : 0;
-    int hi = diag + beam < nr + 1 ? diag + beam : nr + 1;
-    if (i == nh) hi = nr + 1;
-    long *row = cost + (size_t)i * w, *up = row - w;
-    char *orow = op + (size_t)i * w;
-    for (int j = lo; j < hi; j++) {
-      if (j == 0) { row[0] = up[0] + 1; orow[0] = 'd'; continue; }
-      bool same = h[i - 1] == ed->ref[j - 1];
-      long c = up[j - 1] + (same ? 0 : 1);
-      if (row[j] > c) { row[j] = c; orow[j] = same ? ' ' : 's'; }
-      c = up[j] + 1;
-      if (row[j] > c) { row[j] = c; orow[j] = 'd'; }
-      c = row[j - 1] + 1;
-      if (row[j] > c) { row[j] = c; orow[j] = 'i'; }
-    }
+    ed->lo[i] = diag - beam > 0 ? diag - beam : 0;
+    ed->hi[i] = i == nh || diag + beam > nr + 1 ? nr + 1 : diag + beam;
+    if (ed->hi[i] - ed->lo[i] > ed->width) ed->width = ed->hi[i] - ed->lo[i];
   }
-  /* trace, built backwards then reversed */
-  int i = nh, j = nr, n = 0;
+}
+
+/* Cost at column j of row i whose band is `row` (row 0: j insertions). */
+static inline int32_t cell(const editd *ed, int i, const int32_t *row, int j) {
+  if (i == 0) return j;
+  return j >= ed->lo[i] && j < ed->hi[i] ? row[j - ed->lo[i]] : INF;
+}
+
+/* Row i for hypothesis word w from row i-1 (`up`); ops may be NULL.
+ * Tercom prefers keep/substitute, then drop, then insert: strict comparisons
+ * in that order, starting from an infinite cell. */
+static void dp_row(const editd *ed, int i, uint32_t w, const int32_t *up, int32_t *row, char *ops) {
+  int lo = ed->lo[i], n = ed->hi[i] - lo;
+  int32_t *u = ed->up; /* u[k] = row i-1 at column lo-1+k, so the loop has no bounds tests */
+  for (int k = 0; k <= n; k++) u[k] = lo - 1 + k < 0 ? INF : cell(ed, i - 1, up, lo - 1 + k);
+  int32_t left = INF;
+  int k = 0;
+  if (lo == 0) { /* column 0: a drop, unconditionally */
+    left = row[0] = u[1] + 1;
+    if (ops) ops[0] = 'd';
+    k = 1;
+  }
+  for (; k < n; k++) {
+    bool same = w == ed->ref[lo + k - 1]; /* column lo+k's reference word */
+    int32_t sub = u[k] + !same, del = u[k + 1] + 1, ins = left + 1, best = INF;
+    if (ops) {
+      char o = 'x';
+      if (best > sub) { best = sub; o = same ? ' ' : 's'; }
+      if (best > del) { best = del; o = 'd'; }
+      if (best > ins) { best = ins; o = 'i'; }
+      ops[k] = o;
+    } else {
+      best = sub < best ? sub : best;
+      best = del < best ? del : best;
+      best = ins < best ? ins : best;
+    }
+    left = row[k] = best;
+  }
+}
+
+static int32_t *stored_row(const editd *ed, int i) { return i ? ed->cost + (size_t)(i - 1) * ed->width : NULL; }
+
+/* Edit distance of h to the reference. keep: h's rows (and ops) replace the
+ * stored ones; otherwise they roll through ed->roll. Either way the rows h
+ * shares with the stored hypothesis are reused. */
+static int32_t distance(editd *ed, const uint32_t *h, bool keep) {
+  int nh = ed->nh, p = 0;
+  while (p < ed->valid && ed->words[p] == h[p]) p++;
+  const int32_t *up = stored_row(ed, p);
+  int32_t *row = NULL;
+  for (int i = p + 1; i <= nh; i++, up = row) {
+    row = keep ? stored_row(ed, i) : ed->roll + (size_t)(i & 1) * ed->width;
+    dp_row(ed, i, h[i - 1], up, row, keep ? ed->op + (size_t)(i - 1) * ed->width : NULL);
+  }
+  if (keep) { memcpy(ed->words, h, sizeof *h * (size_t)nh); ed->valid = nh; }
+  return cell(ed, nh, p == nh ? stored_row(ed, nh) : row, ed->nr);
+}
+
+/* The stored hypothesis's trace, from its last cell back. Outside the band an
+ * op is 'x', which the best path never meets (taken as a drop). */
+static void make_trace(editd *ed) {
+  int i = ed->nh, j = ed->nr, n = 0;
   while (i > 0 || j > 0) {
-    char o = op[(size_t)i * w + j];
+    char o = 'i';
+    if (i > 0) o = j >= ed->lo[i] && j < ed->hi[i] ? ed->op[(size_t)(i - 1) * ed->width + j - ed->lo[i]] : 'x';
     ed->trace[n++] = o;
     if (o == ' ' || o == 's') { i--; j--; }
     else if (o == 'i') j--;
-    else i--; /* 'd' ('x' cannot be on the best path) */
+    else i--;
   }
   for (int a = 0, b = n - 1; a < b; a++, b--) { char t = ed->trace[a]; ed->trace[a] = ed->trace[b]; ed->trace[b] = t; }
   ed->ntrace = n;
-  return cost[(size_t)nh * w + nr];
 }
 
 /* words[start..start+len) moved before position target (sacreBLEU's _perform_shift). */
@@ -100,12 +156,23 @@ static bool better(const cand *a, const cand *b) {
   return a->idx < b->idx;
 }
 
-/* One round of shift search; returns the best gain (0 if none) and writes the
- * shifted words to best_words. */
-static long shift_round(editd *ed, const uint32_t *h, int *checked, uint32_t *best_words,
-                        uint32_t *tmp, int *align, char *herr, char *rerr) {
-  int nh = ed->nh, nr = ed->nr;
-  long pre = edit_distance(ed, h);
+/* Scratch of one nmt_ter_edits call: O(nh + nr) besides the band. */
+typedef struct {
+  editd ed;
+  uint32_t *cur, *next, *tmp; /* hypotheses: this round's, the best shift, a candidate */
+  int *align;                 /* reference position -> hypothesis position */
+  char *herr, *rerr;
+} ter_work;
+
+/* One round of shift search on w->cur; returns the best gain (0 if none) and
+ * writes the shifted words to w->next. */
+static long shift_round(ter_work *w, int *checked) {
+  editd *ed = &w->ed;
+  const uint32_t *h = w->cur;
+  int nh = ed->nh, nr = ed->nr, *align = w->align;
+  char *herr = w->herr, *rerr = w->rerr;
+  long pre = distance(ed, h, true);
+  make_trace(ed);
   /* alignment from the flipped trace (rewriting ref into hyp) */
   int ph = -1, pr = -1, nherr = 0, nrerr = 0;
   for (int k = 0; k < ed->ntrace; k++) {
@@ -115,9 +182,10 @@ static long shift_round(editd *ed, const uint32_t *h, int *checked, uint32_t *be
     else { pr++; align[pr] = ph; rerr[nrerr++] = 1; }
   }
   cand best = {0};
-  for (int sh = 0; sh < nh; sh++)
-    for (int sr = 0; sr < nr; sr++) {
-      if (abs(sr - sh) > MAX_SHIFT_DIST) continue;
+  for (int sh = 0; sh < nh; sh++) {
+    /* only start_r with |start_r - start_h| <= MAX_SHIFT_DIST, in sacreBLEU's order */
+    int sr_end = sh + MAX_SHIFT_DIST < nr ? sh + MAX_SHIFT_DIST + 1 : nr;
+    for (int sr = sh > MAX_SHIFT_DIST ? sh - MAX_SHIFT_DIST : 0; sr < sr_end; sr++) {
       for (int len = 0; h[sh + len] == ed->ref[sr + len] && len < MAX_SHIFT_SIZE;) {
         len++;
         /* candidate pair (sh, sr, len) */
@@ -133,44 +201,70 @@ static long shift_round(editd *ed, const uint32_t *h, int *checked, uint32_t *be
             else break;
             if (idx == prev_idx) continue;
             prev_idx = idx;
-            perform_shift(h, nh, sh, len, idx, tmp);
-            cand c = {pre - edit_distance(ed, tmp), len, sh, idx, true};
+            perform_shift(h, nh, sh, len, idx, w->tmp);
+            cand c = {pre - distance(ed, w->tmp, false), len, sh, idx, true};
             ++*checked;
-            if (better(&c, &best)) { best = c; memcpy(best_words, tmp, sizeof *tmp * (size_t)nh); }
+            if (better(&c, &best)) { best = c; memcpy(w->next, w->tmp, sizeof *w->tmp * (size_t)nh); }
           }
           if (*checked >= MAX_SHIFT_CANDIDATES) return best.set ? best.score : 0;
         }
         if (nh == sh + len || nr == sr + len) break;
       }
     }
+  }
   return best.set ? best.score : 0;
 }
 
-long nmt_ter_edits(const uint32_t *hyp, int nh, const uint32_t *ref, int nr) {
-  if (nr == 0) return nh;
-  editd ed = {nh, nr, ref, NULL, NULL, NULL, 0};
-  size_t cells = (size_t)(nh + 1) * (nr + 1);
-  ed.cost = malloc(cells * sizeof *ed.cost);
-  ed.op = malloc(cells);
-  ed.trace = malloc((size_t)(nh + nr + 1));
-  uint32_t *cur = malloc(sizeof *cur * (size_t)(nh + 1)), *next = malloc(sizeof *next * (size_t)(nh + 1)),
-           *tmp = malloc(sizeof *tmp * (size_t)(nh + 1));
-  int *align = malloc(sizeof *align * (size_t)(nr + 1));
-  char *herr = malloc((size_t)nh + nr + 1), *rerr = malloc((size_t)nh + nr + 1);
-  if (!ed.cost || !ed.op || !ed.trace || !cur || !next || !tmp || !align || !herr || !rerr) abort();
-  memcpy(cur, hyp, sizeof *cur * (size_t)nh);
+static void work_free(ter_work *w) {
+  free(w->ed.lo); free(w->ed.hi); free(w->ed.cost); free(w->ed.op); free(w->ed.words);
+  free(w->ed.roll); free(w->ed.up); free(w->ed.trace);
+  free(w->cur); free(w->next); free(w->tmp); free(w->align); free(w->herr); free(w->rerr);
+}
+
+static int work_alloc(ter_work *w, int nh, int nr, const uint32_t *ref) {
+  editd *ed = &w->ed;
+  *w = (ter_work){.ed = {.nh = nh, .nr = nr, .ref = ref}};
+  size_t h = (size_t)nh + 1, r = (size_t)nr + 1;
+  ed->lo = malloc(sizeof *ed->lo * h);
+  ed->hi = malloc(sizeof *ed->hi * h);
+  if (ed->lo && ed->hi) set_bands(ed);
+  size_t cells = (size_t)nh * ed->width; /* + 1 below: an empty hypothesis still gets non-NULL */
+  ed->cost = malloc(sizeof *ed->cost * cells + 1);
+  ed->op = malloc(cells + 1);
+  ed->words = malloc(sizeof *ed->words * h);
+  ed->roll = malloc(sizeof *ed->roll * 2 * (size_t)ed->width);
+  ed->up = malloc(sizeof *ed->up * ((size_t)ed->width + 1));
+  ed->trace = malloc(h + r);
+  w->cur = malloc(sizeof *w->cur * h);
+  w->next = malloc(sizeof *w->next * h);
+  w->tmp = malloc(sizeof *w->tmp * h);
+  w->align = malloc(sizeof *w->align * r);
+  w->herr = malloc(h + r);
+  w->rerr = malloc(h + r);
+  if (ed->lo && ed->hi && ed->cost && ed->op && ed->words && ed->roll && ed->up && ed->trace && w->cur &&
+      w->next && w->tmp && w->align && w->herr && w->rerr)
+    return NMT_OK;
+  work_free(w);
+  return nmt_fail(NMT_EIO, "out of memory");
+}
+
+int nmt_ter_edits(const uint32_t *hyp, int nh, const uint32_t *ref, int nr, long *edits) {
+  if (nr == 0) { *edits = nh; return NMT_OK; }
+  ter_work w;
+  int st = work_alloc(&w, nh, nr, ref);
+  if (st) return st;
+  memcpy(w.cur, hyp, sizeof *w.cur * (size_t)nh);
   long shifts = 0;
   int checked = 0;
   for (;;) {
-    long delta = shift_round(&ed, cur, &checked, next, tmp, align, herr, rerr);
+    long delta = shift_round(&w, &checked);
     if (checked >= MAX_SHIFT_CANDIDATES || delta <= 0) break;
     shifts++;
-    uint32_t *t = cur; cur = next; next = t;
+    uint32_t *t = w.cur; w.cur = w.next; w.next = t;
   }
-  long edits = shifts + edit_distance(&ed, cur);
-  free(ed.cost); free(ed.op); free(ed.trace); free(cur); free(next); free(tmp);
-  free(align); free(herr); free(rerr);
-  return edits;
+  *edits = shifts + distance(&w.ed, w.cur, false);
+  work_free(&w);
+  return NMT_OK;
 }
 
 struct nmt_ter {
@@ -203,11 +297,12 @@ void nmt_ter_free(nmt_ter *t) {
   free(t);
 }
 
-void nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *const *refs,
-                     const size_t *ref_lens, int nrefs, double *stats) {
+int nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *const *refs,
+                    const size_t *ref_lens, int nrefs, double *stats) {
   if (t->ntext < nrefs + 1) {
-    t->text = realloc(t->text, sizeof *t->text * (size_t)(nrefs + 1));
-    if (!t->text) abort();
+    nmt_buf *text = realloc(t->text, sizeof *t->text * (size_t)(nrefs + 1));
+    if (!text) return nmt_fail(NMT_EIO, "out of memory");
+    t->text = text;
     memset(t->text + t->ntext, 0, sizeof *t->text * (size_t)(nrefs + 1 - t->ntext));
     t->ntext = nrefs + 1;
   }
@@ -215,20 +310,23 @@ void nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *co
   for (int r = 0; r <= nrefs; r++) {
     const char *s = r ? refs[r - 1] : hyp;
     size_t n = nmt_py_rstrip(s, r ? ref_lens[r - 1] : hyp_len);
-    nmt_tercom_tokenize(&t->o, s, n, &t->text[r], &t->tmp);
+    if (nmt_tercom_tokenize(&t->o, s, n, &t->text[r], &t->tmp)) return NMT_EIO;
     total += t->text[r].n / 2 + 1;
   }
-  nmt_idmap_reset(&t->words, total);
+  if (nmt_idmap_reset(&t->words, total, true)) return NMT_EIO;
   if (total > t->idcap) {
+    uint32_t *ids = realloc(t->ids, sizeof *t->ids * total);
+    if (!ids) return nmt_fail(NMT_EIO, "out of memory");
+    t->ids = ids;
     t->idcap = total;
-    t->ids = realloc(t->ids, sizeof *t->ids * total);
-    if (!t->ids) abort();
   }
   /* ids of every side, hypothesis first */
   size_t start[nrefs + 2], k = 0;
   for (int r = 0; r <= nrefs; r++) {
     start[r] = k;
-    size_t nt = nmt_py_split(t->text[r].p, t->text[r].n, &t->tok, &t->tcap);
+    size_t nt;
+    if (nmt_py_split(t->text[r].p, t->text[r].n, &t->tok, &t->tcap, &nt)) return NMT_EIO;
+    if (nt > NMT_TER_MAX_WORDS) return nmt_fail(NMT_EINPUT, "TER: a line has more than %d words", NMT_TER_MAX_WORDS);
     for (size_t i = 0; i < nt; i++)
       t->ids[k++] = nmt_idmap_str(&t->words, t->text[r].p + t->tok[i].off, t->tok[i].len);
   }
@@ -238,12 +336,15 @@ void nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *co
   double ref_lengths = 0;
   for (int r = 1; r <= nrefs; r++) {
     int nr = (int)(start[r + 1] - start[r]);
-    long e = nmt_ter_edits(t->ids, nh, t->ids + start[r], nr);
+    long e;
+    int st = nmt_ter_edits(t->ids, nh, t->ids + start[r], nr, &e);
+    if (st) return st;
     ref_lengths += nr;
     if (best < 0 || e < best) best = e;
   }
   stats[0] = (double)best;
   stats[1] = ref_lengths / nrefs;
+  return NMT_OK;
 }
 
 double nmt_ter_score(const double *st, int f32) {

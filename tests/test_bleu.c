@@ -11,6 +11,7 @@
 #include "npy_rng.h"
 #include "sacre_text.h"
 #include "sacre_tok.h"
+#include "ter.h"
 #include "test.h"
 
 typedef struct {
@@ -154,12 +155,13 @@ static const char *tok13a(const char *s) {
   static nmt_buf out;
   nmt_tokenizer *t;
   nmt_tokenizer_new(&t, "13a");
-  nmt_tokenize(t, s, strlen(s), &out);
+  CHECK_INT(nmt_tokenize(t, s, strlen(s), &out), 0);
   nmt_tokenizer_free(t);
   /* collapse to single spaces like ' '.join(split()) */
   static char buf[512];
   nmt_span *sp = NULL;
-  size_t cap = 0, n = nmt_py_split(out.p, out.n, &sp, &cap), k = 0;
+  size_t cap = 0, n = 0, k = 0;
+  CHECK_INT(nmt_py_split(out.p, out.n, &sp, &cap, &n), 0);
   for (size_t i = 0; i < n; i++)
     k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%.*s", i ? " " : "", (int)sp[i].len, out.p + sp[i].off);
   buf[k] = 0;
@@ -176,7 +178,7 @@ TEST(bleu_tokenizer_13a) {
 
 TEST(bleu_python_text) {
   nmt_buf b = {0};
-  nmt_py_lower("İSTANBUL ΟΔΟΣ", strlen("İSTANBUL ΟΔΟΣ"), &b);
+  CHECK_INT(nmt_py_lower("İSTANBUL ΟΔΟΣ", strlen("İSTANBUL ΟΔΟΣ"), &b), 0);
   CHECK(b.n == strlen("i̇stanbul οδος") && !memcmp(b.p, "i̇stanbul οδος", b.n));
   CHECK_INT(nmt_py_rstrip("a b\xc2\xa0\r\t ", 8), 3);
   nmt_buf_free(&b);
@@ -191,6 +193,24 @@ TEST(bleu_corpus_api) {
   CHECK_INT(s.sys_len, 6);
   CHECK_INT(s.ref_len, 8); /* an empty hypothesis still counts its reference length */
   CHECK_NEAR(s.score, 100 * exp(1 - 8.0 / 6), 1e-9);
+}
+
+/* Edit counts as sacreBLEU's lib_ter.translation_edit_rate gives them: a shift,
+ * length ratios far from 1 (the beam widens, or the last row spans the rest). */
+TEST(ter_edits) {
+  static uint32_t many[2000];
+  long e;
+  CHECK_INT(nmt_ter_edits((const uint32_t[]){1, 2, 3, 4, 0}, 5, (const uint32_t[]){0, 1, 2, 3, 4}, 5, &e), 0);
+  CHECK_INT(e, 1);
+  CHECK_INT(nmt_ter_edits((const uint32_t[]){3, 1, 2, 9, 9, 4}, 6, (const uint32_t[]){1, 2, 3, 4, 5, 6}, 6, &e), 0);
+  CHECK_INT(e, 4);
+  for (int i = 0; i < 2000; i++) many[i] = 9;
+  CHECK_INT(nmt_ter_edits((const uint32_t[]){7, 8}, 2, many, 2000, &e), 0);
+  CHECK_INT(e, 2000);
+  CHECK_INT(nmt_ter_edits(many, 2000, many, 2, &e), 0);
+  CHECK_INT(e, 1998);
+  CHECK_INT(nmt_ter_edits(many, 0, many, 5, &e), 0);
+  CHECK_INT(e, 5);
 }
 
 /* numpy's SeedSequence reference data (random/tests/test_seed_sequence.py). */

@@ -80,6 +80,16 @@ static uint64_t seed_value(void) {
   return s ? strtoull(s, NULL, 10) : 12345;
 }
 
+/* Out of memory in the tool itself: one line, exit 3, as lib's failures. */
+static void *need(void *p) {
+  if (!p) { nmt_fail(NMT_EIO, "out of memory"); nmt_die(PROG, NMT_EIO); }
+  return p;
+}
+
+static void check(int st) {
+  if (st) nmt_die(PROG, st);
+}
+
 static const char *sys_name(const args *a, int s) { return a->input.n ? a->input.v[s] : "<stdin>"; }
 
 /* Several systems: their scores and, with a paired test, p-values against the
@@ -95,16 +105,16 @@ static void report_systems(const args *a, metric *ms, int nm, int nsys, int nref
     for (int sy = 0; sy < nsys; sy++) score[sy][m] = metric_score(&ms[m], sum + sy * width + off, false, NULL, 0);
     if (!paired) continue;
     int ns = ms[m].nstats;
-    double **st_m = malloc(sizeof *st_m * nsys);
+    double **st_m = need(malloc(sizeof *st_m * nsys));
     for (int sy = 0; sy < nsys; sy++) {
-      st_m[sy] = malloc(sizeof **st_m * nseg * ns);
+      st_m[sy] = need(malloc(sizeof **st_m * nseg * ns));
       for (size_t i = 0; i < nseg; i++) memcpy(st_m[sy] + i * ns, kept + (i * nsys + sy) * width + off, sizeof **st_m * ns);
     }
     if (a->paired_bs) {
-      double *bs = malloc(sizeof *bs * (size_t)nsys * n_samples), *tmp = malloc(sizeof *tmp * n_samples);
-      nmt_bootstrap_scores((const double *const *)st_m, nsys, nseg, ns, n_samples, seed_value(), metric_score_fn, &ms[m], bs);
+      double *bs = need(malloc(sizeof *bs * (size_t)nsys * n_samples)), *tmp = need(malloc(sizeof *tmp * n_samples));
+      check(nmt_bootstrap_scores((const double *const *)st_m, nsys, nseg, ns, n_samples, seed_value(), metric_score_fn, &ms[m], bs));
       for (int sy = 0; sy < nsys; sy++) {
-        if (sy) pval[sy][m] = nmt_paired_bs_pvalue(bs, bs + (size_t)sy * n_samples, n_samples, fabs(score[0][m] - score[sy][m]));
+        if (sy) check(nmt_paired_bs_pvalue(bs, bs + (size_t)sy * n_samples, n_samples, fabs(score[0][m] - score[sy][m]), &pval[sy][m]));
         memcpy(tmp, bs + (size_t)sy * n_samples, sizeof *tmp * n_samples);
         nmt_estimate_ci(tmp, n_samples, ms[m].kind == M_TER, &mean[sy][m], &ci[sy][m]);
       }
@@ -112,7 +122,7 @@ static void report_systems(const args *a, metric *ms, int nm, int nsys, int nref
       free(bs); free(tmp);
     } else {
       for (int sy = 1; sy < nsys; sy++)
-        pval[sy][m] = nmt_paired_ar_pvalue(st_m[0], st_m[sy], nseg, ns, n_samples, seed_value(), metric_score_fn, &ms[m], fabs(score[0][m] - score[sy][m]));
+        check(nmt_paired_ar_pvalue(st_m[0], st_m[sy], nseg, ns, n_samples, seed_value(), metric_score_fn, &ms[m], fabs(score[0][m] - score[sy][m]), &pval[sy][m]));
     }
     for (int sy = 0; sy < nsys; sy++) free(st_m[sy]);
     free(st_m);
@@ -267,11 +277,11 @@ int main(int argc, char **argv) {
   if (a.confidence && nsys > 1) { nmt_fail(NMT_EUSAGE, "use --paired-bs or --paired-ar for several systems"); nmt_die(PROG, NMT_EUSAGE); }
 
   streams s = {.n = nrefs + nsys};
-  s.r = calloc((size_t)s.n, sizeof *s.r);
-  s.name = calloc((size_t)s.n, sizeof *s.name);
-  s.count = calloc((size_t)s.n, sizeof *s.count);
-  s.line = calloc((size_t)s.n, sizeof *s.line);
-  s.len = calloc((size_t)s.n, sizeof *s.len);
+  s.r = need(calloc((size_t)s.n, sizeof *s.r));
+  s.name = need(calloc((size_t)s.n, sizeof *s.name));
+  s.count = need(calloc((size_t)s.n, sizeof *s.count));
+  s.line = need(calloc((size_t)s.n, sizeof *s.line));
+  s.len = need(calloc((size_t)s.n, sizeof *s.len));
   for (int i = 0; i < s.n; i++) {
     const char *path = i < nrefs ? a.refs.v[i] : (a.input.n ? a.input.v[i - nrefs] : NULL);
     if ((st = nmt_reader_open(&s.r[i], path))) nmt_die(PROG, st);
@@ -282,7 +292,7 @@ int main(int argc, char **argv) {
   bool keep = a.confidence || paired;
   int width = 0;
   for (int m = 0; m < nm; m++) width += ms[m].nstats;
-  double *sum = calloc((size_t)nsys * width, sizeof *sum), *seg = calloc((size_t)width, sizeof *seg);
+  double *sum = need(calloc((size_t)nsys * width, sizeof *sum)), *seg = need(calloc((size_t)width, sizeof *seg));
   double *kept = NULL;
   size_t nseg = 0, kcap = 0;
   long tokenized_looking = 0;
@@ -297,7 +307,15 @@ int main(int argc, char **argv) {
       if (hl >= 2 && hyp[hl - 1] == '.' && hyp[hl - 2] == ' ') tokenized_looking++;
       int off = 0;
       for (int m = 0; m < nm; m++) {
-        metric_segment(&ms[m], hyp, hl, refs, s.len, nrefs, seg + off);
+        if ((st = metric_segment(&ms[m], hyp, hl, refs, s.len, nrefs, seg + off))) {
+          /* bad input names its line; other failures stand alone */
+          if (st == NMT_EINPUT) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", nmt_errmsg());
+            nmt_fail(st, "%s:%ld: %s", s.name[nrefs + sy], s.count[nrefs + sy], why);
+          }
+          nmt_die(PROG, st);
+        }
         if (a.sentence) {
           char verbose[256], sig[256], *out;
           double sc = metric_score(&ms[m], seg + off, false, verbose, sizeof verbose);
@@ -313,8 +331,7 @@ int main(int argc, char **argv) {
       if (keep) {
         if ((nseg + 1) * nsys > kcap) {
           kcap = kcap ? kcap * 2 : 1024 * (size_t)nsys;
-          kept = realloc(kept, sizeof *kept * kcap * width);
-          if (!kept) { nmt_fail(NMT_EIO, "out of memory"); nmt_die(PROG, NMT_EIO); }
+          kept = need(realloc(kept, sizeof *kept * kcap * width));
         }
         memcpy(kept + (nseg * nsys + sy) * width, seg, sizeof *seg * width);
       }
@@ -333,10 +350,10 @@ int main(int argc, char **argv) {
       char verbose[256], sig[256];
       result r = {ms[m].name, sig, verbose, metric_score(&ms[m], sum + off, false, verbose, sizeof verbose), false, 0, 0};
       if (a.confidence) {
-        double *st_m = malloc(sizeof *st_m * nseg * ms[m].nstats), *scores = malloc(sizeof *scores * a.confidence_n);
+        double *st_m = need(malloc(sizeof *st_m * nseg * ms[m].nstats)), *scores = need(malloc(sizeof *scores * a.confidence_n));
         for (size_t i = 0; i < nseg; i++) memcpy(st_m + i * ms[m].nstats, kept + i * width + off, sizeof *st_m * ms[m].nstats);
         const double *one[1] = {st_m};
-        nmt_bootstrap_scores(one, 1, nseg, ms[m].nstats, (int)a.confidence_n, seed_value(), metric_score_fn, &ms[m], scores);
+        check(nmt_bootstrap_scores(one, 1, nseg, ms[m].nstats, (int)a.confidence_n, seed_value(), metric_score_fn, &ms[m], scores));
         nmt_estimate_ci(scores, (int)a.confidence_n, ms[m].kind == M_TER, &r.mean, &r.ci);
         r.has_ci = true;
         free(st_m); free(scores);

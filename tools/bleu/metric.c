@@ -35,11 +35,11 @@ void metric_close(metric *m) {
   nmt_ter_free(m->ter);
 }
 
-void metric_segment(metric *m, const char *hyp, size_t hyp_len, const char *const *refs,
-                    const size_t *ref_lens, int nrefs, double *stats) {
-  if (m->bleu) nmt_bleu_segment(m->bleu, hyp, hyp_len, refs, ref_lens, nrefs, stats);
-  else if (m->chrf) nmt_chrf_segment(m->chrf, hyp, hyp_len, refs, ref_lens, nrefs, stats);
-  else nmt_ter_segment(m->ter, hyp, hyp_len, refs, ref_lens, nrefs, stats);
+int metric_segment(metric *m, const char *hyp, size_t hyp_len, const char *const *refs,
+                   const size_t *ref_lens, int nrefs, double *stats) {
+  if (m->bleu) return nmt_bleu_segment(m->bleu, hyp, hyp_len, refs, ref_lens, nrefs, stats);
+  if (m->chrf) return nmt_chrf_segment(m->chrf, hyp, hyp_len, refs, ref_lens, nrefs, stats);
+  return nmt_ter_segment(m->ter, hyp, hyp_len, refs, ref_lens, nrefs, stats);
 }
 
 double metric_score(const metric *m, const double *stats, bool f32, char *verbose, size_t vn) {

@@ -29,8 +29,9 @@ enum { M_BLEU, M_CHRF, M_TER };
 /* which: "bleu", "chrf" or "ter". NMT_EUSAGE for another name. */
 int metric_open(metric *m, const char *which, const metric_opts *o);
 void metric_close(metric *m);
-void metric_segment(metric *m, const char *hyp, size_t hyp_len, const char *const *refs,
-                    const size_t *ref_lens, int nrefs, double *stats);
+/* NMT_EIO out of memory; NMT_EINPUT for a line a metric cannot score. */
+int metric_segment(metric *m, const char *hyp, size_t hyp_len, const char *const *refs,
+                   const size_t *ref_lens, int nrefs, double *stats);
 /* Score of summed statistics; verbose (may be NULL) gets BLEU's details. */
 double metric_score(const metric *m, const double *stats, bool f32, char *verbose, size_t vn);
 /* nmt_score_fn adapter for the significance tests (ctx is a metric). */

@@ -13,6 +13,14 @@
 
 static double my_log(double x) { return x == 0 ? -9999999999.0 : log(x); }
 
+static int add_file(const char ***files, int *nf, const char *name) {
+  const char **f = realloc(*files, sizeof *f * (size_t)(*nf + 1));
+  if (!f) return nmt_fail(NMT_EIO, "out of memory");
+  f[(*nf)++] = name;
+  *files = f;
+  return NMT_OK;
+}
+
 int multibleu_run(const char *const *stems, int nstems, const char *hyp, bool lowercase) {
   /* reference files, in the script's order */
   const char **files = NULL;
@@ -23,14 +31,10 @@ int multibleu_run(const char *const *stems, int nstems, const char *hyp, bool lo
         char *name;
         if (asprintf(&name, "%s%d", stems[0], k) < 0) return nmt_fail(NMT_EIO, "out of memory");
         if (access(name, F_OK)) { free(name); break; }
-        files = realloc(files, sizeof *files * (size_t)(nf + 1));
-        files[nf++] = name;
+        if (add_file(&files, &nf, name)) return NMT_EIO;
       }
     }
-    if (!access(stems[s], F_OK)) {
-      files = realloc(files, sizeof *files * (size_t)(nf + 1));
-      files[nf++] = stems[s];
-    }
+    if (!access(stems[s], F_OK) && add_file(&files, &nf, stems[s])) return NMT_EIO;
   }
   if (!nf) return nmt_fail(NMT_EIO, "could not find reference file %s", stems[0]);
   /* all files in lock step; a reference that ended contributes nothing */
@@ -39,6 +43,7 @@ int multibleu_run(const char *const *stems, int nstems, const char *hyp, bool lo
   char **line = calloc((size_t)nr, sizeof *line);
   size_t *len = calloc((size_t)nr, sizeof *len);
   bool *live = calloc((size_t)nr, sizeof *live);
+  if (!r || !line || !len || !live) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < nr; i++) {
     if ((st = nmt_reader_open(&r[i], i < nf ? files[i] : hyp))) return st;
     live[i] = true;
@@ -51,6 +56,7 @@ int multibleu_run(const char *const *stems, int nstems, const char *hyp, bool lo
   double total[NMT_BLEU_NSTATS] = {0}, seg[NMT_BLEU_NSTATS];
   const char **rl = malloc(sizeof *rl * (size_t)nf);
   size_t *rn = malloc(sizeof *rn * (size_t)nf);
+  if (!rl || !rn) return nmt_fail(NMT_EIO, "out of memory");
   for (;;) {
     int k = nmt_reader_next(r[nf], &line[nf], &len[nf]), nref = 0;
     if (k < 0) return nmt_errcode();
@@ -63,7 +69,7 @@ int multibleu_run(const char *const *stems, int nstems, const char *hyp, bool lo
       rl[nref] = line[i];
       rn[nref++] = len[i];
     }
-    nmt_bleu_segment(b, line[nf], len[nf], rl, rn, nref, seg);
+    if ((st = nmt_bleu_segment(b, line[nf], len[nf], rl, rn, nref, seg))) return st;
     if (!nref) seg[1] = 9999; /* the script's "closest length" when no reference line exists */
     for (int t = 0; t < NMT_BLEU_NSTATS; t++) total[t] += seg[t];
   }

@@ -2,7 +2,9 @@
 // element i keeps iff uniform(seed, stream, offset + i) >= p, where word w of
 // the stream is word w%4 of philox4x32-10(counter (w/4 lo, w/4 hi, stream lo,
 // stream hi), key (seed lo, seed hi)) and uniform = (word >> 8)·2⁻²⁴.
-// The same (seed, stream, offset) gives the CPU's mask bit for bit.
+// The same (seed, stream, offset) gives the CPU's mask bit for bit. nn_dropout
+// passes stream = step·2³² + op and offset = part·2³⁴, so the counter words are
+// (element/4, batch part, op, step), each a word of its own.
 #include "nn_cuda_internal.cuh"
 
 __device__ static uint4 philox4x32(uint4 c, uint2 k) {

@@ -1,8 +1,13 @@
-/* Inverted dropout with a Philox mask: element i of dropout op k in step s
- * keeps iff uniform(seed, stream = s·2³² + k, i) >= p, on any device. */
+/* Inverted dropout with a Philox mask: element i of dropout op k in step s of
+ * batch part q keeps iff uniform(seed, stream s·2³² + k, index q·2³⁴ + i) >= p,
+ * i.e. the Philox counter words are (i/4, q, k, s): each a word of its own, so
+ * no field spills into another, and part 0 is the single-worker mask. */
 #include "nn_kernels.h"
 #include "nn_ops.h"
 #include "nn_rng.h"
+
+/* Part q's elements start at q·2³⁴: Philox block q·2³² + i/4, whose high word is q. */
+static const uint64_t PART_STRIDE = 1ULL << 34;
 
 void nn_dropout_fwd(float *y, float *keep, const float *x, size_t n, float p, uint64_t seed,
                     uint64_t stream, uint64_t offset) {
@@ -28,11 +33,12 @@ nn_tensor *nn_dropout(nn_graph *g, nn_tensor *x, float p) {
   if (g->failed || !g->train || p <= 0) return g->failed ? NULL : x;
   if (!nn_require(g, p < 1, "dropout: rate %g is not below 1", p)) return NULL;
   size_t n = (size_t)x->rows * x->cols;
+  if (!nn_require(g, n <= PART_STRIDE, "dropout: %zu elements, over the 2^34 of a part", n)) return NULL;
   nn_tensor *y = nn_new(g, x->rows, x->cols);
   float *keep = nn_floats(g, n, NULL);
   if (g->failed) return NULL;
   uint64_t stream = (g->step << 32) | g->ndropout++;
-  nn_dropout_fwd(y->v, keep, x->v, n, p, g->seed, stream, 0);
+  nn_dropout_fwd(y->v, keep, x->v, n, p, g->seed, stream, g->part * PART_STRIDE);
   nn_entry *e = nn_record(g, &dropout_op);
   if (e) *e = (nn_entry){.op = &dropout_op, .in = {x}, .out = {y}, .save = {keep}};
   return y;

@@ -45,7 +45,8 @@ nn_tensor *nn_softmax(nn_graph *g, nn_tensor *x, const float *mask);
 nn_tensor *nn_xent(nn_graph *g, nn_tensor *logits, const int *targets, int pad, float ls,
                    long *ntokens);
 /* Inverted dropout with rate p (identity when not training or p == 0). The
- * mask comes from Philox (g->seed, stream (g->step, op number this step)). */
+ * mask comes from Philox with key g->seed and counter (element/4, g->part,
+ * op number this step, g->step): see nn_dropout.c. */
 nn_tensor *nn_dropout(nn_graph *g, nn_tensor *x, float p);
 
 #endif

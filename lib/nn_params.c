@@ -100,23 +100,39 @@ typedef struct {
   nn_params *p;
   float k;               /* clip: gradient scale; adam: the recurrent views' rate scale */
   float b1, b2, lr, eps; /* adam */
-  double part_sum[8];    /* grad norm: each part's sum of squares */
 } buffer_job;
 
-static void sumsq_part(void *ctx, int part, int parts) {
-  buffer_job *j = ctx;
-  size_t lo, hi;
-  nn_part_range(j->p->n, part, parts, &lo, &hi);
-  double s = 0;
-  for (size_t i = lo; i < hi; i++) s += (double)j->p->g[i] * j->p->g[i];
-  j->part_sum[part] = s;
+/* The norm sums squares over fixed chunks, chunk after chunk, so it (and
+ * clipping) is the same on any thread count; the threads share out one round
+ * of chunks at a time. */
+enum { NORM_CHUNK = 1 << 16, NORM_ROUND = 256 }; /* floats per chunk; chunks per round */
+
+typedef struct {
+  const float *g;
+  size_t n, first;         /* the buffer; the round's first chunk */
+  int chunks;              /* in this round */
+  double sum[NORM_ROUND];  /* each chunk's sum of squares */
+} norm_job;
+
+static void sumsq_chunks(void *ctx, int part, int parts) {
+  norm_job *j = ctx;
+  for (int c = j->chunks * part / parts; c < j->chunks * (part + 1) / parts; c++) {
+    size_t lo = (j->first + (size_t)c) * NORM_CHUNK, hi = lo + NORM_CHUNK < j->n ? lo + NORM_CHUNK : j->n;
+    double s = 0;
+    for (size_t i = lo; i < hi; i++) s += (double)j->g[i] * j->g[i];
+    j->sum[c] = s;
+  }
 }
 
 double nn_params_grad_norm(const nn_params *p) {
-  buffer_job j = {.p = (nn_params *)p};
-  nn_parallel(p->n, sumsq_part, &j);
+  norm_job j = {.g = p->g, .n = p->n};
+  size_t chunks = (p->n + NORM_CHUNK - 1) / NORM_CHUNK;
   double s = 0;
-  for (int i = 0; i < nn_threads(); i++) s += j.part_sum[i]; /* parts not run stay 0 */
+  for (; j.first < chunks; j.first += NORM_ROUND) {
+    j.chunks = chunks - j.first < NORM_ROUND ? (int)(chunks - j.first) : NORM_ROUND;
+    nn_parallel(p->n - j.first * NORM_CHUNK, sumsq_chunks, &j);
+    for (int c = 0; c < j.chunks; c++) s += j.sum[c];
+  }
   return sqrt(s);
 }
 

@@ -49,7 +49,8 @@ int nn_params_quantize(nn_params *p);
  * (biases, gains) 0. Element i of the buffer uses Philox stream 0, index i. */
 void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed);
 void nn_params_zero_grad(nn_params *p);
-/* The L2 norm of the whole gradient (accumulated in double). */
+/* The L2 norm of the whole gradient, accumulated in double over fixed chunks
+ * in chunk order: the same bits on any thread count. */
 double nn_params_grad_norm(const nn_params *p);
 /* Scale the gradient so its norm is at most max_norm; returns the norm before. */
 double nn_params_clip(nn_params *p, double max_norm);

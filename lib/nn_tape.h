@@ -46,8 +46,9 @@ typedef struct {
   int ntape, cap_tape;
   bool train;        /* record the tape and allocate gradients */
   uint64_t seed;     /* dropout: Philox key */
-  uint64_t step;     /* dropout: the training step, part of the stream */
-  uint32_t ndropout; /* dropout ops so far this step, part of the stream */
+  uint64_t step;     /* dropout: the training step (mod 2³²), a counter word */
+  uint32_t part;     /* dropout: the batch part (its index in the data-parallel split), a counter word */
+  uint32_t ndropout; /* dropout ops so far this step, a counter word */
   bool failed;
 } nn_graph;
 

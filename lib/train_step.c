@@ -13,6 +13,7 @@ enum { MIN_SENTENCES = 8 };
 
 struct nmt_worker {
   int index;
+  int part;         /* this step's part of the batch: its index in the split, which names its masks */
   nmt_batch batch;
   nn_graph g;
   float *grad;      /* workers > 0: their own gradient buffer */
@@ -53,8 +54,8 @@ static void *work(void *arg) {
   nmt_worker *k = arg;
   if (k->index) memset(k->p.g, 0, sizeof(float) * k->p.n);
   k->g.seed = k->seed;
-  /* worker 0's stream is the single-worker one: (step); others (step, worker) */
-  nn_graph_reset(&k->g, true, k->step + ((uint64_t)k->index << 40));
+  k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
+  nn_graph_reset(&k->g, true, k->step);
   nn_batch view = nmt_batch_view(&k->batch);
   nn_tensor *loss = nn_net_forward(&k->g, k->net, &k->p, &view, &k->ntok);
   k->status = loss ? NMT_OK : nmt_errcode();
@@ -91,8 +92,10 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
   while (used > 1 && n / used < MIN_SENTENCES) used--;
   s->words = 0;
   int st = NMT_OK;
+  /* Part i is sentences [a, b) of the batch; worker i runs it. */
   for (int i = 0; i < used && !st; i++) {
     long a = (long)n * i / used, b = (long)n * (i + 1) / used;
+    s->w[i].part = i;
     st = nmt_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
     s->words += s->w[i].batch.words;
   }

@@ -4,7 +4,7 @@
  * and the buffers are summed in worker order. Small GEMMs on one thread each
  * beat one split over the cores (OpenBLAS's threads synchronise per call),
  * and the loops between GEMMs run in parallel too. W = 1 is the plain step.
- * The result depends on W (dropout masks, summation order) but is
+ * The result depends on W (the split, so masks and summation order) but is
  * deterministic for a given W, so --resume stays exact. */
 #ifndef NMT_TRAIN_STEP_H
 #define NMT_TRAIN_STEP_H
@@ -26,8 +26,9 @@ void nmt_stepper_free(nmt_stepper *s);
 
 /* Pairs pairs[0..n) of c as one batch: p->g gets the gradient of the summed
  * loss divided by the target tokens (the mean per token), *loss the summed
- * loss (NaN/Inf passed through; then the gradient is not computed). The
- * dropout streams are (seed, step, worker). */
+ * loss (NaN/Inf passed through; then the gradient is not computed). Part q
+ * of the split (sentences [n·q/W', n·(q+1)/W'), W' the workers used) draws
+ * the dropout masks of (seed, step, q), whichever thread runs it. */
 int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n,
                       const nn_net *net, nn_params *p, uint64_t seed, uint64_t step,
                       double *loss, long *ntokens);

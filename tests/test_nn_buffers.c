@@ -1,5 +1,7 @@
 /* RNG, parameter buffer, optimiser and arena. */
+#include "err.h"
 #include "nn_arena.h"
+#include "nn_parallel.h"
 #include "nn_params.h"
 #include "nn_rng.h"
 #include "test.h"
@@ -116,4 +118,28 @@ TEST(nn_arena_grows_to_peak) {
   nn_arena_reset(&a);
   CHECK_INT(a.cap, 5056);
   nn_arena_free(&a);
+}
+
+/* The gradient norm, and so the clipped gradient, are the same bits on any
+ * thread count: squares are summed in fixed chunks, chunk after chunk. */
+TEST(nn_params_grad_norm_any_threads) {
+  nn_params p[5] = {{0}};
+  const int threads[5] = {1, 2, 3, 5, 8};
+  double norm[5];
+  for (int k = 0; k < 5; k++) {
+    CHECK(nn_params_add(&p[k], "w", 1031, 997) == 0 && nn_params_alloc(&p[k]) == NMT_OK);
+    /* magnitudes over six decades, so the order of a double sum shows */
+    for (size_t i = 0; i < p[k].n; i++)
+      p[k].g[i] = k ? p[0].g[i] : (nn_rng_uniform(3, 1, i) - 0.5f) * powf(10, (float)(i % 7) - 3);
+  }
+  for (int k = 0; k < 5; k++) {
+    nn_set_threads(threads[k]);
+    norm[k] = nn_params_clip(&p[k], 1.0);
+  }
+  nn_set_threads(0);
+  for (int k = 1; k < 5; k++) {
+    CHECK(norm[k] == norm[0]);
+    CHECK(!memcmp(p[k].g, p[0].g, sizeof(float) * p[0].n));
+  }
+  for (int k = 0; k < 5; k++) nn_params_free(&p[k]);
 }

@@ -2,6 +2,7 @@
 #include "nn_gemm_rows.h"
 #include "nn_kernels.h"
 #include "nn_ops.h"
+#include "nn_rng.h"
 #include "test.h"
 #include "test_nn_check.h"
 #include <math.h>
@@ -227,6 +228,46 @@ TEST(nn_dropout_mask) {
   int small[1][2] = {{3, 4}};
   t_nn_params(&p, 1, small, 9);
   T_NN_GRADCHECK(&p, build_dropout, NULL);
+  nn_params_free(&p);
+}
+
+/* Whether element i of the mask keeps, from the Philox counter words
+ * (i/4, part, op, step) written out. */
+static bool keeps(uint64_t seed, uint32_t step, uint32_t part, uint32_t op, uint32_t i, float p) {
+  uint32_t ctr[4] = {i / 4, part, op, step}, key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}, w[4];
+  nn_philox4x32(ctr, key, w);
+  return (float)(w[i % 4] >> 8) / 16777216.0f >= p;
+}
+
+/* Part 0 keeps the single-worker masks (stream step·2³² + op from element 0);
+ * every part draws its own. */
+TEST(nn_dropout_parts) {
+  enum { N = 4096 };
+  int shapes[1][2] = {{64, N / 64}};
+  nn_params p;
+  t_nn_params(&p, 1, shapes, 9);
+  const uint64_t seed = 0x123456789ULL, step = 7;
+  nn_graph g = {.seed = seed};
+  static float mask[3][N]; /* op 0's masks (copied: the arena is reused) */
+  for (uint32_t part = 0; part < 3; part++) {
+    g.part = part;
+    nn_graph_reset(&g, true, step);
+    nn_dropout(&g, P(&g, &p, 0), 0.3f);
+    memcpy(mask[part], g.tape[g.ntape - 1].save[0], sizeof mask[part]);
+    nn_tensor *y = nn_dropout(&g, P(&g, &p, 0), 0.3f); /* op 1 */
+    int bad = 0;
+    for (uint32_t i = 0; i < N; i++) bad += (y->v[i] != 0) != keeps(seed, step, part, 1, i, 0.3f);
+    CHECK_INT(bad, 0);
+  }
+  int same = 0, old = 0;
+  for (int i = 0; i < N; i++) {
+    same += (mask[0][i] == 0) == (mask[1][i] == 0);
+    old += (mask[0][i] == 0) == (nn_rng_uniform(seed, step << 32, (uint64_t)i) < 0.3f);
+  }
+  CHECK_INT(old, N);
+  CHECK(same > N * 0.5 && same < N * 0.65); /* independent masks agree on 0.3² + 0.7² = 58% */
+  CHECK(memcmp(mask[1], mask[2], sizeof mask[1]));
+  nn_graph_free(&g);
   nn_params_free(&p);
 }
 

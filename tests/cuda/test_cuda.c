@@ -344,6 +344,7 @@ TEST(cuda_dropout_masks) {
   check_dropout(1003, 0);
   check_dropout(1003, 5); /* starts and ends inside a Philox block */
   check_dropout(2, 1);
+  check_dropout(1003, (3ULL << 34) + 5); /* batch part 3 (nn_dropout.c) */
 }
 
 /* ---- recurrent cells ---- */

@@ -1,0 +1,73 @@
+/* The data-parallel step (lib/train_step.c): each part of a batch draws its
+ * own dropout masks. */
+#include "err.h"
+#include "model.h"
+#include "test.h"
+#include "train_step.h"
+#include <stdlib.h>
+
+enum { PAIRS = 8 }; /* one part's sentences: train_step's MIN_SENTENCES */
+
+/* PAIRS pairs of 1..4 tokens over the words a b c (ids 4..6). */
+static void tiny_corpus(nmt_corpus *c) {
+  static int src[4 * PAIRS], tgt[4 * PAIRS];
+  static long src_off[PAIRS + 1], tgt_off[PAIRS + 1];
+  for (int i = 0; i < PAIRS; i++) {
+    int ns = 1 + i % 4, nt = 1 + (i * 3) % 4;
+    src_off[i + 1] = src_off[i] + ns, tgt_off[i + 1] = tgt_off[i] + nt;
+    for (int k = 0; k < ns; k++) src[src_off[i] + k] = 4 + (i + k) % 3;
+    for (int k = 0; k < nt; k++) tgt[tgt_off[i] + k] = 4 + (i * 2 + k) % 3;
+  }
+  *c = (nmt_corpus){.src = src, .tgt = tgt, .src_off = src_off, .tgt_off = tgt_off, .n = PAIRS};
+}
+
+static void tiny_model(nmt_model *m, float dropout) {
+  const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\n";
+  nmt_vocab *vs, *vt;
+  nmt_vocab_parse(&vs, text, strlen(text), "v");
+  nmt_vocab_parse(&vt, text, strlen(text), "v");
+  nmt_model_opts o = {.dim_emb = 6, .dim_rnn = 8, .enc_depth = 1, .dec_depth = 1,
+                      .attention = "general", .input_feed = true, .dropout = dropout};
+  CHECK_INT(nmt_model_create(m, &o, vs, vt, 3), NMT_OK);
+}
+
+/* The gradient of pairs[0..n) at step 5 on `workers` workers into g (params.n). */
+static void step_grad(nmt_model *m, const nmt_corpus *c, const long *pairs, int n, int workers,
+                      float *g) {
+  nmt_stepper s;
+  double loss;
+  long ntok;
+  CHECK_INT(nmt_stepper_init(&s, workers, m->params.n), NMT_OK);
+  CHECK_INT(nmt_step_gradient(&s, c, pairs, n, &m->net, &m->params, 11, 5, &loss, &ntok), NMT_OK);
+  memcpy(g, m->params.g, sizeof(float) * m->params.n);
+  nmt_stepper_free(&s);
+}
+
+/* |a - b| / |b| over n floats. */
+static double rel_diff(const float *a, const float *b, size_t n) {
+  double d = 0, z = 0;
+  for (size_t i = 0; i < n; i++) d += (double)(a[i] - b[i]) * (a[i] - b[i]), z += (double)b[i] * b[i];
+  return sqrt(d / z);
+}
+
+/* The batch A A on two workers: part 0 is A with the single-worker masks, part 1
+ * the same sentences with masks of its own, so the mean gradient is A's alone
+ * only without dropout. */
+TEST(train_step_parts_draw_own_masks) {
+  nmt_corpus c;
+  tiny_corpus(&c);
+  long pairs[2 * PAIRS];
+  for (int i = 0; i < 2 * PAIRS; i++) pairs[i] = i % PAIRS;
+  for (int drop = 0; drop < 2; drop++) {
+    nmt_model m;
+    tiny_model(&m, drop ? 0.3f : 0);
+    float *one = malloc(sizeof(float) * m.params.n), *two = malloc(sizeof(float) * m.params.n);
+    step_grad(&m, &c, pairs, PAIRS, 1, one);
+    step_grad(&m, &c, pairs, 2 * PAIRS, 2, two);
+    double d = rel_diff(two, one, m.params.n);
+    if (drop) CHECK(d > 1e-3); /* 0 when part 1 repeated part 0's masks (about 6e-3 here) */
+    else CHECK(d < 1e-6);
+    free(one), free(two);
+    nmt_model_free(&m);
+  }
+}

@@ -109,9 +109,15 @@ static int start(nmt_trainer *t, nmt_model *m, const train_args *a, train_consol
     int st = nmt_checkpoint_load(m, &t->s, t->o.ckpt_path);
     if (st) return st;
     st = check_architecture(&m->opts, a, t->o.ckpt_path);
-    if (st) nmt_model_free(m);
-    else console_say(con, "resuming %s at step %ld (epoch %ld)", t->o.ckpt_path, t->s.step, t->s.epoch + 1);
-    return st;
+    if (st) {
+      nmt_model_free(m);
+      return st;
+    }
+    console_say(con, "resuming %s at step %ld (epoch %ld)", t->o.ckpt_path, t->s.step, t->s.epoch + 1);
+    /* The rate is part of the run's state (decay, halving): a new one would break exact resume. */
+    if (train_key_given(a, "learn-rate") && (float)a->learn_rate != (float)t->s.lr)
+      nmt_warn(PROG, "--learn-rate %g ignored: resuming at the checkpoint's rate %g", a->learn_rate, t->s.lr);
+    return NMT_OK;
   }
   if (a->resume) console_say(con, "no checkpoint %s yet: starting afresh", t->o.ckpt_path);
   t->s = nmt_train_state_new(&t->o);

@@ -2,6 +2,7 @@
  * systems against one or more references, with sentence-level scores,
  * bootstrap confidence intervals, paired significance tests, and Moses
  * multi-bleu.perl's mode. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,9 +76,18 @@ static void signature(const args *a, const metric *m, int nrefs, bool bs, long n
   (void)a;
 }
 
+/* sacreBLEU reads the variable as a Python int: anything else is refused, not taken as 0. */
 static uint64_t seed_value(void) {
   const char *s = getenv("SACREBLEU_SEED");
-  return s ? strtoull(s, NULL, 10) : 12345;
+  if (!s) return 12345;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (!*s || *end || errno || *s == '-' || *s == ' ') {
+    nmt_fail(NMT_EUSAGE, "SACREBLEU_SEED must be an integer >= 0 that fits 64 bits (got '%s')", s);
+    nmt_die(PROG, NMT_EUSAGE);
+  }
+  return v;
 }
 
 /* Out of memory in the tool itself: one line, exit 3, as lib's failures. */

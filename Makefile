@@ -58,7 +58,7 @@ $(BIN)/nmt-tests: $(TEST_OBJ) $(BUILD)/libnmt.a
 # there), then build, so a fresh machine needs no other step.
 test: deps
 	$(MAKE) all
-	NMT_BIN=$(CURDIR)/$(BIN) ./$(BIN)/nmt-tests $(T)
+	NMT_BIN=$(CURDIR)/$(BIN) NMT_SANITIZED=$(if $(SAN),1) ./$(BIN)/nmt-tests $(T)
 check: test
 
 bench: all

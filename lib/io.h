@@ -10,7 +10,7 @@
 typedef struct nmt_reader nmt_reader;
 
 /* path "-" or NULL reads stdin. Returns NMT_OK or NMT_EIO (message names the file;
- * a closed stdin is an error). */
+ * a closed stdin is an error). On failure *r is NULL (closing it is a no-op). */
 int nmt_reader_open(nmt_reader **r, const char *path);
 /* Next line without its '\n' (a '\r' is kept), NUL-terminated, valid until the
  * next call. Returns 1 with a line, 0 at end of input, -1 on error (nmt_errcode()
@@ -33,7 +33,7 @@ enum { NMT_W_ZSTD = 1 };
  * name beside the target, created exclusively, and renamed on commit, so the final
  * name only ever holds complete output. Anything else (a FIFO, a device, /dev/fd/N)
  * is opened and written directly. A target already open in another writer is
- * NMT_EUSAGE (the same output named twice). */
+ * NMT_EUSAGE (the same output named twice). On failure *w is NULL. */
 int nmt_writer_open(nmt_writer **w, const char *path, int flags);
 int nmt_writer_write(nmt_writer *w, const void *buf, size_t n);
 int nmt_writer_puts(nmt_writer *w, const char *s);

@@ -75,6 +75,7 @@ static int start_decoder(nmt_reader *r, size_t got) {
 }
 
 int nmt_reader_open(nmt_reader **out, const char *path) {
+  *out = NULL; /* so a caller may close it on every path */
   int is_stdin = !path || !strcmp(path, "-");
   if (is_stdin && nmt_io_std_closed(0)) return nmt_fail(NMT_EIO, "<stdin>: cannot read: stdin is closed");
   nmt_reader *r = calloc(1, sizeof *r);

@@ -113,6 +113,7 @@ static void writer_free(nmt_writer *w) {
 }
 
 int nmt_writer_open(nmt_writer **out, const char *path, int flags) {
+  *out = NULL; /* so a caller may abort it on every path */
   nmt_writer *w = calloc(1, sizeof *w);
   if (!w) return nmt_fail(NMT_EIO, "out of memory");
   w->fd = -1;

@@ -103,16 +103,45 @@ test-cuda: $(BIN)/nmt-tests-cuda
 	./$(BIN)/nmt-tests-cuda $(or $(T),cuda_)
 endif
 
-# libFuzzer on the tensor stream reader (clang; not in CI): make fuzz FUZZ_S=600
-FUZZ_S ?= 60
-.PHONY: fuzz
-fuzz: $(BIN)/nmt-bpe
-	@mkdir -p $(BUILD)/fuzz-corpus
-	printf '<pad>\n<unk>\n<s>\n</s>\na\nb\n' > $(BUILD)/fuzz-vocab
-	printf 'a b\n\nb a c\n' | $(BIN)/nmt-bpe -c /dev/null --ids $(BUILD)/fuzz-vocab -o $(BUILD)/fuzz-corpus/seed
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib tests/fuzz/tstream_fuzz.c \
-	  lib/tstream.c lib/crc32c.c lib/io.c lib/err.c lib/utf8.c -lzstd -pthread -o $(BUILD)/tstream-fuzz
-	$(BUILD)/tstream-fuzz -max_total_time=$(FUZZ_S) $(BUILD)/fuzz-corpus
+# Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/*.c again with
+# clang and the sanitizers into build-fuzz/, one harness per parser (tests/fuzz/*_fuzz.c), seed
+# corpora made by tests/fuzz/seeds.sh with the tools. `make fuzz` runs each harness FUZZ_S
+# seconds, one after another; `make fuzz FUZZ=model FUZZ_S=1800` runs one.
+FUZZ_S      ?= 60
+FUZZ_CC     ?= clang
+FUZZ_DIR    := build-fuzz
+FUZZ_ALL    := $(patsubst tests/fuzz/%_fuzz.c,%,$(wildcard tests/fuzz/*_fuzz.c))
+FUZZ        ?= $(FUZZ_ALL)
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -pthread -Ilib -I/usr/include/libexttextcat $(FUZZ_SAN)
+FUZZ_LIB    := $(FUZZ_DIR)/libnmt.a
+FUZZ_UTIL   := $(FUZZ_DIR)/tests/fuzz/fuzz_util.o
+.PHONY: fuzz fuzz-build fuzz-clang
+
+# clang with its libFuzzer runtime, installed like .ci/deps installs its packages
+fuzz-clang:
+	@command -v $(FUZZ_CC) >/dev/null || { SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang; }
+
+$(FUZZ_DIR)/%.o: %.c | fuzz-clang
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
+	$(AR) rcs $@ $^
+
+$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
+
+fuzz-build: $(FUZZ_ALL:%=$(FUZZ_DIR)/%_fuzz)
+
+# Crashes land in build-fuzz/crash/NAME-*; -timeout turns a hang into a crash report.
+fuzz: fuzz-build $(TOOL_BINS)
+	@[ -d $(FUZZ_DIR)/corpus ] || bash tests/fuzz/seeds.sh $(BIN) $(FUZZ_DIR)/corpus
+	@mkdir -p $(FUZZ_DIR)/crash
+	@for f in $(FUZZ); do echo "fuzz: $$f for $(FUZZ_S) s"; \
+	  $(FUZZ_DIR)/$${f}_fuzz -max_total_time=$(FUZZ_S) -timeout=10 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/crash/$$f- $(FUZZ_DIR)/corpus/$$f || exit 1; done
 
 deps:
 	bash .ci/deps
@@ -122,7 +151,7 @@ install: $(TOOL_BINS)
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 
 clean:
-	rm -rf build build-san bin bin-san
+	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*/*.d) \
-  $(wildcard $(BUILD)/cuda/lib/*.d $(BUILD)/tests/cuda/*.d)
+  $(wildcard $(BUILD)/cuda/lib/*.d $(BUILD)/tests/cuda/*.d $(FUZZ_DIR)/lib/*.d $(FUZZ_DIR)/tests/fuzz/*.d)

@@ -1,6 +1,7 @@
 /* The model file reader on damaged and hostile input: what the fuzz harnesses
  * (tests/fuzz/) found, each fed back as a case. */
 #include "err.h"
+#include "io.h"
 #include "model.h"
 #include "test.h"
 #include <stdio.h>

@@ -3,7 +3,10 @@
  * offset" lines), "weights" (the parameter buffer, float32). */
 #include "model.h"
 #include "err.h"
+#include <float.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -216,6 +219,11 @@ static const nmt_section *need(const nmt_model_file *f, const char *tag, const c
   return s;
 }
 
+/* Numbers from the file must fit their field: converting a double outside
+ * the range of int or float is undefined, and a NaN passes every range check. */
+static bool int_value(double x) { return x >= INT_MIN && x <= INT_MAX && x == floor(x); }
+static bool float_value(double x) { return fabs(x) <= FLT_MAX; }
+
 /* One "key=value" line into o or t (names point into the static tables).
  * "depth" is the older files' key for both depths. */
 static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, const char *val) {
@@ -224,7 +232,7 @@ static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, 
   bool num = *val && !*end;
   if (!strcmp(key, "src-lang")) return set_lang(t->src_lang, val);
   if (!strcmp(key, "tgt-lang")) return set_lang(t->tgt_lang, val);
-  if (!strcmp(key, "depth") && num) return o->enc_depth = o->dec_depth = (int)x, 0;
+  if (!strcmp(key, "depth") && num && int_value(x)) return o->enc_depth = o->dec_depth = (int)x, 0;
   if (!strcmp(key, "tok-aggressive") && num) return t->aggressive = x != 0, 0;
   if (!strcmp(key, "tok-escape") && num) return t->escape = x != 0, 0;
   if (!strcmp(key, "tok-normalize") && num) return t->normalize = x != 0, 0;
@@ -241,7 +249,7 @@ static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, 
     int j = name_index(k->names, k->nnames, val);
     return j < 0 ? -1 : (*(const char **)f = k->names[j], 0);
   }
-  if (!num) return -1;
+  if (!num || (k->kind == K_INT && !int_value(x)) || (k->kind == K_FLOAT && !float_value(x))) return -1;
   if (k->kind == K_INT) *(int *)f = (int)x;
   else if (k->kind == K_BOOL) *(bool *)f = x != 0;
   else *(float *)f = (float)x;
@@ -309,6 +317,25 @@ static int load_vocab(nmt_vocab **v, const nmt_model_file *f, const char *tag, c
   return nmt_vocab_parse(v, s->data, s->len, name);
 }
 
+/* The configuration refused by config_of or the layout: their message, copied
+ * first because nmt_fail writes the buffer nmt_errmsg() returns. */
+static int config_refused(const char *path) {
+  char why[512];
+  snprintf(why, sizeof why, "%s", nmt_errmsg());
+  return nmt_fail(NMT_EINPUT, "%s: config: %s", path, why);
+}
+
+/* Checked before allocating: a configuration bigger than the weights the
+ * file holds is a damaged file, not a request for memory. */
+static int weights_fit(const nn_params *p, const nmt_model_file *f, const char *path) {
+  const nmt_section *w = need(f, "weights", path);
+  if (!w) return nmt_errcode();
+  size_t have = w->len / sizeof(float);
+  return have >= p->n ? NMT_OK
+                      : nmt_fail(NMT_EINPUT, "%s: the weights hold %zu floats, the configuration needs %zu",
+                                 path, have, p->n);
+}
+
 int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
@@ -321,9 +348,9 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   if (!st) st = load_vocab(&m->src, f, "srcvocab", path);
   if (!st) st = load_vocab(&m->tgt, f, "tgtvocab", path);
   if (!st && config_of(&c, &m->opts, nmt_vocab_size(m->src), nmt_vocab_size(m->tgt)))
-    st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
-  if (!st && nn_net_layout(&m->net, &c, &m->params))
-    st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
+    st = config_refused(path);
+  if (!st && nn_net_layout(&m->net, &c, &m->params)) st = config_refused(path);
+  if (!st) st = weights_fit(&m->params, f, path);
   if (!st) st = nn_params_alloc(&m->params);
   if (!st) st = nmt_model_load_buffer(m, m->params.w, f, "weights", path);
   if (!st && codes && !(m->bpe_codes = strndup(codes->data, codes->len)))

@@ -43,3 +43,60 @@ TEST(model_file_read_mem) {
   nmt_mf_free(&f);
   free(bytes);
 }
+
+/* Load the tiny model with its config's `from` replaced by `to`; returns the
+ * status, the message in nmt_errmsg(). */
+static int load_patched(const char *from, const char *to) {
+  char p[512], q[512];
+  tiny_model_file(p);
+  snprintf(q, sizeof q, "%s", t_tmp("patched.bin"));
+  nmt_model_file f, g = {0};
+  CHECK_INT(nmt_mf_read(&f, p), NMT_OK);
+  const nmt_section *c = nmt_mf_get(&f, "config");
+  const char *at = c ? memmem(c->data, c->len, from, strlen(from)) : NULL;
+  if (!at) { T_FAIL("no '%s' in the config", from); nmt_mf_free(&f); return -1; }
+  char cfg[2048];
+  size_t head = (size_t)(at - (const char *)c->data), tail = c->len - head - strlen(from);
+  snprintf(cfg, sizeof cfg, "%.*s%s%.*s", (int)head, (const char *)c->data, to, (int)tail, at + strlen(from));
+  for (int i = 0; i < f.n; i++)
+    CHECK_INT(nmt_mf_add(&g, f.s[i].tag, f.s + i == c ? cfg : f.s[i].data, f.s + i == c ? strlen(cfg) : f.s[i].len),
+              NMT_OK);
+  CHECK_INT(nmt_mf_write(&g, q), NMT_OK);
+  free(g.s);
+  nmt_mf_free(&f);
+  nmt_model m;
+  int st = nmt_model_load(&m, q);
+  if (!st) nmt_model_free(&m);
+  return st;
+}
+
+/* A size past any real model overflowed the layout's int shapes (UBSan:
+ * signed overflow in nn_model_luong.c) or asked for terabytes. */
+TEST(model_file_huge_size) {
+  CHECK_INT(load_patched("dim-rnn=4", "dim-rnn=2000000000"), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "config: sizes must be at most 65536") != NULL);
+}
+
+/* A size the layout accepts but the file's weights cannot hold is refused
+ * before the parameters are allocated (dim-emb=99999999 took 17 GB). */
+TEST(model_file_weights_too_short) {
+  CHECK_INT(load_patched("dim-emb=4", "dim-emb=60000"), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), ": the weights hold 512 floats, the configuration needs ") != NULL);
+}
+
+/* Numbers out of an int's range (UBSan: float-cast-overflow) or not finite. */
+TEST(model_file_bad_numbers) {
+  CHECK_INT(load_patched("window=0", "window=1e20"), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), ": config: cannot use 'window=1e20'") != NULL);
+  CHECK_INT(load_patched("window=0", "window=2.5"), NMT_EINPUT);
+  CHECK_INT(load_patched("dropout=0", "dropout=nan"), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), ": config: cannot use 'dropout=nan'") != NULL);
+  CHECK_INT(load_patched("label-smoothing=0", "label-smoothing=inf"), NMT_EINPUT);
+}
+
+/* A configuration the layout refuses: the message wrapped itself (nmt_fail
+ * given nmt_errmsg(), its own buffer, as an argument) and came out garbled. */
+TEST(model_file_layout_message) {
+  CHECK_INT(load_patched("enc-depth=1", "enc-depth=100"), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "patched.bin: config: luong: bad configuration (layers 1..8,") != NULL);
+}

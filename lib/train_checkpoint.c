@@ -3,6 +3,7 @@
 #include "err.h"
 #include "train_loop.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,11 @@ static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *s
                  &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best_ppl, &s->stalls,
                  &s->tokens, &s->elapsed, adam_step);
   free(text);
-  return n == 10 ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+  /* Resuming from negative counts or a non-finite rate hung or diverged the run. */
+  bool sane = s->step >= 0 && s->epoch >= 0 && s->batch >= 0 && s->stalls >= 0 && s->tokens >= 0 &&
+              *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best_ppl) &&
+              s->best_ppl >= 0 && isfinite(s->elapsed) && s->elapsed >= 0;
+  return n == 10 && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
 }
 
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {

@@ -3,19 +3,24 @@
 #include "err.h"
 #include "io.h"
 #include "model.h"
+#include "train_loop.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A saved tiny model's file at `out` (t_tmp path, copied). */
-static void tiny_model_file(char out[512]) {
+static void tiny_model(nmt_model *m) {
   const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\n";
   nmt_vocab *vs, *vt;
   nmt_vocab_parse(&vs, text, strlen(text), "v");
   nmt_vocab_parse(&vt, text, strlen(text), "v");
   nmt_model_opts o = {.dim_emb = 4, .dim_rnn = 4, .enc_depth = 1, .dec_depth = 1, .input_feed = true};
+  CHECK_INT(nmt_model_create(m, &o, vs, vt, 1), NMT_OK);
+}
+
+/* A saved tiny model's file at `out` (t_tmp path, copied). */
+static void tiny_model_file(char out[512]) {
   nmt_model m;
-  CHECK_INT(nmt_model_create(&m, &o, vs, vt, 1), NMT_OK);
+  tiny_model(&m);
   snprintf(out, 512, "%s", t_tmp("tiny.bin"));
   CHECK_INT(nmt_model_save(&m, out), NMT_OK);
   nmt_model_free(&m);
@@ -99,4 +104,30 @@ TEST(model_file_bad_numbers) {
 TEST(model_file_layout_message) {
   CHECK_INT(load_patched("enc-depth=1", "enc-depth=100"), NMT_EINPUT);
   CHECK(strstr(nmt_errmsg(), "patched.bin: config: luong: bad configuration (layers 1..8,") != NULL);
+}
+
+/* A checkpoint whose training state has a negative count or a rate that is
+ * not a positive number: resuming from batch=-5 hung nmt-train, lr=nan or
+ * adam-step=-1 made every step NaN. Refused when loaded. */
+TEST(model_file_checkpoint_bad_state) {
+  nmt_train_opts o = {.lr = 0.001, .seed = 1};
+  const nmt_train_state good = nmt_train_state_new(&o);
+  nmt_train_state bad[4] = {good, good, good, good}, s;
+  bad[0].batch = -5, bad[1].lr = NAN, bad[2].epoch = -3, bad[3].best_ppl = INFINITY;
+  char p[512];
+  snprintf(p, sizeof p, "%s", t_tmp("tiny.ckpt"));
+  nmt_model m, r;
+  tiny_model(&m);
+  CHECK_INT(nmt_checkpoint_save(&m, &good, p), NMT_OK);
+  CHECK_INT(nmt_checkpoint_load(&r, &s, p), NMT_OK);
+  nmt_model_free(&r);
+  for (int i = 0; i < 4; i++) {
+    CHECK_INT(nmt_checkpoint_save(&m, &bad[i], p), NMT_OK);
+    CHECK_INT(nmt_checkpoint_load(&r, &s, p), NMT_EINPUT);
+    CHECK(strstr(nmt_errmsg(), "tiny.ckpt: bad training state") != NULL);
+  }
+  m.params.step = -1;
+  CHECK_INT(nmt_checkpoint_save(&m, &good, p), NMT_OK);
+  CHECK_INT(nmt_checkpoint_load(&r, &s, p), NMT_EINPUT);
+  nmt_model_free(&m);
 }

@@ -135,12 +135,14 @@ $(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $(FUZZ_LIB)
 
 fuzz-build: $(FUZZ_ALL:%=$(FUZZ_DIR)/%_fuzz)
 
-# Crashes land in build-fuzz/crash/NAME-*; -timeout turns a hang into a crash report.
+# Crashes land in build-fuzz/crash/NAME-*; -timeout turns a hang into a crash report;
+# tests/fuzz/NAME.dict, when there is one, names the format's keywords.
 fuzz: fuzz-build $(TOOL_BINS)
 	@[ -d $(FUZZ_DIR)/corpus ] || bash tests/fuzz/seeds.sh $(BIN) $(FUZZ_DIR)/corpus
 	@mkdir -p $(FUZZ_DIR)/crash
 	@for f in $(FUZZ); do echo "fuzz: $$f for $(FUZZ_S) s"; \
-	  $(FUZZ_DIR)/$${f}_fuzz -max_total_time=$(FUZZ_S) -timeout=10 -print_final_stats=1 \
+	  d=; [ -f tests/fuzz/$$f.dict ] && d=-dict=tests/fuzz/$$f.dict; \
+	  $(FUZZ_DIR)/$${f}_fuzz -max_total_time=$(FUZZ_S) -timeout=10 -print_final_stats=1 $$d \
 	    -artifact_prefix=$(FUZZ_DIR)/crash/$$f- $(FUZZ_DIR)/corpus/$$f || exit 1; done
 
 deps:

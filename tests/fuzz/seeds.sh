@@ -15,7 +15,7 @@ printf 'the cat sat on the mat\na cat and a dog\nthe dog sat\n' > "$tmp/en"
 printf 'le chat est sur le tapis\nun chat et un chien\nle chien est assis\n' > "$tmp/fr"
 
 # codes and subword-nmt vocabularies
-nmt-bpe learn -s 20 -i "$tmp/en" "$tmp/fr" -o "$tmp/codes"
+nmt-bpe learn -s 20 2>/dev/null -i "$tmp/en" "$tmp/fr" -o "$tmp/codes"
 cp "$tmp/codes" "$out/codes/learned"
 printf 'a b\nab c\n' > "$out/codes/v01"
 nmt-bpe apply -c "$tmp/codes" "$tmp/en" -o "$tmp/en.bpe"
@@ -27,6 +27,7 @@ nmt-bpe vocab --nmt "$tmp/en.bpe" -o "$out/vocab/nmt"
 printf '<pad>\n<unk>\n<s>\n</s>\na\nb\n' > "$tmp/ids.vocab"
 printf 'a b\n\nb a c\n' > "$tmp/ids.txt"
 nmt-bpe apply -c "$out/codes/v01" --ids "$tmp/ids.vocab" "$tmp/ids.txt" -o "$out/tstream/ids"
+nmt-bpe apply -z -c "$out/codes/v01" --ids "$tmp/ids.vocab" "$tmp/ids.txt" -o "$out/tstream/ids.zst"
 
 # models and checkpoints: one tiny model per family, one step each
 for fam in luong srnmt rnnsearch rhn deep-att deep-ed; do
@@ -41,4 +42,5 @@ head -c -8 "$tmp/full.bin" > "$out/model/codes-and-langs"
 
 # TSV and CSV: the first byte picks the format (tsv_fuzz.c: odd is CSV)
 paste "$tmp/fr" "$tmp/en" | sed '1s/^/0/' > "$out/tsv/tsv"
+{ printf 0; paste "$tmp/fr" "$tmp/en" | zstd -q -c; } > "$out/tsv/tsv.zst"
 printf '1fr,en\n"le ""chat""",the cat\n"deux\nlignes",two\r\n' > "$out/tsv/csv"

@@ -82,6 +82,7 @@ static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   if (o->enc_cell_depth < 0 || o->dec_cell_depth < 0)
     return nmt_fail(NMT_EUSAGE, "--enc-cell-depth and --dec-cell-depth must be >= 1");
   if (o->recon_beta < 0) return nmt_fail(NMT_EUSAGE, "--reconstructor-beta must be >= 0");
+  if (o->local && o->window < 1) return nmt_fail(NMT_EUSAGE, "--attention-window must be >= 1 with --local-attention");
   bool none = score == 3;
   *c = (nn_net_cfg){.family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
                     .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
@@ -279,6 +280,9 @@ static int copy_tensors(nn_params *p, float *dst, const nmt_section *table, cons
   if (!text) return nmt_fail(NMT_EIO, "out of memory");
   int st = NMT_OK, found = 0;
   size_t nfloats = data->len / sizeof(float);
+  /* a tensor named twice must not stand in for a missing one */
+  bool *seen = calloc((size_t)p->nviews + 1, sizeof *seen);
+  if (!seen) st = nmt_fail(NMT_EIO, "out of memory");
   for (char *line = strtok_r(text, "\n", &save); line && !st; line = strtok_r(NULL, "\n", &save)) {
     char name[64];
     int rows, cols;
@@ -289,13 +293,15 @@ static int copy_tensors(nn_params *p, float *dst, const nmt_section *table, cons
     if (!st && (i < 0 || p->views[i].rows != rows || p->views[i].cols != cols))
       st = nmt_fail(NMT_EINPUT, "%s: tensor %s (%d,%d) does not fit the configuration", path, name,
                     rows, cols);
+    if (!st && seen[i]) st = nmt_fail(NMT_EINPUT, "%s: tensor %s is in the table twice", path, name);
     if (!st && (off > nfloats || (size_t)rows * cols > nfloats - off))
       st = nmt_fail(NMT_EINPUT, "%s: tensor %s lies outside the data", path, name);
     if (!st) {
       memcpy(dst + p->views[i].off, (const float *)data->data + off, sizeof(float) * (size_t)rows * cols);
-      found++;
+      seen[i] = true, found++;
     }
   }
+  free(seen);
   free(text);
   if (!st && found != p->nviews)
     st = nmt_fail(NMT_EINPUT, "%s: %d of the model's %d tensors are missing", path,

@@ -49,18 +49,18 @@ TEST(model_file_read_mem) {
   free(bytes);
 }
 
-/* Load the tiny model with its config's `from` replaced by `to`; returns the
- * status, the message in nmt_errmsg(). */
-static int load_patched(const char *from, const char *to) {
+/* Load the tiny model with `from` in its section `tag` replaced by `to`;
+ * returns the status, the message in nmt_errmsg(). */
+static int load_patched_in(const char *tag, const char *from, const char *to) {
   char p[512], q[512];
   tiny_model_file(p);
   snprintf(q, sizeof q, "%s", t_tmp("patched.bin"));
   nmt_model_file f, g = {0};
   CHECK_INT(nmt_mf_read(&f, p), NMT_OK);
-  const nmt_section *c = nmt_mf_get(&f, "config");
+  const nmt_section *c = nmt_mf_get(&f, tag);
   const char *at = c ? memmem(c->data, c->len, from, strlen(from)) : NULL;
-  if (!at) { T_FAIL("no '%s' in the config", from); nmt_mf_free(&f); return -1; }
-  char cfg[2048];
+  if (!at) { T_FAIL("no '%s' in %s", from, tag); nmt_mf_free(&f); return -1; }
+  char cfg[4096];
   size_t head = (size_t)(at - (const char *)c->data), tail = c->len - head - strlen(from);
   snprintf(cfg, sizeof cfg, "%.*s%s%.*s", (int)head, (const char *)c->data, to, (int)tail, at + strlen(from));
   for (int i = 0; i < f.n; i++)
@@ -74,6 +74,8 @@ static int load_patched(const char *from, const char *to) {
   if (!st) nmt_model_free(&m);
   return st;
 }
+
+static int load_patched(const char *from, const char *to) { return load_patched_in("config", from, to); }
 
 /* A size past any real model overflowed the layout's int shapes (UBSan:
  * signed overflow in nn_model_luong.c) or asked for terabytes. */
@@ -130,4 +132,29 @@ TEST(model_file_checkpoint_bad_state) {
   CHECK_INT(nmt_checkpoint_save(&m, &good, p), NMT_OK);
   CHECK_INT(nmt_checkpoint_load(&r, &s, p), NMT_EINPUT);
   nmt_model_free(&m);
+}
+
+/* Local-p attention with a window below 1 loaded, then every decode failed
+ * with "attn_local: sig (5,1) for weights (5,4), D 0" and exit status 1. */
+TEST(model_file_local_window) {
+  CHECK_INT(load_patched("local=0\nwindow=0", "local=1\nwindow=0"), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "config: --attention-window must be >= 1 with --local-attention") != NULL);
+}
+
+/* A tensor table naming one tensor twice and another not at all loaded,
+ * leaving the missing tensor zero: the count of lines matched the model's. */
+TEST(model_file_tensor_twice) {
+  char p[512];
+  tiny_model_file(p);
+  nmt_model_file f;
+  CHECK_INT(nmt_mf_read(&f, p), NMT_OK);
+  const nmt_section *t = nmt_mf_get(&f, "tensors");
+  const char *nl = memchr(t->data, '\n', t->len);
+  char first[256], second[256];
+  snprintf(first, sizeof first, "%.*s", (int)(nl + 1 - (const char *)t->data), (const char *)t->data);
+  const char *nl2 = memchr(nl + 1, '\n', t->len - (size_t)(nl + 1 - (const char *)t->data));
+  snprintf(second, sizeof second, "%.*s", (int)(nl2 - nl), nl + 1);
+  nmt_mf_free(&f);
+  CHECK_INT(load_patched_in("tensors", first, second), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "is in the table twice") != NULL);
 }

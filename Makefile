@@ -118,10 +118,14 @@ FUZZ_LIB    := $(FUZZ_DIR)/libnmt.a
 FUZZ_UTIL   := $(FUZZ_DIR)/tests/fuzz/fuzz_util.o
 .PHONY: fuzz fuzz-build fuzz-clang
 
-# clang with its libFuzzer runtime, installed like .ci/deps installs its packages
+# clang with its libFuzzer runtime (only recommended by clang's package), installed like
+# .ci/deps installs its packages when a trivial harness does not link
 fuzz-clang:
-	@command -v $(FUZZ_CC) >/dev/null || { SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang; }
+	@mkdir -p $(FUZZ_DIR)
+	@echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o $(FUZZ_DIR)/probe 2>/dev/null || { \
+	  SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-dev; }
 
 $(FUZZ_DIR)/%.o: %.c | fuzz-clang
 	@mkdir -p $(dir $@)

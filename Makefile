@@ -142,8 +142,9 @@ fuzz-build: $(FUZZ_ALL:%=$(FUZZ_DIR)/%_fuzz)
 # Crashes land in build-fuzz/crash/NAME-*; -timeout turns a hang into a crash report;
 # tests/fuzz/NAME.dict, when there is one, names the format's keywords.
 fuzz: fuzz-build $(TOOL_BINS)
-	@[ -d $(FUZZ_DIR)/corpus ] || bash tests/fuzz/seeds.sh $(BIN) $(FUZZ_DIR)/corpus
-	@mkdir -p $(FUZZ_DIR)/crash
+	@for f in $(FUZZ); do [ -d $(FUZZ_DIR)/corpus/$$f ] || \
+	  { bash tests/fuzz/seeds.sh $(BIN) $(FUZZ_DIR)/corpus && break; } || exit 1; done
+	@mkdir -p $(FUZZ_DIR)/crash $(FUZZ:%=$(FUZZ_DIR)/corpus/%)
 	@for f in $(FUZZ); do echo "fuzz: $$f for $(FUZZ_S) s"; \
 	  d=; [ -f tests/fuzz/$$f.dict ] && d=-dict=tests/fuzz/$$f.dict; \
 	  $(FUZZ_DIR)/$${f}_fuzz -max_total_time=$(FUZZ_S) -timeout=10 -print_final_stats=1 $$d \

@@ -165,17 +165,52 @@ test-emu: emu
 	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu $(or $(T),cuda_)
 	./$(BIN)/nmt-tests-emu $(or $(T),emu_)
 
-# libFuzzer on the tensor stream reader (clang; not in CI): make fuzz FUZZ_S=600
-FUZZ_S ?= 60
-.PHONY: fuzz
-fuzz: $(BIN)/nmt-bpe
-	@mkdir -p $(BUILD)/fuzz-corpus
-	printf '<pad>\n<unk>\n<s>\n</s>\na\nb\n' > $(BUILD)/fuzz-vocab
-	printf 'a b\n\nb a c\n' | $(BIN)/nmt-bpe -c /dev/null --ids $(BUILD)/fuzz-vocab -o $(BUILD)/fuzz-corpus/seed
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib tests/fuzz/tstream_fuzz.c \
-	  lib/tstream.c lib/crc32c.c lib/io_read.c lib/io_write.c lib/io_std.c lib/io_target.c lib/err.c lib/utf8.c \
-	  -lzstd -lz -pthread -o $(BUILD)/tstream-fuzz
-	$(BUILD)/tstream-fuzz -max_total_time=$(FUZZ_S) $(BUILD)/fuzz-corpus
+# Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/*.c again with
+# clang and the sanitizers into build-fuzz/, one harness per parser (tests/fuzz/*_fuzz.c), seed
+# corpora made by tests/fuzz/seeds.sh with the tools. `make fuzz` runs each harness FUZZ_S
+# seconds, one after another; `make fuzz FUZZ=model FUZZ_S=1800` runs one.
+FUZZ_S      ?= 60
+FUZZ_CC     ?= clang
+FUZZ_DIR    := build-fuzz
+FUZZ_ALL    := $(patsubst tests/fuzz/%_fuzz.c,%,$(wildcard tests/fuzz/*_fuzz.c))
+FUZZ        ?= $(FUZZ_ALL)
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -pthread -Ilib -I/usr/include/libexttextcat $(FUZZ_SAN)
+FUZZ_LIB    := $(FUZZ_DIR)/libnmt.a
+FUZZ_UTIL   := $(FUZZ_DIR)/tests/fuzz/fuzz_util.o
+.PHONY: fuzz fuzz-build fuzz-clang
+
+# clang with its libFuzzer runtime (only recommended by clang's package), installed like
+# .ci/deps installs its packages when a trivial harness does not link
+fuzz-clang:
+	@mkdir -p $(FUZZ_DIR)
+	@echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o $(FUZZ_DIR)/probe 2>/dev/null || { \
+	  SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-dev; }
+
+$(FUZZ_DIR)/%.o: %.c | fuzz-clang
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
+	$(AR) rcs $@ $^
+
+$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
+
+fuzz-build: $(FUZZ_ALL:%=$(FUZZ_DIR)/%_fuzz)
+
+# Crashes land in build-fuzz/crash/NAME-*; -timeout turns a hang into a crash report;
+# tests/fuzz/NAME.dict, when there is one, names the format's keywords.
+fuzz: fuzz-build $(TOOL_BINS)
+	@for f in $(FUZZ); do [ -d $(FUZZ_DIR)/corpus/$$f ] || \
+	  { bash tests/fuzz/seeds.sh $(BIN) $(FUZZ_DIR)/corpus && break; } || exit 1; done
+	@mkdir -p $(FUZZ_DIR)/crash $(FUZZ:%=$(FUZZ_DIR)/corpus/%)
+	@for f in $(FUZZ); do echo "fuzz: $$f for $(FUZZ_S) s"; \
+	  d=; [ -f tests/fuzz/$$f.dict ] && d=-dict=tests/fuzz/$$f.dict; \
+	  $(FUZZ_DIR)/$${f}_fuzz -max_total_time=$(FUZZ_S) -timeout=10 -print_final_stats=1 $$d \
+	    -artifact_prefix=$(FUZZ_DIR)/crash/$$f- $(FUZZ_DIR)/corpus/$$f || exit 1; done
 
 deps:
 	bash .ci/deps
@@ -185,8 +220,9 @@ install: $(TOOL_BINS)
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 
 clean:
-	rm -rf build build-san bin bin-san
+	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*/*.d) \
   $(wildcard $(BUILD)/cuda/lib/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
+  $(wildcard $(FUZZ_DIR)/lib/*.d $(FUZZ_DIR)/tests/fuzz/*.d) \
   $(shell find $(EMU) -name '*.d' 2>/dev/null)

@@ -3,7 +3,10 @@
  * offset" lines), "weights" (the parameter buffer, float32). */
 #include "model.h"
 #include "err.h"
+#include <float.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +82,7 @@ static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   if (o->enc_cell_depth < 0 || o->dec_cell_depth < 0)
     return nmt_fail(NMT_EUSAGE, "--enc-cell-depth and --dec-cell-depth must be >= 1");
   if (o->recon_beta < 0) return nmt_fail(NMT_EUSAGE, "--reconstructor-beta must be >= 0");
+  if (o->local && o->window < 1) return nmt_fail(NMT_EUSAGE, "--attention-window must be >= 1 with --local-attention");
   bool none = score == 3;
   *c = (nn_net_cfg){.family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
                     .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
@@ -235,6 +239,11 @@ static const nmt_section *need(const nmt_model_file *f, const char *tag, const c
   return s;
 }
 
+/* Numbers from the file must fit their field: converting a double outside
+ * the range of int or float is undefined, and a NaN passes every range check. */
+static bool int_value(double x) { return x >= INT_MIN && x <= INT_MAX && x == floor(x); }
+static bool float_value(double x) { return fabs(x) <= FLT_MAX; }
+
 /* One "key=value" line into o or t (names point into the static tables).
  * "depth" is the older files' key for both depths. */
 static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, const char *val) {
@@ -243,7 +252,7 @@ static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, 
   bool num = *val && !*end;
   if (!strcmp(key, "src-lang")) return set_lang(t->src_lang, val);
   if (!strcmp(key, "tgt-lang")) return set_lang(t->tgt_lang, val);
-  if (!strcmp(key, "depth") && num) return o->enc_depth = o->dec_depth = (int)x, 0;
+  if (!strcmp(key, "depth") && num && int_value(x)) return o->enc_depth = o->dec_depth = (int)x, 0;
   if (!strcmp(key, "tok-aggressive") && num) return t->aggressive = x != 0, 0;
   if (!strcmp(key, "tok-escape") && num) return t->escape = x != 0, 0;
   if (!strcmp(key, "tok-normalize") && num) return t->normalize = x != 0, 0;
@@ -260,7 +269,7 @@ static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, 
     int j = name_index(k->names, k->nnames, val);
     return j < 0 ? -1 : (*(const char **)f = k->names[j], 0);
   }
-  if (!num) return -1;
+  if (!num || (k->kind == K_INT && !int_value(x)) || (k->kind == K_FLOAT && !float_value(x))) return -1;
   if (k->kind == K_INT) *(int *)f = (int)x;
   else if (k->kind == K_BOOL) *(bool *)f = x != 0;
   else *(float *)f = (float)x;
@@ -290,6 +299,9 @@ static int copy_tensors(nn_params *p, float *dst, const nmt_section *table, cons
   if (!text) return nmt_fail(NMT_EIO, "out of memory");
   int st = NMT_OK, found = 0;
   size_t nfloats = data->len / sizeof(float);
+  /* a tensor named twice must not stand in for a missing one */
+  bool *seen = calloc((size_t)p->nviews + 1, sizeof *seen);
+  if (!seen) st = nmt_fail(NMT_EIO, "out of memory");
   for (char *line = strtok_r(text, "\n", &save); line && !st; line = strtok_r(NULL, "\n", &save)) {
     char name[64];
     int rows, cols;
@@ -300,13 +312,15 @@ static int copy_tensors(nn_params *p, float *dst, const nmt_section *table, cons
     if (!st && (i < 0 || p->views[i].rows != rows || p->views[i].cols != cols))
       st = nmt_fail(NMT_EINPUT, "%s: tensor %s (%d,%d) does not fit the configuration", path, name,
                     rows, cols);
+    if (!st && seen[i]) st = nmt_fail(NMT_EINPUT, "%s: tensor %s is in the table twice", path, name);
     if (!st && (off > nfloats || (size_t)rows * cols > nfloats - off))
       st = nmt_fail(NMT_EINPUT, "%s: tensor %s lies outside the data", path, name);
     if (!st) {
       memcpy(dst + p->views[i].off, (const float *)data->data + off, sizeof(float) * (size_t)rows * cols);
-      found++;
+      seen[i] = true, found++;
     }
   }
+  free(seen);
   free(text);
   if (!st && found != p->nviews)
     st = nmt_fail(NMT_EINPUT, "%s: %d of the model's %d tensors are missing", path,
@@ -328,6 +342,25 @@ static int load_vocab(nmt_vocab **v, const nmt_model_file *f, const char *tag, c
   return nmt_vocab_parse(v, s->data, s->len, name);
 }
 
+/* The configuration refused by config_of or the layout: their message, copied
+ * first because nmt_fail writes the buffer nmt_errmsg() returns. */
+static int config_refused(const char *path) {
+  char why[512];
+  snprintf(why, sizeof why, "%s", nmt_errmsg());
+  return nmt_fail(NMT_EINPUT, "%s: config: %s", path, why);
+}
+
+/* Checked before allocating: a configuration bigger than the weights the
+ * file holds is a damaged file, not a request for memory. */
+static int weights_fit(const nn_params *p, const nmt_model_file *f, const char *path) {
+  const nmt_section *w = need(f, "weights", path);
+  if (!w) return nmt_errcode();
+  size_t have = w->len / sizeof(float);
+  return have >= p->n ? NMT_OK
+                      : nmt_fail(NMT_EINPUT, "%s: the weights hold %zu floats, the configuration needs %zu",
+                                 path, have, p->n);
+}
+
 int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
@@ -340,9 +373,9 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   if (!st) st = load_vocab(&m->src, f, "srcvocab", path);
   if (!st) st = load_vocab(&m->tgt, f, "tgtvocab", path);
   if (!st && config_of(&c, &m->opts, nmt_vocab_size(m->src), nmt_vocab_size(m->tgt)))
-    st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
-  if (!st && nn_net_layout(&m->net, &c, &m->params))
-    st = nmt_fail(NMT_EINPUT, "%s: config: %s", path, nmt_errmsg());
+    st = config_refused(path);
+  if (!st && nn_net_layout(&m->net, &c, &m->params)) st = config_refused(path);
+  if (!st) st = weights_fit(&m->params, f, path);
   if (!st) st = nn_params_alloc(&m->params);
   if (!st) st = nmt_model_load_buffer(m, m->params.w, f, "weights", path);
   if (!st && codes && !(m->bpe_codes = strndup(codes->data, codes->len)))

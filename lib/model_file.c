@@ -165,11 +165,24 @@ static int parse_sections(nmt_model_file *f, const char *path) {
   return at == end ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad section table", path);
 }
 
-int nmt_mf_read(nmt_model_file *f, const char *path) {
-  memset(f, 0, sizeof *f);
-  int st = nmt_read_file(path, &f->buf, &f->size);
-  if (!st) st = check_header(f->buf, f->size, path);
+/* Check and index f->buf; f is freed on error. */
+static int parse_buf(nmt_model_file *f, const char *path) {
+  int st = check_header(f->buf, f->size, path);
   if (!st) st = parse_sections(f, path);
   if (st) nmt_mf_free(f);
   return st;
+}
+
+int nmt_mf_read(nmt_model_file *f, const char *path) {
+  memset(f, 0, sizeof *f);
+  int st = nmt_read_file(path, &f->buf, &f->size);
+  return st ? st : parse_buf(f, path);
+}
+
+int nmt_mf_read_mem(nmt_model_file *f, const void *data, size_t len, const char *name) {
+  memset(f, 0, sizeof *f);
+  if (!(f->buf = malloc(len ? len : 1))) return nmt_fail(NMT_EIO, "out of memory");
+  if (len) memcpy(f->buf, data, len);
+  f->size = len;
+  return parse_buf(f, name);
 }

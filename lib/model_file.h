@@ -33,6 +33,8 @@ int nmt_mf_write(const nmt_model_file *f, const char *path);
  * "PATH: not an nmt model file", "...: format version N is newer...",
  * "PATH: truncated", "PATH: checksum mismatch". */
 int nmt_mf_read(nmt_model_file *f, const char *path);
+/* The same over a copy of len bytes in memory; `name` is used in messages. */
+int nmt_mf_read_mem(nmt_model_file *f, const void *data, size_t len, const char *name);
 /* The section called tag, or NULL. */
 const nmt_section *nmt_mf_get(const nmt_model_file *f, const char *tag);
 void nmt_mf_free(nmt_model_file *f);

@@ -38,6 +38,9 @@ int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p) {
   memset(m, -1, sizeof *m);
   m->cfg = *cfg;
   if (!cfg->family) return nmt_fail(NMT_EUSAGE, "no model family (--type)");
+  /* Past this the layouts' int shapes (4H x 2H, ...) overflow; no real model comes near. */
+  if (cfg->emb > NN_MAX_DIM || cfg->hidden > NN_MAX_DIM || cfg->attn_size > NN_MAX_DIM)
+    return nmt_fail(NMT_EUSAGE, "sizes must be at most %d (--dim-emb, --dim-rnn)", NN_MAX_DIM);
   return cfg->family->layout(m, p);
 }
 

@@ -19,7 +19,7 @@
 #include "nn_params.h"
 #include "nn_tape.h"
 
-enum { NN_MAX_LAYERS = 8, NN_NET_MAX_VIEWS = 256, NN_NET_MAX_MEM = 8, NN_NET_MAX_STATE = 40 };
+enum { NN_MAX_DIM = 65536, NN_MAX_LAYERS = 8, NN_NET_MAX_VIEWS = 256, NN_NET_MAX_MEM = 8, NN_NET_MAX_STATE = 40 };
 
 /* Marian's --enc-type names. */
 enum nn_enc_type { NN_ENC_UNI, NN_ENC_BI, NN_ENC_BI_UNI };

@@ -3,6 +3,7 @@
 #include "err.h"
 #include "train_loop.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +49,13 @@ static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *s
                  &s->tokens, &s->elapsed, adam_step, &s->mini_batch, &s->mini_batch_words, &s->window,
                  &s->workers, &s->corpus_pairs, &s->corpus_hash);
   free(text);
+  /* Resuming from negative counts or a non-finite rate hung or diverged the run. */
+  bool sane = s->step >= 0 && s->epoch >= 0 && s->batch >= 0 && s->stalls >= 0 && s->tokens >= 0 &&
+              *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best_ppl) &&
+              s->best_ppl >= 0 && isfinite(s->elapsed) && s->elapsed >= 0 && s->mini_batch >= 0 &&
+              s->mini_batch_words >= 0 && s->window >= 0 && s->workers >= 0 && s->corpus_pairs >= 0;
   /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against) */
-  return n == 10 || n == 16 ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+  return (n == 10 || n == 16) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
 }
 
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Seed corpora for the fuzz harnesses, made with the project's own tools:
+#   tests/fuzz/seeds.sh BIN CORPUS   (BIN holds nmt-*, CORPUS gets one folder per harness)
+# Model files and checkpoints go in without their last 8 bytes (the checksum):
+# the harnesses append it again (fuzz_util.h).
+set -euo pipefail
+bin=$(cd "$1" && pwd)
+out=$2
+export PATH="$bin:$PATH"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"/{model,checkpoint,tstream,codes,vocab,tsv}
+
+printf 'the cat sat on the mat\na cat and a dog\nthe dog sat\n' > "$tmp/en"
+printf 'le chat est sur le tapis\nun chat et un chien\nle chien est assis\n' > "$tmp/fr"
+
+# codes and subword-nmt vocabularies
+nmt-bpe learn -s 20 2>/dev/null -i "$tmp/en" "$tmp/fr" -o "$tmp/codes"
+cp "$tmp/codes" "$out/codes/learned"
+printf 'a b\nab c\n' > "$out/codes/v01"
+nmt-bpe apply -c "$tmp/codes" "$tmp/en" -o "$tmp/en.bpe"
+nmt-bpe apply -c "$tmp/codes" "$tmp/fr" -o "$tmp/fr.bpe"
+nmt-bpe vocab "$tmp/en.bpe" -o "$out/vocab/bpe-counts"
+nmt-bpe vocab --nmt "$tmp/en.bpe" -o "$out/vocab/nmt"
+
+# tensor streams: an id stream under the vocabulary tstream_fuzz.c has built in
+printf '<pad>\n<unk>\n<s>\n</s>\na\nb\n' > "$tmp/ids.vocab"
+printf 'a b\n\nb a c\n' > "$tmp/ids.txt"
+nmt-bpe apply -c "$out/codes/v01" --ids "$tmp/ids.vocab" "$tmp/ids.txt" -o "$out/tstream/ids"
+nmt-bpe apply -z -c "$out/codes/v01" --ids "$tmp/ids.vocab" "$tmp/ids.txt" -o "$out/tstream/ids.zst"
+
+# models and checkpoints: one tiny model per family, one step each
+for fam in luong srnmt rnnsearch rhn deep-att deep-ed; do
+  nmt-train -q --type "$fam" --train-sets "$tmp/fr.bpe" "$tmp/en.bpe" -m "$tmp/$fam.bin" \
+    --dim-emb 4 --dim-rnn 4 --after-batches 1 --valid-freq 0 --cpu-threads 1
+  head -c -8 "$tmp/$fam.bin" > "$out/model/$fam"
+  head -c -8 "$tmp/$fam.bin.ckpt" > "$out/checkpoint/$fam"
+done
+nmt-train -q --train-sets "$tmp/fr.bpe" "$tmp/en.bpe" -m "$tmp/full.bin" --bpe-codes "$tmp/codes" \
+  --src-lang fr --tgt-lang en --dim-emb 4 --dim-rnn 4 --after-batches 1 --valid-freq 0 --cpu-threads 1
+head -c -8 "$tmp/full.bin" > "$out/model/codes-and-langs"
+
+# TSV and CSV: the first byte picks the format (tsv_fuzz.c: odd is CSV)
+paste "$tmp/fr" "$tmp/en" | sed '1s/^/0/' > "$out/tsv/tsv"
+{ printf 0; paste "$tmp/fr" "$tmp/en" | zstd -q -c; } > "$out/tsv/tsv.zst"
+printf '1fr,en\n"le ""chat""",the cat\n"deux\nlignes",two\r\n' > "$out/tsv/csv"

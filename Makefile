@@ -1,6 +1,6 @@
 # nmt — build, test, bench, deps, install. `make` builds bin/nmt-<tool>.
-# Every lib/*.c goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
-# with tools/common/*.c (what all tools share) linked into each; every tests/*.c into bin/nmt-tests. Add a file and it is built: no list to edit.
+# Every lib/**/*.c goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
+# with tools/common/*.c (what all tools share) linked into each; every tests/**/*.c (but cuda/, emu/, fuzz/) into bin/nmt-tests. Add a file and it is built: no list to edit.
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -16,12 +16,13 @@ LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
 
-LIB_SRC   := $(wildcard lib/*.c)
+LIB_SRC   := $(sort $(shell find lib -name '*.c'))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOLS     := $(filter-out common,$(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/*.c)))))
 COMMON_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/common/*.c))
 TOOL_BINS := $(sort $(TOOLS:%=$(BIN)/nmt-%))
-TEST_SRC  := $(wildcard tests/*.c)
+# tests/ mirrors lib/'s folders; tests/cuda, emu and fuzz build their own programs
+TEST_SRC  := $(sort $(filter-out tests/cuda/% tests/emu/% tests/fuzz/%,$(shell find tests -name '*.c')))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all test check bench deps install clean cuda test-cuda demo
@@ -31,6 +32,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
+$(BUILD)/tests/%.o: CFLAGS += -Itests
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -41,7 +43,7 @@ LIB_LIST := $(BUILD)/libnmt.list
 $(shell mkdir -p $(BUILD) && echo '$(LIB_OBJ)' | cmp -s - $(LIB_LIST) 2>/dev/null || echo '$(LIB_OBJ)' > $(LIB_LIST))
 $(BUILD)/libnmt.a: $(LIB_OBJ) $(LIB_LIST)
 	rm -f $@
-	$(AR) rcs $@ $(LIB_OBJ)
+	$(AR) qcs $@ $(LIB_OBJ)
 
 .SECONDEXPANSION:
 # (no patsubst here: make would replace its % with the stem)
@@ -70,7 +72,7 @@ demo: deps
 	PATH="$(abspath $(BIN)):$$PATH" CC="$(CC)" bash examples/demo/run.sh $(BUILD)/demo
 
 # CUDA backend (docs/gpu.md), never part of `all`: kernels/*.cu into $(BUILD)/libnmt_cuda.a,
-# lib/device.c again with -DNMT_CUDA, and $(BIN)/nmt-tests-cuda (kernels against the CPU
+# lib/nn/device.c again with -DNMT_CUDA, and $(BIN)/nmt-tests-cuda (kernels against the CPU
 # ops; every case skips without a GPU). CUDA=0 turns it off; auto builds it when nvcc exists.
 CUDA      ?= auto
 NVCC      ?= $(if $(filter 0,$(CUDA)),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null))
@@ -83,7 +85,7 @@ NVCCFLAGS ?= -O3 -std=c++17 --extended-lambda $(CUDA_ARCH)
 CU_SRC    := $(wildcard kernels/*.cu)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 # What a CUDA program links before libnmt.a: the CUDA device.o, then the kernels.
-CUDA_LINK := $(BUILD)/cuda/lib/device.o $(BUILD)/libnmt_cuda.a
+CUDA_LINK := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
@@ -95,7 +97,7 @@ $(BUILD)/libnmt_cuda.a: $(CU_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/cuda/lib/device.o: lib/device.c
+$(BUILD)/cuda/lib/nn/device.o: lib/nn/device.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNMT_CUDA -Ikernels -MMD -MP -c $< -o $@
 
@@ -149,7 +151,7 @@ $(EMU)/kernels/emu/%.o: kernels/emu/%.cpp
 
 $(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
 
-$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(BUILD)/cuda/lib/device.o $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
+$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(BUILD)/cuda/lib/nn/device.o $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -165,7 +167,7 @@ test-emu: emu
 	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu $(or $(T),cuda_)
 	./$(BIN)/nmt-tests-emu $(or $(T),emu_)
 
-# Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/*.c again with
+# Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/**/*.c again with
 # clang and the sanitizers into build-fuzz/, one harness per parser (tests/fuzz/*_fuzz.c), seed
 # corpora made by tests/fuzz/seeds.sh with the tools. `make fuzz` runs each harness FUZZ_S
 # seconds, one after another; `make fuzz FUZZ=model FUZZ_S=1800` runs one.
@@ -194,7 +196,8 @@ $(FUZZ_DIR)/%.o: %.c | fuzz-clang
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
-	$(AR) rcs $@ $^
+	rm -f $@
+	$(AR) qcs $@ $^
 
 $(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
@@ -222,7 +225,7 @@ install: $(TOOL_BINS)
 clean:
 	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tools/*/*.d) \
-  $(wildcard $(BUILD)/cuda/lib/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
-  $(wildcard $(FUZZ_DIR)/lib/*.d $(FUZZ_DIR)/tests/fuzz/*.d) \
+-include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d) \
+  $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
+  $(LIB_SRC:%.c=$(FUZZ_DIR)/%.d) $(wildcard $(FUZZ_DIR)/tests/fuzz/*.d) \
   $(shell find $(EMU) -name '*.d' 2>/dev/null)

@@ -1,4 +1,4 @@
-/* The CUDA backend of the op API: every function of lib/nn_kernels.h with the
+/* The CUDA backend of the op API: every function of lib/nn/kernels.h with the
  * prefix nnc_ instead of nn_, the same arguments and the same (+=) semantics,
  * on device pointers (ids, targets, lengths and masks too). Usable from C.
  * Kernels run in order on one stream and return at once; a failed launch or
@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* ---- runtime (nn_cuda_runtime.cu); the int results are NMT statuses (err.h) ---- */
+/* ---- runtime (nn_cuda_runtime.cu); the int results are NMT statuses (base/err.h) ---- */
 
 /* Select `device`, create the stream and the cuBLAS handle. NMT_EIO with
  * "no CUDA device found (...)" when there is no usable GPU or driver,
@@ -33,7 +33,7 @@ int nnc_zero(void *p, size_t bytes);
 /* GEMMs on TF32 tensor cores (10-bit mantissa inputs, fp32 accumulation). */
 void nnc_set_tf32(bool on);
 
-/* ---- the op API (see lib/nn_kernels.h and the cell headers for each contract) ---- */
+/* ---- the op API (see lib/nn/kernels.h and the cell headers for each contract) ---- */
 
 void nnc_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
               const float *B, int ldb, float beta, float *C, int ldc);
@@ -81,7 +81,7 @@ void nnc_lstm_cell_bwd(float *dgx, float *dgh, float *dh_prev, float *dc_prev, c
                        const float *dc, const float *act, const float *c, const float *c_prev,
                        const float *mask, int B, int H);
 
-/* The cells added beside the LSTM: CPU kernels in lib/nn_gru.h, nn_atr.h, nn_lstm_peep.h. */
+/* The cells added beside the LSTM: CPU kernels in lib/nn/cells/gru.h, nn/cells/atr.h, nn/cells/lstm_peep.h. */
 void nnc_gru_cell_fwd(float *h, float *act, const float *gx, const float *gh, const float *h_prev,
                       const float *mask, int B, int H);
 void nnc_gru_cell_bwd(float *dgx, float *dgh, float *dh_prev, const float *dh, const float *act,
@@ -98,9 +98,9 @@ void nnc_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, flo
                        const float *dh, const float *dc, const float *act, const float *peep,
                        const float *c, const float *c_prev, const float *mask, int B, int H);
 
-/* The kernels of the model families: lib/nn_sru.h (the weakly-recurrent scan,
- * its `work` scratch unused on the device; the highway), nn_rhn.h,
- * nn_maxpool.h (arg is a device int buffer) and nn_srnmt_attn.h. */
+/* The kernels of the model families: lib/nn/cells/sru.h (the weakly-recurrent scan,
+ * its `work` scratch unused on the device; the highway), nn/cells/rhn.h,
+ * nn/maxpool.h (arg is a device int buffer) and nn/cells/srnmt_attn.h. */
 void nnc_wscan_fwd(float *c, float *sg, const float *G, int ldg, const float *c0,
                    const float *mask, int T, int B, int H, int Hf);
 void nnc_wscan_bwd(float *dG, float *dc0, float *work, const float *dc, const float *c,
@@ -141,7 +141,7 @@ void nnc_attn_local_fwd(float *w, const float *a, const float *sig, const int *l
 void nnc_attn_local_bwd(float *da, float *dsig, const float *dw, const float *a, const float *sig,
                         const int *len, int B, int S, float D);
 
-/* ---- optimizer loops over one parameter buffer (lib/nn_params.c) ---- */
+/* ---- optimizer loops over one parameter buffer (lib/nn/params.c) ---- */
 
 /* Σ g², reduced on the device in double; waits for the result. */
 double nnc_sumsq(const float *g, size_t n);

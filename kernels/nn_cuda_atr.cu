@@ -1,4 +1,4 @@
-// The fused ATR cell, forward and backward (lib/nn_atr.c): one thread per
+// The fused ATR cell, forward and backward (lib/nn/cells/atr.c): one thread per
 // (sentence b, unit k). i = σ(p + q), f = σ(q - p), h = i⊙q + f⊙h_prev;
 // gates (B,2H) keep i, f.
 #include "nn_cuda_internal.cuh"

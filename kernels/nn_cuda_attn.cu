@@ -1,4 +1,4 @@
-// Attention kernels (lib/nn_attn.c) over a time-major memory (S*B, F): row
+// Attention kernels (lib/nn/cells/attn.c) over a time-major memory (S*B, F): row
 // s*B+b is position s of sentence b, so sentence b is a (S,F) matrix with
 // leading dim B*F. Dot scores and the context are batched GEMMs over sentences.
 #include "nn_cuda_internal.cuh"

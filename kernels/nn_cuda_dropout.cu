@@ -1,4 +1,4 @@
-// Inverted dropout with the Philox mask of lib/nn_rng.c + lib/nn_dropout.c:
+// Inverted dropout with the Philox mask of lib/nn/rng.c + lib/nn/dropout.c:
 // element i keeps iff uniform(seed, stream, offset + i) >= p, where word w of
 // the stream is word w%4 of philox4x32-10(counter (w/4 lo, w/4 hi, stream lo,
 // stream hi), key (seed lo, seed hi)) and uniform = (word >> 8)·2⁻²⁴.

@@ -1,4 +1,4 @@
-// The fused LSTM cell, forward and hand-written backward (lib/nn_lstm.c): one
+// The fused LSTM cell, forward and hand-written backward (lib/nn/cells/lstm.c): one
 // thread per (sentence b, unit k) reads its four gates and writes h, c.
 // Gates (B,4H) in order i, f, o, g; act (B,5H) = σ(i), σ(f), σ(o), tanh(g), tanh(c).
 #include "nn_cuda_internal.cuh"

@@ -1,5 +1,5 @@
 // The LSTM cell with peephole connections, forward and backward
-// (lib/nn_lstm_peep.c): one thread per (sentence b, unit k); the peephole
+// (lib/nn/cells/lstm_peep.c): one thread per (sentence b, unit k); the peephole
 // weight gradient, a sum over sentences, is a column sum over the padded-out
 // rows. peep (3H) = θ_i, θ_f, θ_o; act (B,5H) = i, f, o, g, tanh(c).
 #include "nn_cuda_internal.cuh"

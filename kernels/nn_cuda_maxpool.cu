@@ -1,4 +1,4 @@
-// Max-pooling over time (lib/nn_maxpool.c): one thread per (sentence b,
+// Max-pooling over time (lib/nn/maxpool.c): one thread per (sentence b,
 // feature f) walks the positions; the first maximum wins, as on the CPU.
 // Backward needs no atomics: each (b, f) points into its own element of dX.
 #include "nn_cuda_internal.cuh"

@@ -1,4 +1,4 @@
-// Layer norm over the C features of each row (lib/nn_norm.c): one block per row.
+// Layer norm over the C features of each row (lib/nn/norm.c): one block per row.
 #include "nn_cuda_internal.cuh"
 
 __global__ static void layernorm_fwd_kernel(float *y, float *mean, float *rstd, const float *x,

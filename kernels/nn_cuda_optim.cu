@@ -1,4 +1,4 @@
-// Loops over the whole parameter buffer (lib/nn_params.c): the squared
+// Loops over the whole parameter buffer (lib/nn/params.c): the squared
 // gradient norm for clipping and the Adam update. Clipping itself is
 // nnc_scale_fwd(g, g, k, n).
 #include "nn_cuda_internal.cuh"

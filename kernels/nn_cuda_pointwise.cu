@@ -1,4 +1,4 @@
-// Elementwise kernels: sigmoid, tanh, add/sub, mul, scale, bias (lib/nn_pointwise.c).
+// Elementwise kernels: sigmoid, tanh, add/sub, mul, scale, bias (lib/nn/pointwise.c).
 #include "nn_cuda_internal.cuh"
 
 extern "C" void nnc_sigmoid_fwd(float *y, const float *x, size_t n) {

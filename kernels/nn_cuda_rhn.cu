@@ -1,4 +1,4 @@
-// The fused RHN micro-step, forward and backward (lib/nn_rhn.c): one thread
+// The fused RHN micro-step, forward and backward (lib/nn/cells/rhn.c): one thread
 // per (sentence b, unit k). Gates per row in the order H, T, C (coupled: H, T),
 // act keeps h, t, c; s = h⊙t + s_prev⊙c, coupled s = s_prev + t⊙(h - s_prev).
 // The bias gradient, a sum over sentences, is a column sum over the rows.

@@ -3,9 +3,9 @@
 // message (the library never exits).
 #include "nn_cuda_internal.cuh"
 #include <stdio.h>
-#define _Noreturn [[noreturn]] // err.h is C11; C++ spells it as an attribute
+#define _Noreturn [[noreturn]] // base/err.h is C11; C++ spells it as an attribute
 extern "C" {
-#include "err.h"
+#include "base/err.h"
 }
 #undef _Noreturn
 

@@ -1,6 +1,6 @@
 // Masked row softmax (one warp per row: attention rows are short) and the
 // fused log-softmax + label-smoothed NLL (one block per row: rows are the
-// vocabulary) (lib/nn_softmax.c).
+// vocabulary) (lib/nn/softmax.c).
 #include "nn_cuda_internal.cuh"
 
 __global__ static void softmax_fwd_kernel(float *y, const float *x, const float *mask, int R, int C) {

@@ -1,4 +1,4 @@
-// The sequence context of lib/nn_srnmt_attn.c: all T decoder steps of a
+// The sequence context of lib/nn/cells/srnmt_attn.c: all T decoder steps of a
 // sentence at once. Sentence b's steps are rows b, B+b, ... of a and ctx, and
 // its memory rows of V likewise: matrices of leading dims B*S and B*F, one
 // batched GEMM over sentences.

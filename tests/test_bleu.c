@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bleu.h"
-#include "io.h"
-#include "npy_rng.h"
-#include "sacre_text.h"
-#include "sacre_tok.h"
-#include "ter.h"
+#include "metrics/bleu.h"
+#include "io/io.h"
+#include "metrics/npy_rng.h"
+#include "metrics/sacre_text.h"
+#include "metrics/sacre_tok.h"
+#include "metrics/ter.h"
 #include "test.h"
 
 typedef struct {

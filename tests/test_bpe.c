@@ -1,7 +1,7 @@
 /* nmt-bpe and lib/bpe: identical output to subword-nmt on ../shared/refs/bpe,
  * plus the behaviours the references do not reach. */
-#include "bpe.h"
-#include "err.h"
+#include "text/bpe.h"
+#include "base/err.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>

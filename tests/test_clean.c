@@ -1,8 +1,8 @@
 /* nmt-clean against clean-corpus-n.perl's outputs (refs/clean), and the
  * rules, dedupe and language filter one by one. */
-#include "clean.h"
-#include "clean_dedupe.h"
-#include "langid.h"
+#include "text/clean.h"
+#include "text/clean_dedupe.h"
+#include "text/langid.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Step-wise decoding against the training forward, beam search properties,
  * and an end-to-end train + decode run through the tools. */
-#include "decode_search.h"
-#include "err.h"
-#include "model.h"
+#include "decode/search.h"
+#include "base/err.h"
+#include "models/model.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>

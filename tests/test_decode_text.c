@@ -1,8 +1,8 @@
 /* nmt-decode's text handling: tokenizer settings in the model, --raw source
  * preparation, detokenized output, attention alignments. */
-#include "decode_align.h"
-#include "decode_text.h"
-#include "err.h"
+#include "decode/align.h"
+#include "decode/text.h"
+#include "base/err.h"
 #include "test.h"
 #include <stdlib.h>
 

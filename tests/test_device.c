@@ -1,7 +1,7 @@
-/* --device specs and the CPU fallback of a build without CUDA (lib/device.c).
+/* --device specs and the CPU fallback of a build without CUDA (lib/nn/device.c).
  * The CUDA build's side is tests/cuda/test_cuda.c (cuda_device_open). */
-#include "device.h"
-#include "err.h"
+#include "nn/device.h"
+#include "base/err.h"
 #include "test.h"
 
 TEST(device_parse) {

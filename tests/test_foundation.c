@@ -1,9 +1,9 @@
 /* lib/io (readers, writers, outputs), lib/utf8, lib/cli, lib/err. */
-#include "cli.h"
-#include "err.h"
-#include "io.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "io/io.h"
 #include "test.h"
-#include "utf8.h"
+#include "base/utf8.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

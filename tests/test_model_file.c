@@ -1,9 +1,9 @@
 /* The model file reader on damaged and hostile input: what the fuzz harnesses
  * (tests/fuzz/) found, each fed back as a case. */
-#include "err.h"
-#include "io.h"
-#include "model.h"
-#include "train_loop.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "models/model.h"
+#include "train/loop.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +78,7 @@ static int load_patched_in(const char *tag, const char *from, const char *to) {
 static int load_patched(const char *from, const char *to) { return load_patched_in("config", from, to); }
 
 /* A size past any real model overflowed the layout's int shapes (UBSan:
- * signed overflow in nn_model_luong.c) or asked for terabytes. */
+ * signed overflow in models/luong.c) or asked for terabytes. */
 TEST(model_file_huge_size) {
   CHECK_INT(load_patched("dim-rnn=4", "dim-rnn=2000000000"), NMT_EINPUT);
   CHECK(strstr(nmt_errmsg(), "config: sizes must be at most 65536") != NULL);

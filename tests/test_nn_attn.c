@@ -1,6 +1,6 @@
 /* Attention ops and the Luong attention layer: values and gradients. */
-#include "nn_attn.h"
-#include "nn_ops.h"
+#include "nn/cells/attn.h"
+#include "nn/ops.h"
 #include "test.h"
 #include "test_nn_check.h"
 

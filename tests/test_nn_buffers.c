@@ -1,9 +1,9 @@
 /* RNG, parameter buffer, optimiser and arena. */
-#include "err.h"
-#include "nn_arena.h"
-#include "nn_parallel.h"
-#include "nn_params.h"
-#include "nn_rng.h"
+#include "base/err.h"
+#include "nn/arena.h"
+#include "nn/parallel.h"
+#include "nn/params.h"
+#include "nn/rng.h"
 #include "test.h"
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* The finite-difference gradient checker behind T_NN_GRADCHECK. */
 #include "test_nn_check.h"
-#include "err.h"
-#include "nn_rng.h"
+#include "base/err.h"
+#include "nn/rng.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>

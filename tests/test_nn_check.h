@@ -1,7 +1,7 @@
 /* Finite-difference gradient checks for the engine tests. */
 #ifndef NMT_TEST_NN_CHECK_H
 #define NMT_TEST_NN_CHECK_H
-#include "nn_tape.h"
+#include "nn/tape.h"
 
 /* Builds a forward pass from the weights in p and returns its output. */
 typedef nn_tensor *(*t_nn_build)(nn_graph *g, nn_params *p, void *ctx);

@@ -1,10 +1,10 @@
 /* Deep-Att / Deep-ED (Zhou et al. 2016): the peephole LSTM cell, max-pooling
  * over time, and the two models. */
-#include "err.h"
-#include "nn_lstm_peep.h"
-#include "nn_maxpool.h"
-#include "nn_model_deepatt.h"
-#include "nn_ops.h"
+#include "base/err.h"
+#include "nn/cells/lstm_peep.h"
+#include "nn/maxpool.h"
+#include "models/deepatt.h"
+#include "nn/ops.h"
 #include "test.h"
 #include "test_nn_check.h"
 #include "test_nn_model.h"

@@ -1,7 +1,7 @@
 /* The fused LSTM cell and layer: values by hand, gradients with masking. */
-#include "nn_kernels.h"
-#include "nn_lstm.h"
-#include "nn_ops.h"
+#include "nn/kernels.h"
+#include "nn/cells/lstm.h"
+#include "nn/ops.h"
 #include "test.h"
 #include "test_nn_check.h"
 

@@ -1,7 +1,7 @@
 /* The Luong model: whole-model gradients and learning a toy copy task. */
-#include "err.h"
-#include "nn_model_luong.h"
-#include "nn_ops.h"
+#include "base/err.h"
+#include "models/luong.h"
+#include "nn/ops.h"
 #include "test.h"
 #include "test_nn_check.h"
 #include "test_nn_model.h"

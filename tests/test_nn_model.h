@@ -2,7 +2,7 @@
  * and the loss function the gradient checker calls. */
 #ifndef NMT_TEST_NN_MODEL_H
 #define NMT_TEST_NN_MODEL_H
-#include "nn_net.h"
+#include "models/net.h"
 #include <stdbool.h>
 
 /* The copy batch every family's model tests train and check on: three

@@ -1,6 +1,6 @@
 /* The shared whole-model harness; see test_nn_model.h. */
 #include "test_nn_model.h"
-#include "err.h"
+#include "base/err.h"
 #include "test.h"
 
 const int copy_src[4 * 3] = {3, 4, 5, 6, 5, 6, 4, 0, 3, 5, 0, 0};

@@ -1,13 +1,13 @@
 /* Engine ops: values against naive loops, gradients against finite differences. */
-#include "nn_gemm_rows.h"
-#include "nn_kernels.h"
-#include "nn_ops.h"
-#include "nn_rng.h"
+#include "nn/gemm_rows.h"
+#include "nn/kernels.h"
+#include "nn/ops.h"
+#include "nn/rng.h"
 #include "test.h"
 #include "test_nn_check.h"
 #include <math.h>
 #include <stdint.h>
-#include "err.h"
+#include "base/err.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 

@@ -1,7 +1,7 @@
 /* int8 inference GEMM (nn_qgemm): against the float product within the
  * quantization's error bound, and the VNNI kernel against the portable loop. */
-#include "nn_qgemm.h"
-#include "err.h"
+#include "nn/qgemm.h"
+#include "base/err.h"
 #include "test.h"
 #include <math.h>
 #include <stdint.h>

@@ -1,11 +1,11 @@
 /* The RHN family (paper 003): the fused micro-step by hand and by finite
  * differences, the layer over time with padding, and the whole model. */
-#include "decode_net.h"
-#include "err.h"
-#include "nn_kernels.h"
-#include "nn_model_rhn.h"
-#include "nn_ops.h"
-#include "nn_rhn.h"
+#include "decode/net.h"
+#include "base/err.h"
+#include "nn/kernels.h"
+#include "models/rhn.h"
+#include "nn/ops.h"
+#include "nn/cells/rhn.h"
 #include "test.h"
 #include "test_nn_check.h"
 #include "test_nn_model.h"

@@ -1,13 +1,13 @@
 /* SR-NMT and SRU: the weakly-recurrent scan, the highway, the attention
  * batched over steps, and the srnmt family (whole-model gradients, forced
  * decoding through encode/step against forward). */
-#include "err.h"
-#include "nn_attn.h"
-#include "nn_kernels.h"
-#include "nn_model_srnmt.h"
-#include "nn_ops.h"
-#include "nn_sru.h"
-#include "nn_srnmt_attn.h"
+#include "base/err.h"
+#include "nn/cells/attn.h"
+#include "nn/kernels.h"
+#include "models/srnmt.h"
+#include "nn/ops.h"
+#include "nn/cells/sru.h"
+#include "nn/cells/srnmt_attn.h"
 #include "test.h"
 #include "test_nn_check.h"
 #include "test_nn_model.h"

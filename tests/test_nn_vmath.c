@@ -1,9 +1,9 @@
 /* The vectorised exp, sigmoid, tanh and Adam against plain C, tails included;
  * the threaded loops against one thread. */
-#include "err.h"
-#include "nn_kernels.h"
-#include "nn_params.h"
-#include "nn_vmath.h"
+#include "base/err.h"
+#include "nn/kernels.h"
+#include "nn/params.h"
+#include "nn/vmath.h"
 #include "test.h"
 #include <cblas.h>
 #include <math.h>

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "test.h"
-#include "tok.h"
+#include "text/tok.h"
 
 static const char *const sets[] = {"val", "test_2016_flickr"};
 static const char *const langs[] = {"en", "fr", "de", "cs"};

@@ -1,10 +1,10 @@
 /* Vocabulary, model file, checkpoint and batching tests. */
-#include "batch.h"
-#include "err.h"
-#include "io.h"
-#include "model.h"
+#include "models/batch.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "models/model.h"
 #include "test.h"
-#include "train_loop.h"
+#include "train/loop.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -1,9 +1,9 @@
-/* The data-parallel step (lib/train_step.c): each part of a batch draws its
+/* The data-parallel step (lib/train/step.c): each part of a batch draws its
  * own dropout masks. */
-#include "err.h"
-#include "model.h"
+#include "base/err.h"
+#include "models/model.h"
 #include "test.h"
-#include "train_step.h"
+#include "train/step.h"
 #include <stdlib.h>
 
 enum { PAIRS = 8 }; /* one part's sentences: train_step's MIN_SENTENCES */

@@ -1,11 +1,11 @@
 /* Tensor streams: CRC-32C, round trips, each error, id streams, and reading
  * thousands of mutated streams without a crash or a hang. */
-#include "crc32c.h"
-#include "err.h"
-#include "io.h"
+#include "io/crc32c.h"
+#include "base/err.h"
+#include "io/io.h"
 #include "test.h"
-#include "tstream.h"
-#include "tstream_ids.h"
+#include "io/tstream.h"
+#include "text/tstream_ids.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

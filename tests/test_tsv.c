@@ -1,8 +1,8 @@
 /* lib/tsv: TSV without quoting, CSV with RFC 4180 quoting, both through libcsv. */
-#include "err.h"
-#include "io.h"
+#include "base/err.h"
+#include "io/io.h"
 #include "test.h"
-#include "tsv.h"
+#include "io/tsv.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -1,23 +1,23 @@
-/* The CUDA kernels (kernels/nn_cuda.h) against the CPU ops (lib/nn_kernels.h)
+/* The CUDA kernels (kernels/nn_cuda.h) against the CPU ops (lib/nn/kernels.h)
  * on the same random inputs: outputs start as NaN on both sides (an element a
  * kernel forgets to write fails), gradients start random (checks +=), and a
  * device value passes when |gpu - cpu| <= tol·max(1, |cpu|); NaN never passes.
  * Without a usable GPU every kernel case reports itself skipped, with the reason.
  * Built by `make cuda` into nmt-tests-cuda, and by `make emu` into nmt-tests-emu,
  * where the same kernels run on the CUDA emulator and nothing skips (docs/gpu.md). */
-#include "device.h"
-#include "err.h"
-#include "nn_atr.h"
+#include "nn/device.h"
+#include "base/err.h"
+#include "nn/cells/atr.h"
 #include "nn_cuda.h"
-#include "nn_gru.h"
-#include "nn_kernels.h"
-#include "nn_lstm_peep.h"
-#include "nn_maxpool.h"
-#include "nn_rhn.h"
-#include "nn_rng.h"
-#include "nn_srnmt_attn.h"
-#include "nn_sru.h"
-#include "nn_vmath.h"
+#include "nn/cells/gru.h"
+#include "nn/kernels.h"
+#include "nn/cells/lstm_peep.h"
+#include "nn/maxpool.h"
+#include "nn/cells/rhn.h"
+#include "nn/rng.h"
+#include "nn/cells/srnmt_attn.h"
+#include "nn/cells/sru.h"
+#include "nn/vmath.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,7 +344,7 @@ TEST(cuda_dropout_masks) {
   check_dropout(1003, 0);
   check_dropout(1003, 5); /* starts and ends inside a Philox block */
   check_dropout(2, 1);
-  check_dropout(1003, (3ULL << 34) + 5); /* batch part 3 (nn_dropout.c) */
+  check_dropout(1003, (3ULL << 34) + 5); /* batch part 3 (nn/dropout.c) */
 }
 
 /* ---- recurrent cells ---- */

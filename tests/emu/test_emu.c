@@ -6,9 +6,9 @@
  * the device faulted (sticky, as on a GPU) or kills the process runs in a child
  * whose stderr is checked. Built only into nmt-tests-emu (make emu). */
 #include "emu_control.h"
-#include "err.h"
+#include "base/err.h"
 #include "nn_cuda.h"
-#include "nn_kernels.h"
+#include "nn/kernels.h"
 #include "planted.h"
 #include "test.h"
 #include <regex.h>

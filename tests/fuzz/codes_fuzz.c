@@ -1,8 +1,8 @@
 /* libFuzzer target: BPE codes (nmt-bpe apply -c, and the codes a model
  * embeds), then applied to the input's own lines, whose units the codes name,
  * with and without BPE-dropout. */
-#include "bpe.h"
-#include "utf8.h"
+#include "text/bpe.h"
+#include "base/utf8.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Helpers shared by the fuzz harnesses: see fuzz_util.h. */
 #include "fuzz_util.h"
-#include "model_file.h"
+#include "io/model_file.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@ const char *fuzz_memfile(const void *data, size_t len) {
   return path;
 }
 
-/* Offsets in the model file header (model_file.c): magic 8, version 4,
+/* Offsets in the model file header (io/model_file.c): magic 8, version 4,
  * sections 4, then the total size. */
 enum { TOTAL_AT = 16, HEADER = 24, SUM = 8 };
 

@@ -2,7 +2,7 @@
  * table, weights) as nmt-decode loads it; bad bytes give an error, never a
  * crash, hang or leak. The input is a file without its checksum (fuzz_util.h). */
 #include "fuzz_util.h"
-#include "model.h"
+#include "models/model.h"
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -3,8 +3,8 @@
  * memory file. The seed was made with the same vocabulary (tests/fuzz/seeds.sh),
  * so mutations get past its vocabulary check. */
 #include "fuzz_util.h"
-#include "tstream.h"
-#include "tstream_ids.h"
+#include "io/tstream.h"
+#include "text/tstream_ids.h"
 #include <stdlib.h>
 
 static const char vocab_text[] = "<pad>\n<unk>\n<s>\n</s>\na\nb\n";

@@ -1,9 +1,9 @@
 /* libFuzzer target: TSV and CSV records (nmt-clean --tsv/--csv) through a
  * memory file; the first byte picks the format. Every field is read so the
  * sanitizers see the lengths the reader reports. */
-#include "err.h"
+#include "base/err.h"
 #include "fuzz_util.h"
-#include "tsv.h"
+#include "io/tsv.h"
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -2,9 +2,9 @@
  * token a line, nmt-train --vocabs, model files), then encoded with itself
  * and written back; and as a subword-nmt vocabulary ("WORD COUNT" lines,
  * nmt-bpe apply --vocabulary), read through a memory file. */
-#include "bpe.h"
+#include "text/bpe.h"
 #include "fuzz_util.h"
-#include "vocab.h"
+#include "text/vocab.h"
 #include <stdlib.h>
 
 static void token_vocab(const uint8_t *data, size_t size) {

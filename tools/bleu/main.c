@@ -7,15 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "err.h"
-#include "io.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "io/io.h"
 #include "metric.h"
 #include "multibleu.h"
 #include "report.h"
-#include "bleu_signif.h"
-#include "sacre_text.h"
-#include "utf8.h"
+#include "metrics/bleu_signif.h"
+#include "metrics/sacre_text.h"
+#include "base/utf8.h"
 #include "tool.h"
 
 static const char *PROG = "nmt-bleu";

@@ -1,7 +1,7 @@
 /* Dispatch to lib's BLEU, chrF and TER (see metric.h). */
 #include "metric.h"
 #include <string.h>
-#include "err.h"
+#include "base/err.h"
 
 int metric_open(metric *m, const char *which, const metric_opts *o) {
   memset(m, 0, sizeof *m);

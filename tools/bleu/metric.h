@@ -4,9 +4,9 @@
 #define NMT_BLEU_TOOL_METRIC_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "bleu.h"
-#include "chrf.h"
-#include "ter.h"
+#include "metrics/bleu.h"
+#include "metrics/chrf.h"
+#include "metrics/ter.h"
 
 typedef struct {
   nmt_bleu_opts bleu;

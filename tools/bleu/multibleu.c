@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bleu.h"
-#include "err.h"
-#include "io.h"
+#include "metrics/bleu.h"
+#include "base/err.h"
+#include "io/io.h"
 
 static double my_log(double x) { return x == 0 ? -9999999999.0 : log(x); }
 

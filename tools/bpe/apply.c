@@ -1,13 +1,13 @@
 /* nmt-bpe apply (apply_bpe.py), with codes from a file or a model, writing
  * text or, with --ids, a tensor stream of token ids for nmt-train. */
-#include "bpe.h"
+#include "text/bpe.h"
 #include "bpe_tool.h"
-#include "cli.h"
-#include "err.h"
-#include "model_file.h"
-#include "tstream_ids.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "io/model_file.h"
+#include "text/tstream_ids.h"
 #include "tool.h"
-#include "utf8.h"
+#include "base/utf8.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* nmt-bpe learn and learn-joint. */
-#include "bpe.h"
+#include "text/bpe.h"
 #include "bpe_tool.h"
-#include "cli.h"
-#include "err.h"
+#include "base/cli.h"
+#include "base/err.h"
 #include "tool.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* nmt-bpe: subword-nmt compatible BPE. "nmt-bpe SUBCOMMAND ...", or
  * "nmt-bpe -c CODES" (apply_bpe.py's spelling) or "nmt-bpe -m MODEL" to apply. */
 #include "bpe_tool.h"
-#include "cli.h"
+#include "base/cli.h"
 #include "tool.h"
 #include <stdio.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* nmt-bpe vocab (get_vocab.py), or with --nmt the vocabulary nmt-train
  * builds (for --vocabs and apply --ids). */
-#include "bpe.h"
+#include "text/bpe.h"
 #include "bpe_tool.h"
-#include "cli.h"
-#include "err.h"
-#include "vocab.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "text/vocab.h"
 #include "tool.h"
 #include <stdlib.h>
 

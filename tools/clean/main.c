@@ -1,14 +1,14 @@
 /* nmt-clean: filter a parallel corpus as Moses' clean-corpus-n.perl does
  * (same pairs kept, same text written), plus optional TSV/CSV, duplicate,
  * token-length and language filters. */
-#include "clean.h"
-#include "clean_dedupe.h"
-#include "cli.h"
-#include "err.h"
-#include "io.h"
-#include "langid.h"
+#include "text/clean.h"
+#include "text/clean_dedupe.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "text/langid.h"
 #include "pairs.h"
-#include "tsv.h"
+#include "io/tsv.h"
 #include "tool.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Pair sources and sinks over nmt_reader/nmt_writer and lib/tsv. */
 #include "pairs.h"
-#include "err.h"
-#include "io.h"
-#include "tsv.h"
-#include "utf8.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "io/tsv.h"
+#include "base/utf8.h"
 #include <stdlib.h>
 
 struct pair_source {

@@ -2,7 +2,7 @@
  * style) or one TSV/CSV table with two columns. */
 #ifndef NMT_CLEAN_PAIRS_H
 #define NMT_CLEAN_PAIRS_H
-#include "io.h"
+#include "io/io.h"
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* The tools' fatal path and warnings. */
 #include "tool.h"
-#include "err.h"
-#include "io.h"
+#include "base/err.h"
+#include "io/io.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Tool start-up: standard descriptors and the signals that must not leave temp files. */
 #include "tool.h"
-#include "io.h"
+#include "io/io.h"
 #include <signal.h>
 
 /* Async-signal-safe: unlink, then the default action (the exit status still says

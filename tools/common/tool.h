@@ -3,7 +3,7 @@
 #ifndef NMT_TOOL_H
 #define NMT_TOOL_H
 
-/* First call in main: hold closed standard descriptors (lib/io.h) and make
+/* First call in main: hold closed standard descriptors (lib/io/io.h) and make
  * SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the open writers' temp files before
  * the signal takes its default effect. A tool with its own handler for some of
  * these (nmt-train saves a checkpoint) installs it afterwards. */

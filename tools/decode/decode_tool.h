@@ -1,7 +1,7 @@
 /* nmt-decode's pieces: options (main.c) and the windowed stream (stream.c). */
 #ifndef NMT_DECODE_TOOL_H
 #define NMT_DECODE_TOOL_H
-#include "model.h"
+#include "models/model.h"
 #include <stdbool.h>
 
 #define PROG "nmt-decode"

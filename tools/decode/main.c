@@ -1,8 +1,8 @@
 /* nmt-decode: translate BPE'd (or, with --raw, plain) text with a model from nmt-train. */
-#include "cli.h"
+#include "base/cli.h"
 #include "decode_tool.h"
-#include "device.h"
-#include "err.h"
+#include "nn/device.h"
+#include "base/err.h"
 #include "tool.h"
 #include <cblas.h>
 #include <stdlib.h>

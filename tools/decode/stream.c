@@ -1,12 +1,12 @@
 /* Windowed batch translation of a line stream; see decode_tool.h. */
-#include "decode_align.h"
-#include "decode_search.h"
-#include "decode_text.h"
+#include "decode/align.h"
+#include "decode/search.h"
+#include "decode/text.h"
 #include "decode_tool.h"
-#include "err.h"
-#include "io.h"
-#include "nn_parallel.h"
-#include "utf8.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "nn/parallel.h"
+#include "base/utf8.h"
 #include "tool.h"
 #include <cblas.h>
 #include <pthread.h>

@@ -4,8 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "err.h"
-#include "utf8.h"
+#include "base/err.h"
+#include "base/utf8.h"
 
 enum { CHUNK_LINES = 2048, CHUNK_BYTES = 1 << 18 };
 enum { FREE, QUEUED, DONE };

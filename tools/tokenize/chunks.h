@@ -4,8 +4,8 @@
 #define NMT_TOKENIZE_CHUNKS_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "io.h"
-#include "tok.h"
+#include "io/io.h"
+#include "text/tok.h"
 
 /* Per-thread state handed to the line function. */
 typedef struct {

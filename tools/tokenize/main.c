@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "chunks.h"
-#include "cli.h"
-#include "err.h"
-#include "io.h"
-#include "tok.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "text/tok.h"
 #include "tool.h"
 
 static const char *PROG = "nmt-tokenize";

@@ -1,5 +1,5 @@
 /* nmt-train's options: Marian's names where Marian has the option. */
-#include "err.h"
+#include "base/err.h"
 #include "train_tool.h"
 #include <float.h> /* the rates are floats in the optimizer */
 #include <stdio.h>

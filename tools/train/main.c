@@ -1,10 +1,10 @@
 /* nmt-train: train a Luong LSTM attention model on BPE'd parallel text. */
-#include "cli.h"
-#include "err.h"
-#include "device.h"
-#include "io.h"
-#include "nn_parallel.h"
-#include "train_loop.h"
+#include "base/cli.h"
+#include "base/err.h"
+#include "nn/device.h"
+#include "io/io.h"
+#include "nn/parallel.h"
+#include "train/loop.h"
 #include "train_tool.h"
 #include "tool.h"
 #include <cblas.h>
@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
   if (!st) st = nmt_device_use(a.device, notice, sizeof notice);
   if (st) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
-  /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train_step.h). */
+  /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train/step.h). */
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);

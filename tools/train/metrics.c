@@ -1,5 +1,5 @@
 /* The metrics CSV: one row per log interval, flushed so a crash keeps them. */
-#include "err.h"
+#include "base/err.h"
 #include "train_tool.h"
 #include <errno.h>
 

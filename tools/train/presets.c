@@ -4,7 +4,7 @@
  * peer's configuration (../shared/peers). A preset is a list of flags parsed
  * before the command line's, so every flag given overrides it; each preset of a
  * chain is one layer (nmt_cli_parse call), so it may override its base. */
-#include "err.h"
+#include "base/err.h"
 #include "train_tool.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* nmt-train's stderr: log lines, and on a terminal one progress line with the
  * ETA, redrawn in place (\r) at most a few times a second so it costs nothing. */
-#include "err.h"
+#include "base/err.h"
 #include "train_tool.h"
 #include <stdarg.h>
 #include <string.h>

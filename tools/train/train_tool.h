@@ -2,8 +2,8 @@
  * CSV (metrics.c) and the log and progress line on stderr (progress.c). */
 #ifndef NMT_TRAIN_TOOL_H
 #define NMT_TRAIN_TOOL_H
-#include "cli.h"
-#include "train_loop.h"
+#include "base/cli.h"
+#include "train/loop.h"
 #include <stdio.h>
 
 #define PROG "nmt-train"
@@ -32,7 +32,7 @@ typedef struct {
  * A --preset's flags come first, so the flags given override them. */
 int train_parse_args(train_args *a, int argc, char **argv);
 
-/* Whether the flag of model config key `key` (model.c) is on the command
+/* Whether the flag of model config key `key` (models/model.c) is on the command
  * line or in the --preset (args: a train_args). */
 bool train_key_given(const void *args, const char *key);
 

@@ -1,0 +1,234 @@
+/* Option parsing from a table; see base/cli.h for the accepted spellings. */
+#include "base/cli.h"
+#include "base/err.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const nmt_opt *find_long(const nmt_cli *cli, const char *name, size_t len) {
+  for (const nmt_opt *o = cli->opts; o && (o->lng || o->shrt); o++)
+    if (o->lng && strlen(o->lng) == len && !strncmp(o->lng, name, len)) return o;
+  return NULL;
+}
+
+static const nmt_opt *find_short(const nmt_cli *cli, char c) {
+  for (const nmt_opt *o = cli->opts; o && (o->lng || o->shrt); o++)
+    if (o->shrt == c) return o;
+  return NULL;
+}
+
+/* An argument that starts a new option rather than being a value: "-x", "--x",
+ * but not "-" alone or a negative number. */
+static int looks_like_option(const char *a) {
+  if (a[0] != '-' || a[1] == 0) return 0;
+  if ((a[1] >= '0' && a[1] <= '9') || a[1] == '.') return 0;
+  return 1;
+}
+
+/* "-m/--model", "--dropout" or "-b" */
+static void opt_name(const nmt_opt *o, char *buf, size_t n) {
+  if (o->lng && o->shrt) snprintf(buf, n, "-%c/--%s", o->shrt, o->lng);
+  else if (o->lng) snprintf(buf, n, "--%s", o->lng);
+  else snprintf(buf, n, "-%c", o->shrt);
+}
+
+static bool numeric(const nmt_opt *o) { return o->kind == NMT_OPT_INT || o->kind == NMT_OPT_DOUBLE; }
+
+/* One message form for every bad number: "--dropout must be a finite number >= 0
+ * and < 1 (got nan)". */
+static int bad_number(const nmt_opt *o, const char *val) {
+  char name[80], range[160];
+  opt_name(o, name, sizeof name);
+  int k = snprintf(range, sizeof range, "%s", o->kind == NMT_OPT_INT ? "an integer" : "a finite number");
+  const char *lo = o->open_min ? ">" : ">=", *hi = o->open_max ? "<" : "<=";
+  if (isinf(o->max)) snprintf(range + k, sizeof range - k, " %s %.15g", lo, o->min);
+  else if (o->open_min || o->open_max)
+    snprintf(range + k, sizeof range - k, " %s %.15g and %s %.15g", lo, o->min, hi, o->max);
+  else snprintf(range + k, sizeof range - k, " between %.15g and %.15g", o->min, o->max);
+  return nmt_fail(NMT_EUSAGE, "%s must be %s (got %s)", name, range, *val ? val : "''");
+}
+
+static bool in_bounds(const nmt_opt *o, double v) {
+  return (o->open_min ? v > o->min : v >= o->min) && (o->open_max ? v < o->max : v <= o->max);
+}
+
+/* Numbers are whole arguments: no leading space, no trailing garbage, no
+ * overflow (ERANGE), nothing outside the row's bounds. */
+static int set_number(const nmt_opt *o, const char *val) {
+  char *end;
+  errno = 0;
+  if (o->kind == NMT_OPT_INT) {
+    long v = strtol(val, &end, 10);
+    if (end == val || *end || errno || isspace((unsigned char)*val) || !in_bounds(o, (double)v))
+      return bad_number(o, val);
+    *(long *)o->dst = v;
+  } else {
+    double v = strtod(val, &end);
+    if (end == val || *end || errno || isspace((unsigned char)*val) || !isfinite(v) || !in_bounds(o, v))
+      return bad_number(o, val);
+    *(double *)o->dst = v;
+  }
+  return NMT_OK;
+}
+
+int nmt_cli_set(const nmt_opt *o, const char *val) {
+  switch (o->kind) {
+  case NMT_OPT_INT:
+  case NMT_OPT_DOUBLE: return set_number(o, val);
+  case NMT_OPT_STR:
+    *(const char **)o->dst = val;
+    return NMT_OK;
+  case NMT_OPT_LIST: {
+    nmt_strlist *l = o->dst;
+    const char **v = realloc(l->v, sizeof *l->v * (size_t)(l->n + 1));
+    if (!v) return nmt_fail(NMT_EIO, "out of memory");
+    l->v = v;
+    l->v[l->n++] = val;
+    return NMT_OK;
+  }
+  }
+  char name[80];
+  opt_name(o, name, sizeof name);
+  return nmt_fail(NMT_EUSAGE, "%s takes no value", name);
+}
+
+const nmt_opt *nmt_cli_find(const nmt_cli *cli, const char *lng) { return find_long(cli, lng, strlen(lng)); }
+
+/* One nmt_cli_parse call: which rows were given (a value option takes one). */
+typedef struct {
+  const nmt_cli *cli;
+  bool *given;
+} parse_state;
+
+/* A value option (or a row sharing its dst: an alias) given a second time. */
+static int once(parse_state *ps, const nmt_opt *o) {
+  if (o->kind == NMT_OPT_LIST || o->kind == NMT_OPT_FLAG) return NMT_OK;
+  for (const nmt_opt *p = ps->cli->opts; p->lng || p->shrt; p++) {
+    if (!ps->given[p - ps->cli->opts] || p->dst != o->dst) continue;
+    char name[80], first[80];
+    opt_name(o, name, sizeof name);
+    opt_name(p, first, sizeof first);
+    if (p == o) return nmt_fail(NMT_EUSAGE, "%s given twice", name);
+    return nmt_fail(NMT_EUSAGE, "%s given twice (also as %s)", name, first);
+  }
+  ps->given[o - ps->cli->opts] = true;
+  return NMT_OK;
+}
+
+/* Apply option o; its inline value (after '=') or following argv entries. */
+static int apply(parse_state *ps, const nmt_opt *o, const char *inline_val, int argc, char **argv, int *i) {
+  char name[80];
+  opt_name(o, name, sizeof name);
+  if (o->kind == NMT_OPT_FLAG) {
+    if (inline_val) return nmt_fail(NMT_EUSAGE, "%s takes no value", name);
+    *(bool *)o->dst = true;
+    return NMT_OK;
+  }
+  if (once(ps, o)) return NMT_EUSAGE;
+  if (inline_val) return nmt_cli_set(o, inline_val);
+  if (*i + 1 >= argc) return nmt_fail(NMT_EUSAGE, "%s needs a value", name);
+  if (o->kind != NMT_OPT_LIST) return nmt_cli_set(o, argv[++*i]);
+  int taken = 0;
+  while (*i + 1 < argc && !looks_like_option(argv[*i + 1])) {
+    int st = nmt_cli_set(o, argv[++*i]);
+    if (st) return st;
+    taken++;
+  }
+  if (!taken) return nmt_fail(NMT_EUSAGE, "%s needs at least one value", name);
+  return NMT_OK;
+}
+
+static void add_pos(nmt_strlist *pos, const char *a) {
+  pos->v = realloc(pos->v, sizeof *pos->v * (size_t)(pos->n + 1));
+  pos->v[pos->n++] = a;
+}
+
+/* Every numeric row says which values it takes: a row without bounds is a bug
+ * in the tool's table, found by any run of the tool. */
+static int check_table(const nmt_cli *cli) {
+  for (const nmt_opt *o = cli->opts; o && (o->lng || o->shrt); o++) {
+    if (!numeric(o) || o->min < o->max) continue;
+    char name[80];
+    opt_name(o, name, sizeof name);
+    return nmt_fail(NMT_EUSAGE, "%s: no bounds in the option table", name);
+  }
+  return NMT_OK;
+}
+
+static int parse(parse_state *ps, int argc, char **argv, nmt_strlist *pos) {
+  const nmt_cli *cli = ps->cli;
+  int only_pos = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (only_pos || !looks_like_option(a)) { add_pos(pos, a); continue; }
+    if (!strcmp(a, "--")) { only_pos = 1; continue; }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      nmt_cli_usage(cli, stdout);
+      return NMT_DONE;
+    }
+    if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+      printf("%s %s\n", cli->prog, NMT_VERSION);
+      return NMT_DONE;
+    }
+    int dashes = a[1] == '-' ? 2 : 1;
+    const char *name = a + dashes;
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const nmt_opt *o = NULL;
+    if (dashes == 2 || (cli->single_dash_long && len > 1)) o = find_long(cli, name, len);
+    if (o) {
+      int st = apply(ps, o, eq ? eq + 1 : NULL, argc, argv, &i);
+      if (st) return st;
+      continue;
+    }
+    if (dashes == 2) return nmt_fail(NMT_EUSAGE, "unknown option '%s' (see --help)", a);
+    /* short options: "-x", "-xVALUE", "-abc" (flags) */
+    for (const char *c = name; *c; c++) {
+      o = find_short(cli, *c);
+      if (!o) return nmt_fail(NMT_EUSAGE, "unknown option '-%c' in '%s' (see --help)", *c, a);
+      if (o->kind == NMT_OPT_FLAG) { *(bool *)o->dst = true; continue; }
+      int st = apply(ps, o, c[1] ? c + 1 : NULL, argc, argv, &i);
+      if (st) return st;
+      break;
+    }
+  }
+  return NMT_OK;
+}
+
+int nmt_cli_parse(const nmt_cli *cli, int argc, char **argv, nmt_strlist *pos) {
+  pos->n = 0;
+  pos->v = NULL;
+  int st = check_table(cli);
+  if (st) return st;
+  size_t nopts = 0;
+  while (cli->opts && (cli->opts[nopts].lng || cli->opts[nopts].shrt)) nopts++;
+  parse_state ps = {cli, calloc(nopts + 1, sizeof(bool))};
+  if (!ps.given) return nmt_fail(NMT_EIO, "out of memory");
+  st = parse(&ps, argc, argv, pos);
+  free(ps.given);
+  return st;
+}
+
+void nmt_cli_usage(const nmt_cli *cli, void *fp) {
+  FILE *f = fp;
+  fprintf(f, "Usage: %s %s\n", cli->prog, cli->usage);
+  if (cli->summary) fprintf(f, "%s\n", cli->summary);
+  fprintf(f, "\nOptions:\n");
+  for (const nmt_opt *o = cli->opts; o && (o->lng || o->shrt); o++) {
+    char left[96];
+    int n = 0;
+    if (o->shrt) n += snprintf(left + n, sizeof left - n, "-%c%s", o->shrt, o->lng ? ", " : "");
+    else n += snprintf(left + n, sizeof left - n, "    ");
+    if (o->lng) n += snprintf(left + n, sizeof left - n, "--%s", o->lng);
+    if (o->kind != NMT_OPT_FLAG)
+      snprintf(left + n, sizeof left - n, " %s%s", o->meta ? o->meta : "VAL",
+               o->kind == NMT_OPT_LIST ? "..." : "");
+    fprintf(f, "  %-30s %s\n", left, o->help ? o->help : "");
+  }
+  fprintf(f, "  %-30s %s\n", "-h, --help", "show this help");
+  fprintf(f, "  %-30s %s\n", "-V, --version", "show the version");
+  if (cli->example) fprintf(f, "\nExample:\n  %s\n", cli->example);
+}

@@ -1,0 +1,209 @@
+/* Batched beam search; see decode/search.h. */
+#include "decode/search.h"
+#include "base/err.h"
+#include "text/vocab.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  float score;
+  int row, token;
+} cand;
+
+/* Per-search bookkeeping: R = B*K rows, each with a token history. */
+typedef struct {
+  int B, K, R, maxT;
+  float *score;   /* (R) summed log-probabilities; -INFINITY: not live */
+  int *hist;      /* (R, maxT) tokens so far */
+  int *hist_tmp;
+  int *prev, *from;
+  int *limit;     /* (B) length limit */
+  bool *done;     /* (B) */
+  int *sent;      /* (B) the input sentence each row block belongs to */
+  bool *live;     /* (R) rows with a live hypothesis: the decoder scores only these */
+  cand *top;      /* (2K) scratch */
+} search;
+
+/* Insert c into the sorted (descending) top list of at most cap entries. */
+static void offer(cand *top, int *n, int cap, cand c) {
+  if (*n == cap && c.score <= top[cap - 1].score) return;
+  int i = *n < cap ? (*n)++ : cap - 1;
+  while (i > 0 && top[i - 1].score < c.score) {
+    top[i] = top[i - 1];
+    i--;
+  }
+  top[i] = c;
+}
+
+static int add_hyp(nmt_nbest *nb, const int *ids, int n, float score, float alpha) {
+  nmt_hyp *h = realloc(nb->hyps, sizeof *h * (size_t)(nb->n + 1));
+  if (!h) return nmt_fail(NMT_EIO, "out of memory");
+  nb->hyps = h;
+  h = &h[nb->n++];
+  h->ids = malloc(sizeof *ids * (size_t)(n ? n : 1));
+  if (!h->ids) return nmt_fail(NMT_EIO, "out of memory");
+  memcpy(h->ids, ids, sizeof *ids * (size_t)n);
+  h->n = n;
+  h->score = score / (alpha > 0 ? powf((float)(n + 1), alpha) : 1.0f);
+  return NMT_OK;
+}
+
+/* One step for sentence b at time t: choose the next live rows (from, prev,
+ * score) and finish hypotheses. */
+static int advance(search *s, const float *logp, int V, int b, int t, float alpha, nmt_nbest *nb) {
+  int K = s->K, n = 0, live = 0;
+  for (int k = 0; k < K; k++) {
+    int r = b * K + k;
+    if (s->score[r] == -INFINITY) continue;
+    for (int v = 0; v < V; v++)
+      if (v != NMT_PAD) offer(s->top, &n, 2 * K, (cand){s->score[r] + logp[(size_t)r * V + v], r, v});
+  }
+  float next[K];
+  int st = NMT_OK;
+  /* Marian: each finished hypothesis takes one slot off the beam */
+  int cap = K - (*nb).n;
+  for (int i = 0; i < n && i < cap && !st; i++) {
+    cand c = s->top[i];
+    int *h = s->hist + (size_t)c.row * s->maxT;
+    if (c.token == NMT_EOS) {
+      st = add_hyp(&(*nb), h, t, c.score, alpha);
+      continue;
+    }
+    int r = b * K + live++;
+    s->from[r] = c.row;
+    s->prev[r] = c.token;
+    next[r - b * K] = c.score;
+    s->hist_tmp[(size_t)r * s->maxT + t] = c.token; /* the rest follows in reorder_hist */
+  }
+  for (int k = 0; k < K; k++) s->score[b * K + k] = k < live ? next[k] : -INFINITY;
+  bool at_limit = t + 1 >= s->limit[b];
+  for (int k = 0; k < live && at_limit && (*nb).n < K && !st; k++) {
+    int r = b * K + k, *h = s->hist_tmp + (size_t)r * s->maxT;
+    memcpy(h, s->hist + (size_t)s->from[r] * s->maxT, sizeof(int) * (size_t)t);
+    st = add_hyp(&(*nb), h, t + 1, next[k], alpha);
+  }
+  if ((*nb).n >= K || !live || at_limit) s->done[b] = true;
+  return st;
+}
+
+/* Histories follow their rows: row r continues the history of from[r]. */
+static void reorder_hist(search *s, int t) {
+  for (int r = 0; r < s->R; r++) {
+    if (s->done[r / s->K]) continue;
+    int *dst = s->hist_tmp + (size_t)r * s->maxT;
+    int tok = dst[t];
+    memcpy(dst, s->hist + (size_t)s->from[r] * s->maxT, sizeof(int) * (size_t)t);
+    dst[t] = tok;
+  }
+  int *tmp = s->hist;
+  s->hist = s->hist_tmp;
+  s->hist_tmp = tmp;
+}
+
+static int by_score(const void *a, const void *b) {
+  float x = ((const nmt_hyp *)a)->score, y = ((const nmt_hyp *)b)->score;
+  return x > y ? -1 : x < y;
+}
+
+/* Drop the finished sentences from the search and the decoder once they are an
+ * eighth of the batch: a batch runs until its longest sentence ends, and the
+ * rows of the finished ones (~20% of all on test2016) cost as much as live ones. */
+static int drop_done(search *s, nmt_dec *d, int t) {
+  int nb = 0, K = s->K;
+  for (int b = 0; b < s->B; b++) nb += !s->done[b];
+  if (s->B - nb < (s->B + 7) / 8 || nb == 0) return NMT_OK;
+  int *keep = s->prev + s->R - nb; /* scratch: prev is rebuilt below, from its front */
+  for (int b = 0, i = 0; b < s->B; b++)
+    if (!s->done[b]) keep[i++] = b;
+  for (int i = 0; i < nb; i++) {
+    int b = keep[i];
+    s->sent[i] = s->sent[b], s->limit[i] = s->limit[b], s->done[i] = false;
+    for (int k = 0; k < K; k++) {
+      int to = i * K + k, from = b * K + k;
+      s->score[to] = s->score[from];
+      memmove(s->hist + (size_t)to * s->maxT, s->hist + (size_t)from * s->maxT,
+              sizeof(int) * (size_t)(t + 1));
+    }
+  }
+  int st = nmt_dec_keep(d, keep, nb);
+  for (int i = 0; i < nb * K; i++) s->prev[i] = s->hist[(size_t)i * s->maxT + t];
+  s->B = nb, s->R = nb * K;
+  return st;
+}
+
+static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
+  int V = d->net->cfg.tgt_vocab, st = NMT_OK;
+  for (int t = 0; t < s->maxT && !st; t++) {
+    for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
+    d->live = s->live;
+    if ((st = nmt_dec_step(d, s->prev))) break;
+    for (int r = 0; r < s->R; r++) s->from[r] = r;
+    bool all_done = true;
+    for (int b = 0; b < s->B && !st; b++)
+      if (!s->done[b]) st = advance(s, d->logp, V, b, t, o->normalize, &out[s->sent[b]]);
+    for (int b = 0; b < s->B; b++) all_done &= s->done[b];
+    if (st || all_done) break;
+    reorder_hist(s, t);
+    if (!(st = nmt_dec_reorder(d, s->from))) st = drop_done(s, d, t);
+  }
+  return st;
+}
+
+/* Time-major source with </s> and padding. */
+static int *source_batch(const int *const *src, const int *src_n, int B, int S, int *len) {
+  int *x = malloc(sizeof *x * (size_t)S * B);
+  if (!x) return NULL;
+  for (int b = 0; b < B; b++) {
+    len[b] = src_n[b] + 1;
+    for (int t = 0; t < S; t++) x[t * B + b] = t < src_n[b] ? src[b][t] : t == src_n[b] ? NMT_EOS : NMT_PAD;
+  }
+  return x;
+}
+
+int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
+               const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out) {
+  int K = o->beam, R = B * K, S = 0, maxT = 1;
+  for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
+  search s = {B, K, R, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  s.limit = malloc(sizeof *s.limit * (size_t)B);
+  int *len = malloc(sizeof *len * (size_t)B);
+  for (int b = 0; s.limit && b < B; b++) {
+    s.limit[b] = (int)ceilf(o->max_length_factor * (float)(src_n[b] + 1));
+    s.limit[b] = s.limit[b] < 1 ? 1 : s.limit[b];
+    maxT = s.limit[b] > maxT ? s.limit[b] : maxT;
+  }
+  s.maxT = maxT;
+  s.score = malloc(sizeof *s.score * (size_t)R);
+  s.hist = calloc((size_t)R * maxT, sizeof *s.hist);
+  s.hist_tmp = calloc((size_t)R * maxT, sizeof *s.hist_tmp);
+  s.prev = malloc(sizeof *s.prev * (size_t)R);
+  s.from = malloc(sizeof *s.from * (size_t)R);
+  s.done = calloc((size_t)B, sizeof *s.done);
+  s.top = malloc(sizeof *s.top * (size_t)(2 * K));
+  s.sent = malloc(sizeof *s.sent * (size_t)B);
+  s.live = malloc(sizeof *s.live * (size_t)R);
+  for (int b = 0; s.sent && b < B; b++) s.sent[b] = b;
+  int *x = len ? source_batch(src, src_n, B, S, len) : NULL;
+  int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.top &&
+                   s.sent && s.live
+               ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  memset(out, 0, sizeof *out * (size_t)B);
+  for (int r = 0; !st && r < R; r++) {
+    s.score[r] = r % K ? -INFINITY : 0.0f;
+    s.prev[r] = NMT_BOS;
+  }
+  if (!st) st = nmt_dec_start(d, net, p, x, len, B, S, K);
+  if (!st) st = run(&s, d, o, out);
+  d->live = NULL;
+  for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
+  free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
+  free(s.prev), free(s.from), free(s.done), free(s.top), free(s.sent), free(s.live);
+  return st;
+}
+
+void nmt_nbest_free(nmt_nbest *nb) {
+  for (int i = 0; i < nb->n; i++) free(nb->hyps[i].ids);
+  free(nb->hyps);
+  memset(nb, 0, sizeof *nb);
+}

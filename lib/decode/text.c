@@ -1,0 +1,101 @@
+/* Source preparation and output post-processing; see decode/text.h. */
+#include "decode/text.h"
+#include "text/bpe.h"
+#include "base/err.h"
+#include "text/tok.h"
+#include <string.h>
+
+int nmt_bpe_join(const char *s, size_t n, nmt_strbuf *out) {
+  for (size_t i = 0; i < n; i++) {
+    bool mark = s[i] == '@' && i + 1 < n && s[i + 1] == '@' && (i + 2 == n || s[i + 2] == ' ');
+    if (mark) {
+      i += 2; /* skips the "@@" and the space after it */
+      continue;
+    }
+    if (nmt_strbuf_addc(out, s[i])) return nmt_fail(NMT_EIO, "out of memory");
+  }
+  return NMT_OK;
+}
+
+int nmt_ids_text(const nmt_vocab *v, const int *ids, int n, bool join, nmt_strbuf *out) {
+  nmt_strbuf plain = {0};
+  nmt_strbuf *b = join ? &plain : out;
+  int st = NMT_OK;
+  for (int i = 0; i < n && !st; i++) {
+    const char *tok = nmt_vocab_token(v, ids[i]);
+    if ((i && nmt_strbuf_addc(b, ' ')) || nmt_strbuf_add(b, tok, strlen(tok)))
+      st = nmt_fail(NMT_EIO, "out of memory");
+  }
+  if (!st && join && plain.len) st = nmt_bpe_join(plain.s, plain.len, out);
+  free(plain.s);
+  return st;
+}
+
+struct nmt_text {
+  const nmt_model *m;
+  bool raw, join, detok;
+  tok_config src, tgt;
+  tok_scratch scratch;
+  tok_str norm, tok;   /* the tokenizer's passes; each line ends in '\n' */
+  nmt_bpe *bpe;
+  nmt_strbuf bpe_out, words;
+};
+
+int nmt_text_new(nmt_text **tp, const nmt_model *m, const char *path, bool raw, bool postprocess) {
+  const nmt_tok_settings *s = &m->tok;
+  bool has_tok = s->src_lang[0];
+  if (raw && !has_tok)
+    return nmt_fail(NMT_EUSAGE, "%s: --raw needs tokenizer settings in the model (nmt-train --src-lang L --tgt-lang L)", path);
+  if (raw && !m->bpe_codes)
+    return nmt_fail(NMT_EUSAGE, "%s: --raw needs BPE codes in the model (nmt-train --bpe-codes CODES)", path);
+  nmt_text *t = calloc(1, sizeof *t);
+  if (!t) return nmt_fail(NMT_EIO, "out of memory");
+  *t = (nmt_text){.m = m, .raw = raw, .join = postprocess, .detok = postprocess && has_tok};
+  /* Unknown languages fall back to English prefixes, as nmt-tokenize (which warned at training). */
+  if (raw) tok_config_init(&t->src, s->src_lang, s->aggressive, s->escape);
+  if (t->detok) tok_config_init(&t->tgt, s->tgt_lang, s->aggressive, s->escape);
+  int st = raw ? nmt_bpe_load_text(&t->bpe, m->bpe_codes, m->bpe_len, path, &(nmt_bpe_opts){.merges = -1, .vocab_threshold = -1})
+               : NMT_OK;
+  if (st) nmt_text_free(t), t = NULL;
+  *tp = t;
+  return st;
+}
+
+void nmt_text_free(nmt_text *t) {
+  if (!t) return;
+  if (t->raw) tok_config_free(&t->src);
+  if (t->detok) tok_config_free(&t->tgt);
+  tok_scratch_free(&t->scratch);
+  free(t->norm.p), free(t->tok.p), free(t->bpe_out.s), free(t->words.s);
+  nmt_bpe_free(t->bpe);
+  free(t);
+}
+
+int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n) {
+  if (!t->raw) return *out = line, *out_n = n, NMT_OK;
+  t->norm.n = t->tok.n = 0;
+  bool ok = true;
+  if (t->m->tok.normalize) {
+    ok = tok_normalize(&t->src, &t->scratch, line, n, &t->norm);
+    line = t->norm.p, n = t->norm.n - 1; /* without its '\n' */
+  }
+  if (!ok || !tok_tokenize(&t->src, &t->scratch, line, n, &t->tok)) return nmt_fail(NMT_EIO, "out of memory");
+  t->bpe_out.len = 0;
+  int st = nmt_bpe_apply_line(t->bpe, t->tok.p, t->tok.n - 1, &t->bpe_out);
+  *out = t->bpe_out.s ? t->bpe_out.s : "";
+  *out_n = t->bpe_out.len;
+  return st;
+}
+
+int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out) {
+  if (!t->detok) return nmt_ids_text(t->m->tgt, ids, n, t->join, out);
+  t->words.len = 0;
+  int st = nmt_ids_text(t->m->tgt, ids, n, true, &t->words);
+  t->tok.n = 0;
+  if (!st && t->words.len &&
+      !tok_detokenize(&t->tgt, &t->scratch, t->words.s, t->words.len, &t->tok))
+    st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && t->words.len && nmt_strbuf_add(out, t->tok.p, t->tok.n - 1))
+    st = nmt_fail(NMT_EIO, "out of memory");
+  return st;
+}

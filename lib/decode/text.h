@@ -1,0 +1,31 @@
+/* The text on both sides of a model at decode time. Source: the line as it
+ * is (BPE'd tokens), or with --raw normalised, tokenized and BPE'd with the
+ * model's tokenizer settings and embedded codes. Output: ids back to tokens,
+ * by default BPE joined (subword-nmt's "@@ " marks removed) and, when the
+ * model has tokenizer settings, detokenized as its target language. */
+#ifndef NMT_DECODE_TEXT_H
+#define NMT_DECODE_TEXT_H
+#include "models/model.h"
+#include "base/strbuf.h"
+#include "text/vocab.h"
+#include <stdbool.h>
+
+/* Append the text of ids[0..n) to out; with join, BPE pieces are merged. */
+int nmt_ids_text(const nmt_vocab *v, const int *ids, int n, bool join, nmt_strbuf *out);
+/* Append s[0..n) with every "@@ " and a final "@@" removed. */
+int nmt_bpe_join(const char *s, size_t n, nmt_strbuf *out);
+
+typedef struct nmt_text nmt_text;
+
+/* For model m (named `path` in messages; it must outlive t). raw needs the
+ * model's codes and settings (NMT_EUSAGE naming what is missing);
+ * postprocess joins BPE and detokenizes when the model has settings. */
+int nmt_text_new(nmt_text **t, const nmt_model *m, const char *path, bool raw, bool postprocess);
+void nmt_text_free(nmt_text *t);
+/* The token text of one source line (valid UTF-8, no '\n'): the line itself,
+ * or its processed form with raw; *out stays valid until the next call. */
+int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n);
+/* Append the output text of target ids[0..n) to out. */
+int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out);
+
+#endif

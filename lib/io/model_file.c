@@ -1,0 +1,188 @@
+/* Model file container: sections, size and checksum; see io/model_file.h. All
+ * integers are little-endian (the host's order on every machine we build for). */
+#include "io/model_file.h"
+#include "base/err.h"
+#include "io/io.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char magic[8] = {'N', 'M', 'T', 'M', 'O', 'D', 'E', 'L'};
+enum { HEADER = 8 + 4 + 4 + 8, SECTION_HEAD = NMT_MF_TAG + 8, FOOTER = 8 };
+
+uint64_t nmt_fnv1a(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len) {
+  if (!*tag || strlen(tag) > NMT_MF_TAG) return nmt_fail(NMT_EUSAGE, "bad section tag '%s'", tag);
+  if (f->n == f->cap) {
+    int cap = f->cap ? 2 * f->cap : 8;
+    nmt_section *s = realloc(f->s, sizeof *s * (size_t)cap);
+    if (!s) return nmt_fail(NMT_EIO, "out of memory");
+    f->s = s;
+    f->cap = cap;
+  }
+  nmt_section *s = &f->s[f->n++];
+  memset(s->tag, 0, sizeof s->tag);
+  memcpy(s->tag, tag, strlen(tag));
+  s->data = data;
+  s->len = len;
+  return NMT_OK;
+}
+
+const nmt_section *nmt_mf_get(const nmt_model_file *f, const char *tag) {
+  for (int i = 0; i < f->n; i++)
+    if (!strcmp(f->s[i].tag, tag)) return &f->s[i];
+  return NULL;
+}
+
+void nmt_mf_free(nmt_model_file *f) {
+  free(f->s);
+  free(f->buf);
+  memset(f, 0, sizeof *f);
+}
+
+/* ---- writing ---- */
+
+typedef struct {
+  nmt_writer *w;
+  uint64_t hash;
+  int st;
+} hashed_writer;
+
+static void put(hashed_writer *hw, const void *p, size_t n) {
+  if (hw->st || !n) return;
+  hw->hash = nmt_fnv1a(hw->hash, p, n);
+  hw->st = nmt_writer_write(hw->w, p, n);
+}
+
+static int write_sections(const nmt_model_file *f, const char *path) {
+  uint64_t total = HEADER + FOOTER;
+  for (int i = 0; i < f->n; i++) total += SECTION_HEAD + f->s[i].len;
+  hashed_writer hw = {NULL, NMT_FNV_INIT, NMT_OK};
+  if ((hw.st = nmt_writer_open(&hw.w, path, 0))) return hw.st;
+  uint32_t version = NMT_MF_VERSION, n = (uint32_t)f->n;
+  put(&hw, magic, sizeof magic);
+  put(&hw, &version, 4);
+  put(&hw, &n, 4);
+  put(&hw, &total, 8);
+  for (int i = 0; i < f->n; i++) {
+    uint64_t len = f->s[i].len;
+    put(&hw, f->s[i].tag, NMT_MF_TAG);
+    put(&hw, &len, 8);
+    put(&hw, f->s[i].data, f->s[i].len);
+  }
+  uint64_t sum = hw.hash;
+  put(&hw, &sum, 8);
+  if (hw.st) {
+    nmt_writer_abort(hw.w);
+    return hw.st;
+  }
+  return nmt_writer_commit(hw.w);
+}
+
+/* fsync path (a file, or a directory for the renames in it). */
+static int sync_path(const char *path, int flags) {
+  int fd = open(path, flags | O_CLOEXEC);
+  if (fd < 0) return nmt_fail_errno(NMT_EIO, "%s: cannot open to sync", path);
+  int bad = fsync(fd) && errno != EINVAL; /* EINVAL: a file system without fsync */
+  close(fd);
+  return bad ? nmt_fail_errno(NMT_EIO, "%s: cannot sync", path) : NMT_OK;
+}
+
+/* The writer's rename is not durable by itself, so the sections go to
+ * PATH.new first; only once that is on disk does it replace PATH, and the
+ * directory is synced so the rename is too. A crash at any point leaves the
+ * old PATH or the new one, whole. */
+int nmt_mf_write(const nmt_model_file *f, const char *path) {
+  if (!strcmp(path, "-")) return write_sections(f, path);
+  size_t n = strlen(path);
+  char *fresh = malloc(n + 5), *dir = strdup(path);
+  int st = fresh && dir ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) memcpy(fresh, path, n), memcpy(fresh + n, ".new", 5), st = write_sections(f, fresh);
+  if (!st) st = sync_path(fresh, O_RDONLY);
+  if (!st && rename(fresh, path)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", path);
+  if (!st) st = sync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
+  if (st && fresh) unlink(fresh);
+  free(fresh), free(dir);
+  return st;
+}
+
+/* ---- reading ---- */
+
+static uint64_t u64_at(const char *p) {
+  uint64_t x;
+  memcpy(&x, p, 8);
+  return x;
+}
+
+static uint32_t u32_at(const char *p) {
+  uint32_t x;
+  memcpy(&x, p, 4);
+  return x;
+}
+
+/* The checks that need only the header; size is the file's. */
+static int check_header(const char *buf, size_t size, const char *path) {
+  if (size < 8 || memcmp(buf, magic, 8)) return nmt_fail(NMT_EINPUT, "%s: not an nmt model file", path);
+  if (size < HEADER) return nmt_fail(NMT_EINPUT, "%s: truncated", path);
+  uint32_t version = u32_at(buf + 8);
+  if (version > NMT_MF_VERSION)
+    return nmt_fail(NMT_EINPUT,
+                    "%s: format version %u is newer than this nmt reads (%d); upgrade nmt",
+                    path, version, NMT_MF_VERSION);
+  uint64_t total = u64_at(buf + 16);
+  if (size < total) return nmt_fail(NMT_EINPUT, "%s: truncated", path);
+  if (size > total || total < HEADER + FOOTER)
+    return nmt_fail(NMT_EINPUT, "%s: checksum mismatch (size %zu, header says %llu)", path, size,
+                    (unsigned long long)total);
+  if (nmt_fnv1a(NMT_FNV_INIT, buf, size - FOOTER) != u64_at(buf + size - FOOTER))
+    return nmt_fail(NMT_EINPUT, "%s: checksum mismatch", path);
+  return NMT_OK;
+}
+
+static int parse_sections(nmt_model_file *f, const char *path) {
+  uint32_t n = u32_at(f->buf + 12);
+  size_t at = HEADER, end = f->size - FOOTER;
+  for (uint32_t i = 0; i < n; i++) {
+    if (end - at < SECTION_HEAD) return nmt_fail(NMT_EINPUT, "%s: bad section table", path);
+    char tag[NMT_MF_TAG + 1] = {0};
+    memcpy(tag, f->buf + at, NMT_MF_TAG);
+    uint64_t len = u64_at(f->buf + at + NMT_MF_TAG);
+    at += SECTION_HEAD;
+    if (len > end - at) return nmt_fail(NMT_EINPUT, "%s: bad section table", path);
+    int st = nmt_mf_add(f, tag, f->buf + at, (size_t)len);
+    if (st) return st == NMT_EUSAGE ? nmt_fail(NMT_EINPUT, "%s: bad section table", path) : st;
+    at += (size_t)len;
+  }
+  return at == end ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad section table", path);
+}
+
+/* Check and index f->buf; f is freed on error. */
+static int parse_buf(nmt_model_file *f, const char *path) {
+  int st = check_header(f->buf, f->size, path);
+  if (!st) st = parse_sections(f, path);
+  if (st) nmt_mf_free(f);
+  return st;
+}
+
+int nmt_mf_read(nmt_model_file *f, const char *path) {
+  memset(f, 0, sizeof *f);
+  int st = nmt_read_file(path, &f->buf, &f->size);
+  return st ? st : parse_buf(f, path);
+}
+
+int nmt_mf_read_mem(nmt_model_file *f, const void *data, size_t len, const char *name) {
+  memset(f, 0, sizeof *f);
+  if (!(f->buf = malloc(len ? len : 1))) return nmt_fail(NMT_EIO, "out of memory");
+  if (len) memcpy(f->buf, data, len);
+  f->size = len;
+  return parse_buf(f, name);
+}

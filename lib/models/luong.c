@@ -1,0 +1,286 @@
+/* The Luong model: parameter layout, encoder, decoder step and the training forward pass. */
+#include "models/luong.h"
+#include "base/err.h"
+#include "nn/cells/lstm.h"
+#include "nn/ops.h"
+#include <stdio.h>
+#include <string.h>
+
+/* One LSTM layer's weights "<prefix>.{Wx,Wh,b}": input `in`, recurrent input `rec`, size H. */
+static void add_layer(nn_params *p, int *st, const char *prefix, int in, int rec, int H, int *wx,
+                      int *wh, int *b) {
+  char name[64];
+  snprintf(name, sizeof name, "%s.Wx", prefix);
+  nn_net_add(p, st, wx, name, in, 4 * H);
+  snprintf(name, sizeof name, "%s.Wh", prefix);
+  nn_net_add(p, st, wh, name, rec, 4 * H);
+  snprintf(name, sizeof name, "%s.b", prefix);
+  nn_net_add(p, st, b, name, 1, 4 * H);
+}
+
+/* Encoder layers [0, n) run in both directions. */
+static int bi_layers(const nn_net_cfg *c) {
+  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
+}
+
+static bool valid_cfg(const nn_net_cfg *c) {
+  bool attn_sized = c->no_attention || !(c->attn.score == NN_ATTN_MLP || c->attn.local);
+  return c->enc_layers >= 1 && c->enc_layers <= NN_MAX_LAYERS && c->dec_layers >= 1 &&
+         c->dec_layers <= NN_MAX_LAYERS && c->emb >= 1 && c->hidden >= 1 &&
+         c->src_vocab >= 1 && c->tgt_vocab >= 1 && (attn_sized || c->attn_size >= 1) &&
+         c->enc_type >= NN_ENC_UNI && c->enc_type <= NN_ENC_BI_UNI &&
+         (c->enc_type == NN_ENC_UNI || c->hidden % 2 == 0);
+}
+
+static void layout_encoder(nn_net *m, nn_params *p, int *st) {
+  const nn_net_cfg *c = &m->cfg;
+  int E = c->emb, H = c->hidden, nbi = bi_layers(c);
+  char prefix[32];
+  for (int l = 0; l < c->enc_layers; l++) {
+    snprintf(prefix, sizeof prefix, "enc.l%d", l);
+    if (l >= nbi) {
+      add_layer(p, st, prefix, l ? H : E, H, H, &m->luong.enc_wx[l], &m->luong.enc_wh[l], &m->luong.enc_b[l]);
+      continue;
+    }
+    add_layer(p, st, prefix, l ? H / 2 : E, H / 2, H / 2, &m->luong.enc_wx[l], &m->luong.enc_wh[l], &m->luong.enc_b[l]);
+    snprintf(prefix, sizeof prefix, "enc.l%dr", l);
+    add_layer(p, st, prefix, l ? H / 2 : E, H / 2, H / 2, &m->luong.enc_rwx[l], &m->luong.enc_rwh[l], &m->luong.enc_rb[l]);
+  }
+}
+
+static void layout_attention(nn_net *m, nn_params *p, int *st) {
+  const nn_net_cfg *c = &m->cfg;
+  int H = c->hidden, A = c->attn_size;
+  if (c->attn.score == NN_ATTN_GENERAL) nn_net_add(p, st, &m->luong.attn_wa, "attn.Wa", H, H);
+  if (c->attn.score == NN_ATTN_MLP) {
+    nn_net_add(p, st, &m->luong.attn_wa, "attn.Wa", H, A);
+    nn_net_add(p, st, &m->luong.attn_wq, "attn.Wq", H, A);
+    nn_net_add(p, st, &m->luong.attn_v, "attn.v", 1, A);
+  }
+  if (c->attn.local) {
+    nn_net_add(p, st, &m->luong.attn_wp, "attn.Wp", H, A);
+    nn_net_add(p, st, &m->luong.attn_vp, "attn.vp", A, 1);
+  }
+  nn_net_add(p, st, &m->luong.attn_wc, "attn.Wc", 2 * H, H);
+}
+
+static int layout(nn_net *m, nn_params *p) {
+  const nn_net_cfg *c = &m->cfg;
+  if (nn_net_uses(c, NN_USES_REVERSE | NN_USES_LOCAL, 0)) return NMT_EUSAGE;
+  if (c->enc_type != NN_ENC_UNI && c->hidden % 2)
+    return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a bidirectional encoder (half per direction)");
+  if (!valid_cfg(c))
+    return nmt_fail(NMT_EUSAGE, "luong: bad configuration (layers 1..%d, sizes >= 1, an even "
+                                "hidden size with a bidirectional encoder)", NN_MAX_LAYERS);
+  m->cfg.input_feed = c->input_feed && !c->no_attention;
+  int st = NMT_OK, E = c->emb, H = c->hidden;
+  nn_net_add_embeddings(p, &st, &m->luong.src_emb, &m->luong.tgt_emb, c);
+  layout_encoder(m, p, &st);
+  char prefix[32];
+  for (int l = 0; l < c->dec_layers; l++) {
+    snprintf(prefix, sizeof prefix, "dec.l%d", l);
+    add_layer(p, &st, prefix, l ? H : E, !l && m->cfg.input_feed ? 2 * H : H, H, &m->luong.dec_wx[l],
+              &m->luong.dec_wh[l], &m->luong.dec_b[l]);
+  }
+  if (!c->no_attention) layout_attention(m, p, &st);
+  nn_net_add(p, &st, &m->luong.out_w, "out.W", H, c->tgt_vocab);
+  nn_net_add(p, &st, &m->luong.out_b, "out.b", 1, c->tgt_vocab);
+  return st;
+}
+
+static nn_lstm_w layer_w(nn_graph *g, nn_params *p, int wx, int wh, int b) {
+  return (nn_lstm_w){nn_net_param(g, p, wx), nn_net_param(g, p, wh), nn_net_param(g, p, b)};
+}
+
+/* Masks from the batch, in the arena: source steps (S*B), attention (B,S),
+ * target steps (T*B). */
+typedef struct {
+  float *src, *attn, *tgt;
+  int *len;
+} masks;
+
+static masks make_masks(nn_graph *g, const nn_batch *bt, int pad) {
+  int B = bt->B, S = bt->S, T = bt->T;
+  masks mk = {nn_floats(g, (size_t)S * B, NULL), nn_floats(g, (size_t)B * S, NULL),
+              nn_floats(g, (size_t)T * B, NULL), nn_ints(g, (size_t)B, bt->src_len)};
+  if (g->failed) return mk;
+  for (int b = 0; b < B; b++) {
+    nn_require(g, bt->src_len[b] >= 1 && bt->src_len[b] <= S, "luong: source length %d of %d",
+               bt->src_len[b], S);
+    for (int s = 0; s < S; s++) mk.attn[b * S + s] = mk.src[s * B + b] = s < bt->src_len[b];
+  }
+  for (int i = 0; i < T * B; i++) mk.tgt[i] = bt->tgt_out[i] != pad;
+  return mk;
+}
+
+static nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_net *m, nn_params *p) {
+  return (nn_attn_w){nn_net_param(g, p, m->luong.attn_wa), nn_net_param(g, p, m->luong.attn_wq), nn_net_param(g, p, m->luong.attn_v),
+                     nn_net_param(g, p, m->luong.attn_wp), nn_net_param(g, p, m->luong.attn_vp), nn_net_param(g, p, m->luong.attn_wc)};
+}
+
+/* One direction of one encoder layer over X: outputs (S*B,H'), final state into *h, *c. */
+static nn_tensor *enc_layer(nn_graph *g, nn_lstm_w w, nn_tensor *X, const float *mask, int S,
+                            int B, nn_tensor **h, nn_tensor **c) {
+  nn_tensor *Cs, *Hs = nn_lstm_layer(g, &w, X, mask, S, NULL, NULL, &Cs);
+  if (!Hs) return NULL;
+  *h = nn_rows(g, Hs, (S - 1) * B, B);
+  *c = nn_rows(g, Cs, (S - 1) * B, B);
+  return Hs;
+}
+
+static nn_tensor *nn_luong_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src,
+                           const int *src_len, int S, int B, const float *mask, nn_tensor **h0,
+                           nn_tensor **c0) {
+  const nn_net_cfg *c = &m->cfg;
+  int nbi = bi_layers(c);
+  int *rev = c->reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
+  int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
+  if (g->failed) return NULL;
+  for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
+  nn_tensor *x = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.src_emb), ids ? ids : src, S * B), c->dropout);
+  /* The backward direction runs forward over each sentence's reversed rows. */
+  nn_tensor *bw = nbi ? nn_embed(g, x, rev, S * B) : NULL;
+  for (int l = 0; l < c->enc_layers && !g->failed; l++) {
+    nn_lstm_w fw_w = layer_w(g, p, m->luong.enc_wx[l], m->luong.enc_wh[l], m->luong.enc_b[l]);
+    nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x;
+    if (l >= nbi) {
+      x = enc_layer(g, fw_w, in, mask, S, B, &h0[l], &c0[l]);
+      continue;
+    }
+    nn_lstm_w bw_w = layer_w(g, p, m->luong.enc_rwx[l], m->luong.enc_rwh[l], m->luong.enc_rb[l]);
+    nn_tensor *hf, *cf, *hb, *cb;
+    x = enc_layer(g, fw_w, in, mask, S, B, &hf, &cf);
+    bw = enc_layer(g, bw_w, l ? nn_dropout(g, bw, c->dropout) : bw, mask, S, B, &hb, &cb);
+    if (g->failed) break;
+    h0[l] = nn_concat(g, hf, hb);
+    c0[l] = nn_concat(g, cf, cb);
+    if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rev, S * B));
+  }
+  return g->failed ? NULL : x;
+}
+
+static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
+  nn_tensor *t = nn_new(g, rows, cols);
+  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
+  return t;
+}
+
+static void nn_luong_init_state(nn_graph *g, const nn_net *m, nn_tensor **h0, nn_tensor **c0,
+                         nn_tensor **h, nn_tensor **c, int B) {
+  for (int l = 0; l < m->cfg.dec_layers; l++) {
+    bool from_enc = l < m->cfg.enc_layers;
+    h[l] = from_enc ? h0[l] : zeros(g, B, m->cfg.hidden);
+    c[l] = from_enc ? c0[l] : zeros(g, B, m->cfg.hidden);
+  }
+}
+
+/* One decoder step; with rec (training), layer l's recurrent product goes
+ * through rec[l] at step t so its weight gradient is one GEMM per batch. */
+static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *gx0,
+                           nn_tensor *feed, const float *mask, nn_tensor **h, nn_tensor **c,
+                           nn_recur *rec, int t) {
+  const nn_net_cfg *cf = &m->cfg;
+  int B = gx0->rows, H = cf->hidden;
+  for (int l = 0; l < cf->dec_layers && !g->failed; l++) {
+    nn_lstm_w w = layer_w(g, p, m->luong.dec_wx[l], m->luong.dec_wh[l], m->luong.dec_b[l]);
+    nn_tensor *gx = l ? nn_linear(g, nn_dropout(g, h[l - 1], cf->dropout), w.Wx, w.b) : gx0;
+    nn_tensor *rin = !l && cf->input_feed ? nn_concat(g, feed, h[l]) : h[l];
+    nn_tensor *gh = rec ? nn_recur_step(g, &rec[l], t, rin) : nn_matmul(g, rin, false, w.Wh, false);
+    nn_tensor *hn = nn_new(g, B, H), *cn = nn_new(g, B, H);
+    if (g->failed) break;
+    nn_lstm_cell(g, gx, rec && !l ? NULL : gh, h[l], c[l], mask, hn, cn); /* rec[0] adds into gx0 */
+    h[l] = hn;
+    c[l] = cn;
+  }
+  return g->failed ? NULL : h[cf->dec_layers - 1];
+}
+
+static nn_tensor *nn_luong_output(nn_graph *g, const nn_net *m, const nn_attn_w *aw, nn_tensor *top,
+                           nn_tensor *K, nn_tensor *Hs, const float *mask, const int *len) {
+  if (m->cfg.no_attention) return top;
+  return nn_attn_step(g, &m->cfg.attn, aw, top, K, Hs, mask, len, NULL);
+}
+
+static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
+                            const nn_batch *bt, long *ntokens) {
+  const nn_net_cfg *c = &m->cfg;
+  int B = bt->B, T = bt->T, H = c->hidden;
+  if (g->failed || !nn_require(g, B > 0 && bt->S > 0 && T > 0, "luong: empty batch (%d,%d,%d)", B,
+                               bt->S, T))
+    return NULL;
+  masks mk = make_masks(g, bt, c->pad);
+  nn_tensor *h0[NN_MAX_LAYERS], *c0[NN_MAX_LAYERS];
+  nn_tensor *h[NN_MAX_LAYERS], *cs[NN_MAX_LAYERS];
+  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, mk.src, h0, c0); /* (S*B,H) */
+  if (Hs) nn_luong_init_state(g, m, h0, c0, h, cs, B);
+  nn_attn_w aw = nn_luong_attn_w(g, m, p);
+  nn_tensor *K = Hs && !c->no_attention ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
+  /* The decoder's first-layer input projection for all steps at once. */
+  nn_tensor *Ey = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.tgt_emb), bt->tgt_in, T * B), c->dropout);
+  nn_tensor *G0 = nn_linear(g, Ey, nn_net_param(g, p, m->luong.dec_wx[0]), nn_net_param(g, p, m->luong.dec_b[0])); /* (T*B,4H) */
+  nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
+  nn_tensor *feed = nn_new(g, B, H);
+  nn_recur rec[NN_MAX_LAYERS];
+  for (int l = 0; l < c->dec_layers && G0; l++)
+    nn_recur_begin(g, &rec[l], nn_net_param(g, p, m->luong.dec_wh[l]), l ? NULL : G0, T, B);
+  if (g->failed) return NULL;
+  memset(feed->v, 0, sizeof(float) * (size_t)B * H);
+  for (int t = 0; t < T && !g->failed; t++) {
+    nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, mk.tgt + (size_t)t * B, h, cs, rec, t);
+    if (!top) break;
+    feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, mk.attn, mk.len);
+  }
+  /* The output layer only on the rows with a target (padding costs ~12% of them). */
+  int n = 0, *rows = nn_ints(g, (size_t)T * B, NULL), *tgt = nn_ints(g, (size_t)T * B, NULL);
+  for (int i = 0; rows && tgt && i < T * B; i++)
+    if (bt->tgt_out[i] != c->pad) rows[n] = i, tgt[n++] = bt->tgt_out[i];
+  if (g->failed || !nn_require(g, n > 0, "luong: a batch without target tokens")) return NULL;
+  nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), rows, n), c->dropout); /* (n,H) */
+  nn_tensor *logits = nn_linear(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b)); /* (n,Vt) */
+  return g->failed ? NULL : nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
+}
+
+/* Inference. Memories: Hs, then the attention keys when they differ from Hs.
+ * State: h[0..L), c[0..L), then h̃ with input feeding. */
+static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
+                  int S, int B, const float *src_mask, nn_enc_out *out) {
+  const nn_net_cfg *c = &m->cfg;
+  int L = c->dec_layers;
+  nn_tensor *h0[NN_MAX_LAYERS], *c0[NN_MAX_LAYERS];
+  nn_tensor *Hs = nn_luong_encode(g, m, p, src, src_len, S, B, src_mask, h0, c0);
+  if (!Hs) return nmt_errcode();
+  nn_luong_init_state(g, m, h0, c0, out->state, out->state + L, B);
+  out->nstate = 2 * L;
+  if (c->input_feed) out->state[out->nstate++] = zeros(g, B, c->hidden);
+  out->nmem = 0;
+  if (!c->no_attention) {
+    nn_attn_w aw = nn_luong_attn_w(g, m, p);
+    nn_tensor *K = nn_attn_keys(g, &c->attn, &aw, Hs);
+    out->mem[out->nmem++] = Hs;
+    if (K != Hs) out->mem[out->nmem++] = K;
+  }
+  return g->failed ? nmt_errcode() : NMT_OK;
+}
+
+/* The LSTM stack runs on the live rows; the attention scores on all rows (the
+ * memory is per row; a dead row gets a zero query), h̃ on the live ones. */
+static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev,
+                       nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align) {
+  const nn_net_cfg *c = &m->cfg;
+  int L = c->dec_layers;
+  nn_tensor *x = nn_embed(g, nn_net_param(g, p, m->luong.tgt_emb), prev, ctx->n);
+  nn_tensor *gx0 = nn_linear(g, x, nn_net_param(g, p, m->luong.dec_wx[0]), nn_net_param(g, p, m->luong.dec_b[0]));
+  nn_tensor *feed = c->input_feed ? state[2 * L] : NULL;
+  nn_tensor *top = g->failed ? NULL : dec_step(g, m, p, gx0, feed, NULL, state, state + L, NULL, 0);
+  if (!top || c->no_attention) return top;
+  nn_attn_w aw = nn_luong_attn_w(g, m, p);
+  nn_tensor *Hs = ctx->mem[0], *K = ctx->mem[ctx->mem[1] ? 1 : 0];
+  nn_tensor *a = NULL, **ap = align ? &a : NULL;
+  nn_tensor *ht = nn_attn_step_rows(g, &c->attn, &aw, ctx->rows ? nn_dec_scatter(g, ctx, top) : top,
+                                    K, Hs, ctx->mask, ctx->len, ctx->rows, ctx->n, ap);
+  if (align) *align = a && ctx->rows ? nn_dec_gather(g, ctx, a) : a;
+  if (c->input_feed) state[2 * L] = ht;
+  return ht;
+}
+
+const nn_family nn_family_luong = {"luong", layout, nn_luong_forward, encode, step, "general", NN_CELL_LSTM, true};

@@ -1,0 +1,78 @@
+/* A translation model as the tools see it: the configuration, both
+ * vocabularies, optional BPE codes and the parameters, saved to and loaded
+ * from one model file (io/model_file.h, docs/formats.md). */
+#ifndef NMT_MODEL_H
+#define NMT_MODEL_H
+#include "io/model_file.h"
+#include "models/net.h"
+#include "base/strbuf.h"
+#include "text/vocab.h"
+
+/* What the command line chooses; the rest of nn_net_cfg follows from it.
+ * Names point to static strings (the tables of models/model.c, or argv). */
+typedef struct {
+  const char *type;      /* the family: "luong" (also NULL), "srnmt", ... (nn_family_names) */
+  int dim_emb, dim_rnn, enc_depth, dec_depth;
+  const char *enc_type;  /* "unidirectional" (also NULL), "bidirectional", "bi-unidirectional" */
+  bool reverse_source;
+  const char *attention; /* "dot", "general", "mlp", "none" (no attention) */
+  bool local;            /* local-p instead of global attention */
+  int window;            /* local-p half-width D */
+  bool input_feed;       /* ignored without attention */
+  float dropout, label_smoothing;
+  const char *enc_cell, *dec_cell; /* "lstm" (also NULL), "gru", "atr", "sru", "srnmt", "rhn" */
+  int enc_cell_depth, dec_cell_depth; /* 0 counts as 1 */
+  bool skip, layer_norm, context_aware, cond_gru, fast_forward, peephole, rhn_coupled;
+  float recon_beta;
+} nmt_model_opts;
+
+/* The Moses tokenizer settings the training text was prepared with
+ * (nmt-train --src-lang ...): nmt-decode --raw tokenizes the source with them
+ * and detokenizes its output with tgt_lang. None when src_lang is empty. */
+typedef struct {
+  char src_lang[16], tgt_lang[16];
+  bool aggressive; /* -a */
+  bool escape;     /* XML escaping (tokenizer.perl's default; --no-escape clears it) */
+  bool normalize;  /* punctuation normalised before tokenizing */
+} nmt_tok_settings;
+
+typedef struct {
+  nmt_model_opts opts; /* as created (names normalised to models/model.c's tables) */
+  nn_net net;      /* layout and config */
+  nn_params params;
+  nmt_vocab *src, *tgt;
+  char *bpe_codes;   /* NULL when none */
+  size_t bpe_len;
+  nmt_tok_settings tok;
+} nmt_model;
+
+/* A fresh model (weights initialised from seed) over the two vocabularies,
+ * which it takes over. NMT_OK or NMT_EUSAGE naming the bad option. */
+int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_vocab *tgt,
+                     uint64_t seed);
+void nmt_model_free(nmt_model *m);
+/* Fill t from nmt-train's flags: both languages or neither (no settings);
+ * the tokenizer flags need them. NMT_OK or NMT_EUSAGE. */
+int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *tgt_lang,
+                         bool aggressive, bool escape, bool normalize);
+
+/* Add the model's sections (config, vocabularies, codes, tensor table,
+ * weights) to f; `scratch` holds the text sections until f is written. */
+int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf scratch[3]);
+/* Append "key=WANT (checkpoint: HAVE)" to out, comma separated, for each
+ * config key whose value differs between have and want and for which
+ * given(ctx, key) says the caller set it (a flag on the command line). */
+int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *want,
+                             bool (*given)(const void *ctx, const char *key), const void *ctx, nmt_strbuf *out);
+/* Save the model alone, atomically. */
+int nmt_model_save(const nmt_model *m, const char *path);
+/* Build a model from a read file (a model or a checkpoint); `path` names it
+ * in messages. */
+int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path);
+int nmt_model_load(nmt_model *m, const char *path);
+/* Fill dst, a buffer laid out as m->params (weights or an Adam moment), from
+ * section `tag` of f through its tensor table. */
+int nmt_model_load_buffer(nmt_model *m, float *dst, const nmt_model_file *f, const char *tag,
+                          const char *path);
+
+#endif

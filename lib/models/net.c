@@ -1,0 +1,127 @@
+/* The family table and the helpers families share; see models/net.h. */
+#include "models/net.h"
+#include "base/err.h"
+#include "models/deepatt.h"
+#include "models/luong.h"
+#include "models/rnnsearch.h"
+#include "models/rhn.h"
+#include "models/srnmt.h"
+#include "nn/ops.h"
+#include <string.h>
+
+/* Every family, in the order --help lists them. */
+static const nn_family *const families[] = {
+    &nn_family_luong,
+    &nn_family_rnnsearch,
+    &nn_family_rhn,
+    &nn_family_deep_att,
+    &nn_family_deep_ed,
+    &nn_family_srnmt,
+};
+enum { NFAMILIES = sizeof families / sizeof families[0] };
+
+const nn_family *nn_family_find(const char *name) {
+  if (!name) return families[0]; /* luong: --type not given */
+  for (int i = 0; i < NFAMILIES; i++)
+    if (!strcmp(families[i]->name, name)) return families[i];
+  return NULL;
+}
+
+const char *nn_family_names(void) {
+  static char names[256];
+  if (!names[0])
+    for (int i = 0; i < NFAMILIES; i++) strcat(strcat(names, i ? ", " : ""), families[i]->name);
+  return names;
+}
+
+int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p) {
+  memset(m, -1, sizeof *m);
+  m->cfg = *cfg;
+  if (!cfg->family) return nmt_fail(NMT_EUSAGE, "no model family (--type)");
+  /* Past this the layouts' int shapes (4H x 2H, ...) overflow; no real model comes near. */
+  if (cfg->emb > NN_MAX_DIM || cfg->hidden > NN_MAX_DIM || cfg->attn_size > NN_MAX_DIM)
+    return nmt_fail(NMT_EUSAGE, "sizes must be at most %d (--dim-emb, --dim-rnn)", NN_MAX_DIM);
+  return cfg->family->layout(m, p);
+}
+
+nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
+                          long *ntokens) {
+  return m->cfg.family->forward(g, m, p, b, ntokens);
+}
+
+int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells) {
+  static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "rhn"};
+  const struct {
+    unsigned use;
+    bool set;
+    const char *flag;
+  } f[] = {
+      {NN_USES_REVERSE, c->reverse_source, "--reverse-source"},
+      {NN_USES_LOCAL, c->attn.local && !c->no_attention, "--local-attention"},
+      {NN_USES_CELL_DEPTH, c->enc_cell_depth > 1 || c->dec_cell_depth > 1, "--enc-cell-depth/--dec-cell-depth"},
+      {NN_USES_SKIP, c->skip, "--skip"},
+      {NN_USES_LAYER_NORM, c->layer_norm, "--layer-normalization"},
+      {NN_USES_CONTEXT_AWARE, c->context_aware, "--context-aware"},
+      {NN_USES_COND_GRU, c->cond_gru, "--cond-gru"},
+      {NN_USES_FAST_FORWARD, c->fast_forward, "--fast-forward"},
+      {NN_USES_PEEPHOLE, c->peephole, "--peephole"},
+      {NN_USES_RHN_COUPLED, c->rhn_coupled, "--rhn-coupled"},
+      {NN_USES_RECONSTRUCTOR, c->recon_beta > 0, "--reconstructor-beta"},
+  };
+  const char *name = c->family ? c->family->name : "?";
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (f[i].set && !(uses & f[i].use))
+      return nmt_fail(NMT_EUSAGE, "--type %s does not use %s", name, f[i].flag);
+  unsigned ok = uses & NN_USES_CELLS ? cells : 1u << NN_CELL_LSTM;
+  if ((ok >> c->enc_cell & 1) && (ok >> c->dec_cell & 1)) return NMT_OK;
+  char list[64] = "";
+  for (int k = 0; k < (int)(sizeof cell_names / sizeof *cell_names); k++)
+    if (ok >> k & 1) strcat(strcat(list, list[0] ? ", " : ""), cell_names[k]);
+  return nmt_fail(NMT_EUSAGE, "--type %s does not support --%s-cell %s (its cells: %s)", name,
+                  ok >> c->enc_cell & 1 ? "dec" : "enc",
+                  cell_names[ok >> c->enc_cell & 1 ? c->dec_cell : c->enc_cell], list);
+}
+
+nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index) {
+  return index < 0 ? NULL : nn_param(g, p, index);
+}
+
+void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols) {
+  *index = nn_params_add(p, name, rows, cols);
+  if (*index < 0) *status = NMT_EUSAGE;
+}
+
+void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c) {
+  nn_net_add(p, status, src, "enc.emb", c->src_vocab, c->emb);
+  nn_net_add(p, status, tgt, "dec.emb", c->tgt_vocab, c->emb);
+  nn_params_mark_lookup(p, *src);
+  nn_params_mark_lookup(p, *tgt);
+}
+
+int *nn_net_reversal(nn_graph *g, const int *len, int S, int B) {
+  int *perm = nn_ints(g, (size_t)S * B, NULL);
+  for (int b = 0; b < B && perm; b++) {
+    if (!nn_require(g, len[b] >= 1 && len[b] <= S, "source length %d of %d", len[b], S)) return NULL;
+    for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
+  }
+  return perm;
+}
+
+nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
+  if (!ctx->rows || !x) return x;
+  nn_tensor *y = nn_new(g, ctx->R, x->cols);
+  if (!y) return NULL;
+  size_t F = (size_t)x->cols;
+  memset(y->v, 0, sizeof(float) * ctx->R * F);
+  for (int i = 0; i < ctx->n; i++) memcpy(y->v + ctx->rows[i] * F, x->v + i * F, sizeof(float) * F);
+  return y;
+}
+
+nn_tensor *nn_dec_gather(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
+  if (!ctx->rows || !x) return x;
+  nn_tensor *y = nn_new(g, ctx->n, x->cols);
+  if (!y) return NULL;
+  size_t F = (size_t)x->cols;
+  for (int i = 0; i < ctx->n; i++) memcpy(y->v + i * F, x->v + ctx->rows[i] * F, sizeof(float) * F);
+  return y;
+}

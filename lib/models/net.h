@@ -1,0 +1,183 @@
+/* A model family behind one interface. nmt-train calls `forward`; nmt-decode's
+ * search, validation BLEU and --alignment call `encode` once per batch of
+ * sentences and `step` once per target position. Each family lives in its own
+ * lib/models/<family>.c and is listed in models/net.c (docs/models.md).
+ *
+ * Conventions every family keeps:
+ * - the output layer is the views "out.W" (O,Vt) and "out.b" (1,Vt): `step`
+ *   returns its input (n,O) and the decoder applies it (a shortlist reads
+ *   only some columns);
+ * - the loss is the summed label-smoothed cross-entropy over target tokens
+ *   (nn_xent), *ntokens the tokens counted; extra training-only losses (a
+ *   reconstructor) are added into it;
+ * - decoding is the inference twin of forward: the same ops on the same
+ *   weights, so forced-decoding scores equal the training loss (the tests
+ *   check this for every family). */
+#ifndef NMT_NN_NET_H
+#define NMT_NN_NET_H
+#include "nn/cells/attn.h"
+#include "nn/params.h"
+#include "nn/tape.h"
+
+enum { NN_MAX_DIM = 65536, NN_MAX_LAYERS = 8, NN_NET_MAX_VIEWS = 256, NN_NET_MAX_MEM = 8, NN_NET_MAX_STATE = 40 };
+
+/* Marian's --enc-type names. */
+enum nn_enc_type { NN_ENC_UNI, NN_ENC_BI, NN_ENC_BI_UNI };
+/* --enc-cell / --dec-cell. */
+enum nn_cell { NN_CELL_LSTM, NN_CELL_GRU, NN_CELL_ATR, NN_CELL_SRU, NN_CELL_SRNMT, NN_CELL_RHN };
+
+typedef struct nn_family nn_family;
+
+/* The whole configuration of a model, as stored in its model file. Fields a
+ * family does not use keep their defaults (nmt_model_opts in models/model.h). */
+typedef struct {
+  const nn_family *family;
+  int src_vocab, tgt_vocab;
+  int emb, hidden;
+  int enc_layers, dec_layers;
+  enum nn_enc_type enc_type;
+  bool reverse_source;
+  bool no_attention;     /* the encoder-decoder baseline: attn and input_feed unused */
+  nn_attn_cfg attn;
+  int attn_size;         /* A: MLP and local-p hidden size */
+  bool input_feed;
+  float dropout;
+  float label_smoothing;
+  int pad;               /* padding id in both vocabularies: skipped in the loss */
+  /* The families of docs/models.md beyond Luong's. */
+  enum nn_cell enc_cell, dec_cell;
+  int enc_cell_depth, dec_cell_depth; /* transitions per step: RHN's recurrence depth L */
+  bool skip;             /* residual connections between stacked layers (GNMT) */
+  bool layer_norm;
+  bool context_aware;    /* RNNSearch: the context-aware (CA) encoder of paper 001 */
+  bool cond_gru;         /* RNNSearch: Nematus' conditional GRU decoder */
+  bool fast_forward;     /* Deep-Att / Deep-ED: F-F connections (paper 002) */
+  bool peephole;         /* LSTM peepholes */
+  bool rhn_coupled;      /* RHN: carry gate c = 1 - t */
+  float recon_beta;      /* reconstructor loss weight (paper 003); 0: none */
+} nn_net_cfg;
+
+/* A model's configuration and where its parameters live: indices of views in
+ * the nn_params buffer (-1: unused). Luong's are named; other families index
+ * `slot` with an enum of their own. */
+typedef struct nn_net {
+  nn_net_cfg cfg;
+  union {
+    struct nn_luong_views {
+      int src_emb, tgt_emb;                /* (V,E) */
+      /* Encoder layer l, or its forward direction (sizes H/2 for H) when bidirectional. */
+      int enc_wx[NN_MAX_LAYERS];           /* (E or H, 4H) */
+      int enc_wh[NN_MAX_LAYERS];           /* (H,4H) */
+      int enc_b[NN_MAX_LAYERS];            /* (1,4H) */
+      int enc_rwx[NN_MAX_LAYERS];          /* backward direction: enc.l<k>r.* */
+      int enc_rwh[NN_MAX_LAYERS];
+      int enc_rb[NN_MAX_LAYERS];
+      int dec_wx[NN_MAX_LAYERS];           /* (E or H, 4H) */
+      int dec_wh[NN_MAX_LAYERS];           /* (H,4H); layer 0 with input feeding (2H,4H) */
+      int dec_b[NN_MAX_LAYERS];            /* (1,4H) */
+      int attn_wa, attn_wq, attn_v, attn_wp, attn_vp, attn_wc; /* see nn_attn_w */
+      int out_w, out_b;                    /* (H,Vt), (1,Vt) */
+    } luong;
+    int slot[NN_NET_MAX_VIEWS];
+  };
+} nn_net;
+
+/* A training batch, time-major: token (t, b) at index t*B+b. */
+typedef struct {
+  int B, S, T;
+  const int *src;     /* (S*B) source ids, </s> then pad after each sentence */
+  const int *src_len; /* (B) source lengths with </s>, 1..S */
+  const int *tgt_in;  /* (T*B) decoder inputs: <s> y1 .. y_{n-1}, pad after */
+  const int *tgt_out; /* (T*B) targets: y1 .. </s>, pad after */
+} nn_batch;
+
+/* What `encode` gives the decoder for B sentences. */
+typedef struct {
+  int nmem;
+  nn_tensor *mem[NN_NET_MAX_MEM];     /* (S*B, F_i) time-major: annotations, attention keys */
+  int nstate;
+  nn_tensor *state[NN_NET_MAX_STATE]; /* (B, D_i): the decoder's initial state, and anything
+                                         else carried per hypothesis (input feed, a fixed
+                                         context); reordered with the beam */
+} nn_enc_out;
+
+/* The decoder's view of one step over R = sentences × beam rows. */
+typedef struct {
+  nn_tensor *const *mem; /* the encoder's memories repeated per row: (S*R, F_i), row s*R + r;
+                            NN_NET_MAX_MEM entries, NULL after those encode gave */
+  const float *mask;     /* (R, S): 1 real source position, 0 padding */
+  const int *len;        /* (R) source lengths */
+  int S, R;
+  const int *rows;       /* the n rows (ascending) whose step is needed; NULL: all R. The
+                            others' state is never read again (dead beam rows). */
+  int n;
+} nn_dec_ctx;
+
+struct nn_family {
+  const char *name; /* --type */
+  /* Check m->cfg (an invalid combination fails with a one-line message naming
+   * the conflicting flags) and declare the parameter views into p, recording
+   * their indices in m. */
+  int (*layout)(nn_net *m, nn_params *p);
+  /* The training loss of a batch (1,1), summed over target tokens; NULL with
+   * the graph failed. */
+  nn_tensor *(*forward)(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
+                        long *ntokens);
+  /* Encode B sentences (src (S*B) time-major, src_len (B), src_mask (S*B) 1/0). */
+  int (*encode)(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
+                int S, int B, const float *src_mask, nn_enc_out *out);
+  /* One decoder step for ctx->n rows: prev (n) the previous target ids;
+   * state[i] (n, D_i) in the order encode gave them, replaced by the new
+   * states. Returns the output layer's input (n, O). *align, when not NULL,
+   * gets the attention weights (n, S) (NULL without attention). */
+  nn_tensor *(*step)(nn_graph *g, const nn_net *m, nn_params *p, const int *prev,
+                     nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align);
+  /* --attention when none is given (NULL: general). */
+  const char *default_attention;
+  /* --enc-cell and --dec-cell when not given. */
+  enum nn_cell default_cell;
+  /* Whether --input-feed means anything: the family has an attentional
+   * vector h~ to feed to the next step (luong, rhn). */
+  bool feeds_input;
+};
+
+/* The family called `name` (NULL: the default, luong), or NULL when there is none. */
+const nn_family *nn_family_find(const char *name);
+/* "luong, srnmt, ..." for messages. */
+const char *nn_family_names(void);
+
+/* The families' entry points. */
+int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p);
+nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
+                          long *ntokens);
+
+/* Helpers for families. */
+/* The optional features of nn_net_cfg a family reads (nn_net_uses). */
+enum {
+  NN_USES_REVERSE = 1 << 0, NN_USES_LOCAL = 1 << 1, NN_USES_CELLS = 1 << 2, /* --enc/dec-cell */
+  NN_USES_CELL_DEPTH = 1 << 3, NN_USES_SKIP = 1 << 4, NN_USES_LAYER_NORM = 1 << 5,
+  NN_USES_CONTEXT_AWARE = 1 << 6, NN_USES_COND_GRU = 1 << 7, NN_USES_FAST_FORWARD = 1 << 8,
+  NN_USES_PEEPHOLE = 1 << 9, NN_USES_RHN_COUPLED = 1 << 10, NN_USES_RECONSTRUCTOR = 1 << 11,
+};
+/* NMT_OK, or NMT_EUSAGE naming the first flag set in c that the family does
+ * not read ("--type luong does not use --skip"); with NN_USES_CELLS, `cells`
+ * is a bit set of the enum nn_cell values it supports. */
+int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells);
+/* The view `index` as a graph tensor, NULL for -1. */
+nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index);
+/* Declare view `name` (rows, cols) into *index; a failure sets *status. */
+void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
+/* The source and target embedding tables "enc.emb" (V_s, E) and "dec.emb"
+ * (V_t, E), marked as lookup tables. */
+void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c);
+/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
+ * steps reversed and its padding left in place (its own inverse): a backward
+ * direction is a forward run over these rows. In the arena; NULL with the
+ * graph failed on a length outside 1..S. */
+int *nn_net_reversal(nn_graph *g, const int *len, int S, int B);
+/* Step inputs for the live rows: x (n, F) → (R, F) with the other rows zero,
+ * and back (inference only: no gradient). */
+nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x);
+nn_tensor *nn_dec_gather(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x);
+
+#endif

@@ -1,0 +1,78 @@
+/* The bump allocator behind nn/arena.h. */
+#include "nn/arena.h"
+#include "base/err.h"
+#include <stdlib.h>
+#include <sys/mman.h>
+
+enum { ALIGN = 64 };
+
+struct nn_arena_block {
+  nn_arena_block *next;
+  void *mem;
+};
+
+static size_t round_up(size_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
+
+enum { HUGE_PAGE = 2 << 20 };
+
+void *nn_big_alloc(size_t bytes) {
+  void *p = NULL;
+  size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : ALIGN;
+  if (posix_memalign(&p, align, bytes ? bytes : ALIGN)) return NULL;
+#ifdef MADV_HUGEPAGE
+  if (align == HUGE_PAGE) madvise(p, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+static void *aligned(size_t bytes) { return nn_big_alloc(bytes); }
+
+void *nn_arena_alloc(nn_arena *a, size_t bytes) {
+  bytes = round_up(bytes);
+  a->peak += bytes;
+  if (a->used + bytes <= a->cap) {
+    void *p = a->base + a->used;
+    a->used += bytes;
+    return p;
+  }
+  nn_arena_block *b = malloc(sizeof *b);
+  void *mem = b ? aligned(bytes) : NULL;
+  if (!mem) {
+    free(b);
+    nmt_fail(NMT_EIO, "out of memory: activation arena needs %zu more bytes", bytes);
+    return NULL;
+  }
+  b->mem = mem;
+  b->next = a->spill;
+  a->spill = b;
+  return mem;
+}
+
+static void free_spill(nn_arena *a) {
+  while (a->spill) {
+    nn_arena_block *b = a->spill;
+    a->spill = b->next;
+    free(b->mem);
+    free(b);
+  }
+}
+
+int nn_arena_reset(nn_arena *a) {
+  int status = NMT_OK;
+  if (a->spill) {
+    free_spill(a);
+    free(a->base);
+    a->base = aligned(a->peak);
+    a->cap = a->base ? a->peak : 0;
+    if (!a->base) status = nmt_fail(NMT_EIO, "out of memory: activation arena of %zu bytes", a->peak);
+  }
+  a->used = 0;
+  a->peak = 0;
+  return status;
+}
+
+void nn_arena_free(nn_arena *a) {
+  free_spill(a);
+  free(a->base);
+  *a = (nn_arena){0};
+}

@@ -1,0 +1,173 @@
+/* The fused LSTM cell (forward and hand-written backward) and the layer loop. */
+#include "nn/cells/lstm.h"
+#include "nn/kernels.h"
+#include "nn/ops.h"
+#include "nn/vmath.h"
+#include <string.h>
+
+/* -O2 vectorises only loops of a known multiple of the vector width; the cell's
+ * elementwise loops run over any H. */
+#pragma GCC optimize("vect-cost-model=dynamic")
+
+void nn_lstm_cell_fwd(float *h, float *c, float *act, const float *gx, const float *gh,
+                      const float *h_prev, const float *c_prev, const float *mask, int B, int H) {
+  for (int b = 0; b < B; b++) {
+    const float *x = gx + (size_t)b * 4 * H, *r = gh ? gh + (size_t)b * 4 * H : NULL;
+    float *a = act + (size_t)b * 5 * H, *hb = h + (size_t)b * H, *cb = c + (size_t)b * H;
+    const float *cp = c_prev + (size_t)b * H, *hp = h_prev + (size_t)b * H;
+    if (mask && mask[b] == 0) {
+      memcpy(hb, hp, (size_t)H * sizeof *hb);
+      memcpy(cb, cp, (size_t)H * sizeof *cb);
+      continue;
+    }
+    if (r)
+      for (int k = 0; k < 4 * H; k++) a[k] = x[k] + r[k];
+    nn_vsigmoid(a, r ? a : x, (size_t)3 * H); /* i, f, o */
+    nn_vtanh(a + 3 * H, r ? a + 3 * H : x + 3 * H, (size_t)H); /* g */
+    const float *i = a, *f = a + H, *o = a + 2 * H, *gg = a + 3 * H;
+    float *tc = a + 4 * H;
+    for (int k = 0; k < H; k++) cb[k] = f[k] * cp[k] + i[k] * gg[k];
+    nn_vtanh(tc, cb, (size_t)H);
+    for (int k = 0; k < H; k++) hb[k] = o[k] * tc[k];
+  }
+}
+
+
+void nn_lstm_cell_bwd(float *dgx, float *dgh, float *dh_prev, float *dc_prev, const float *dh,
+                      const float *dc, const float *act, const float *c, const float *c_prev,
+                      const float *mask, int B, int H) {
+  float dz[4][NN_LSTM_CHUNK], dct[NN_LSTM_CHUNK]; /* gates i, f, o, g; total dL/dc */
+  for (int b = 0; b < B; b++) {
+    const float *dhb = dh + (size_t)b * H, *dcb = dc + (size_t)b * H;
+    float *dhp = dh_prev ? dh_prev + (size_t)b * H : NULL;
+    float *dcp = dc_prev ? dc_prev + (size_t)b * H : NULL;
+    if (mask && mask[b] == 0) { /* h = h_prev, c = c_prev */
+      for (int k = 0; dhp && k < H; k++) dhp[k] += dhb[k];
+      for (int k = 0; dcp && k < H; k++) dcp[k] += dcb[k];
+      continue;
+    }
+    const float *a = act + (size_t)b * 5 * H, *cp = c_prev + (size_t)b * H;
+    for (int k0 = 0; k0 < H; k0 += NN_LSTM_CHUNK) {
+      int n = H - k0 < NN_LSTM_CHUNK ? H - k0 : NN_LSTM_CHUNK;
+      const float *i = a + k0, *f = i + H, *o = i + 2 * H, *gg = i + 3 * H, *tc = i + 4 * H;
+      const float *dhk = dhb + k0, *dck = dcb + k0, *cpk = cp + k0;
+      for (int k = 0; k < n; k++) {
+        dct[k] = dck[k] + dhk[k] * o[k] * (1 - tc[k] * tc[k]);
+        dz[0][k] = dct[k] * gg[k] * i[k] * (1 - i[k]);
+        dz[1][k] = dct[k] * cpk[k] * f[k] * (1 - f[k]);
+        dz[2][k] = dhk[k] * tc[k] * o[k] * (1 - o[k]);
+        dz[3][k] = dct[k] * i[k] * (1 - gg[k] * gg[k]);
+      }
+      nn_lstm_add_gates(dgx ? dgx + (size_t)b * 4 * H : NULL, dz, k0, n, H);
+      nn_lstm_add_gates(dgh ? dgh + (size_t)b * 4 * H : NULL, dz, k0, n, H);
+      for (int k = 0; dcp && k < n; k++) dcp[k0 + k] += dct[k] * f[k];
+    }
+  }
+}
+
+/* in: gx, gh, h_prev, c_prev; out: h, c; save[0]: activated gates and tanh(c). */
+static void cell_bw(const nn_entry *e) {
+  nn_tensor *gx = e->in[0], *gh = e->in[1], *hp = e->in[2], *cp = e->in[3];
+  nn_tensor *h = e->out[0], *c = e->out[1];
+  nn_lstm_cell_bwd(gx->g, gh ? gh->g : NULL, hp->g, cp->g, h->g, c->g, e->save[0], c->v, cp->v,
+                   e->mask, h->rows, h->cols);
+}
+static const nn_opdef cell_op = {"lstm_cell", cell_bw};
+
+static bool shape_is(const nn_tensor *t, int rows, int cols) {
+  return t && t->rows == rows && t->cols == cols;
+}
+
+void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, nn_tensor *c_prev,
+                  const float *mask, nn_tensor *h_out, nn_tensor *c_out) {
+  if (g->failed) return;
+  int B = h_out->rows, H = h_out->cols;
+  if (!nn_require(g, shape_is(gx, B, 4 * H) && (!gh || shape_is(gh, B, 4 * H)) &&
+                         shape_is(h_prev, B, H) && shape_is(c_prev, B, H) && shape_is(c_out, B, H),
+                  "lstm_cell: gates must be (%d,%d), states (%d,%d)", B, 4 * H, B, H))
+    return;
+  float *act = nn_floats(g, (size_t)B * 5 * H, NULL);
+  if (!act) return;
+  nn_lstm_cell_fwd(h_out->v, c_out->v, act, gx->v, gh ? gh->v : NULL, h_prev->v, c_prev->v, mask, B, H);
+  nn_entry *e = nn_record(g, &cell_op);
+  if (e)
+    *e = (nn_entry){.op = &cell_op, .in = {gx, gh, h_prev, c_prev}, .out = {h_out, c_out},
+                    .save = {act}, .mask = mask};
+}
+
+static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
+  nn_tensor *t = nn_new(g, rows, cols);
+  if (t) memset(t->v, 0, (size_t)rows * cols * sizeof(float));
+  return t;
+}
+
+/* dW += Xᵀ·dY over all steps, after every step's backward has filled dY. */
+static void recur_weight_bw(const nn_entry *e) {
+  nn_tensor *W = e->in[0], *Y = e->in[1];
+  if (W->g)
+    nn_gemm(true, false, W->rows, W->cols, Y->rows, 1, e->save[0], W->rows, Y->g, Y->cols, 1, W->g,
+            W->cols);
+}
+static const nn_opdef recur_weight_op = {"recur_weight", recur_weight_bw};
+
+bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T, int B) {
+  if (g->failed) return false;
+  *r = (nn_recur){.W = W, .Y = Y ? Y : zeros(g, T * B, W->cols), .T = T, .B = B};
+  if (!r->Y || !nn_require(g, r->Y->rows == T * B && r->Y->cols == W->cols,
+                           "recur: output (%d,%d) for %d steps of %d rows and W (%d,%d)",
+                           r->Y->rows, r->Y->cols, T, B, W->rows, W->cols))
+    return false;
+  if (!g->train) return true;
+  r->X = nn_floats(g, (size_t)T * B * W->rows, NULL);
+  r->WT = nn_floats(g, (size_t)W->rows * W->cols, NULL);
+  if (r->WT) nn_transpose(r->WT, W->v, W->rows, W->cols);
+  nn_entry *e = nn_record(g, &recur_weight_op);
+  if (e) *e = (nn_entry){.op = &recur_weight_op, .in = {W, r->Y}, .save = {r->X}};
+  return !g->failed;
+}
+
+/* in: x; out: the step's rows of Y; save[0]: Wᵀ (Out, In). */
+static void recur_step_bw(const nn_entry *e) {
+  nn_tensor *x = e->in[0], *y = e->out[0];
+  if (x->g)
+    nn_gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1,
+            x->g, x->cols);
+}
+static const nn_opdef recur_step_op = {"recur_step", recur_step_bw};
+
+nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
+  if (g->failed || !nn_require(g, t >= 0 && t < r->T && x->rows == r->B && x->cols == r->W->rows,
+                               "recur: step %d of %d with input (%d,%d) for W (%d,%d)", t, r->T,
+                               x->rows, x->cols, r->W->rows, r->W->cols))
+    return NULL;
+  nn_tensor *y = nn_rows(g, r->Y, t * r->B, r->B);
+  if (!y) return NULL;
+  if (!nn_gemm_weights(g, x->rows, y->cols, x->v, x->cols, r->W, 1, y->v, y->cols)) return NULL;
+  if (!g->train) return y;
+  memcpy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols);
+  nn_entry *e = nn_record(g, &recur_step_op);
+  if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {r->WT}};
+  return y;
+}
+
+nn_tensor *nn_lstm_layer(nn_graph *g, const nn_lstm_w *w, nn_tensor *X, const float *mask, int T,
+                         nn_tensor *h0, nn_tensor *c0, nn_tensor **c_seq) {
+  if (g->failed || !nn_require(g, T > 0 && X->rows % T == 0, "lstm: %d rows for %d steps", X->rows, T))
+    return NULL;
+  int B = X->rows / T, H = w->Wh->rows;
+  nn_tensor *G = nn_linear(g, X, w->Wx, w->b); /* (T*B, 4H); each step adds h·Wh */
+  nn_tensor *Hs = nn_new(g, T * B, H), *Cs = nn_new(g, T * B, H);
+  nn_tensor *h = h0 ? h0 : zeros(g, B, H), *c = c0 ? c0 : zeros(g, B, H);
+  nn_recur rec;
+  if (!G || !nn_recur_begin(g, &rec, w->Wh, G, T, B)) return NULL;
+  for (int t = 0; t < T && !g->failed; t++) {
+    nn_tensor *gates = nn_recur_step(g, &rec, t, h);
+    nn_tensor *h_t = nn_rows(g, Hs, t * B, B), *c_t = nn_rows(g, Cs, t * B, B);
+    if (g->failed) break;
+    nn_lstm_cell(g, gates, NULL, h, c, mask ? mask + (size_t)t * B : NULL, h_t, c_t);
+    h = h_t;
+    c = c_t;
+  }
+  if (c_seq) *c_seq = g->failed ? NULL : Cs;
+  return g->failed ? NULL : Hs;
+}

@@ -1,0 +1,72 @@
+/* Device selection and the CPU fallback. Only this file knows whether the
+ * build has CUDA (-DNMT_CUDA); the CUDA calls themselves live in kernels/. */
+#include "nn/device.h"
+#include "base/err.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef NMT_CUDA
+#include "nn_cuda.h"
+#endif
+
+enum { MAX_GPU_INDEX = 1023 };
+
+int nmt_device_parse(const char *spec, nmt_device *out) {
+  if (spec && !strcmp(spec, "cpu")) {
+    *out = (nmt_device){NMT_DEVICE_CPU, 0};
+    return NMT_OK;
+  }
+  if (spec && !strcmp(spec, "cuda")) {
+    *out = (nmt_device){NMT_DEVICE_CUDA, 0};
+    return NMT_OK;
+  }
+  if (spec && !strncmp(spec, "cuda:", 5) && spec[5] >= '0' && spec[5] <= '9') {
+    char *end;
+    long k = strtol(spec + 5, &end, 10);
+    if (!*end && k <= MAX_GPU_INDEX) {
+      *out = (nmt_device){NMT_DEVICE_CUDA, (int)k};
+      return NMT_OK;
+    }
+  }
+  return nmt_fail(NMT_EUSAGE, "bad device '%s' (expected cpu, cuda or cuda:N)", spec ? spec : "");
+}
+
+bool nmt_device_cuda_built(void) {
+#ifdef NMT_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+int nmt_device_open(nmt_device *d, char *notice, size_t n) {
+  if (n) notice[0] = 0;
+  if (d->kind == NMT_DEVICE_CPU) return NMT_OK;
+#ifdef NMT_CUDA
+  int st = nnc_init(d->index);
+  if (st == NMT_OK || st == NMT_EUSAGE) return st;
+  snprintf(notice, n, "%s; running on CPU", nmt_errmsg());
+#else
+  snprintf(notice, n, "this build has no CUDA support; running on CPU");
+#endif
+  d->kind = NMT_DEVICE_CPU;
+  return NMT_OK;
+}
+
+int nmt_device_use(const char *spec, char *notice, size_t n) {
+  nmt_device d;
+  int st = nmt_device_parse(spec ? spec : "cpu", &d);
+  if (!st) st = nmt_device_open(&d, notice, n);
+  if (st || d.kind == NMT_DEVICE_CPU) return st;
+  nmt_device_close(&d);
+  snprintf(notice, n, "cuda:%d opened, but training and decoding do not run on the GPU yet "
+                      "(docs/gpu.md); running on CPU", d.index);
+  return NMT_OK;
+}
+
+void nmt_device_close(nmt_device *d) {
+#ifdef NMT_CUDA
+  if (d->kind == NMT_DEVICE_CUDA) nnc_shutdown();
+#endif
+  d->kind = NMT_DEVICE_CPU;
+}

@@ -1,0 +1,107 @@
+/* GEMM on OpenBLAS and the matmul and linear ops. */
+#include "nn/gemm_rows.h"
+#include "nn/kernels.h"
+#include "nn/ops.h"
+#include "nn/qgemm.h"
+#include <cblas.h>
+#include <string.h>
+
+void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
+             const float *B, int ldb, float beta, float *C, int ldc) {
+  /* A few rows times a weight matrix (decoding one sentence, a small beam): sgemm
+   * would copy (pack) all of B for them, which costs more than the product;
+   * nn_gemm_rows reads B once for all rows, else one sgemv per row reads it as it is. */
+  if (!ta && !tb && nn_gemm_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+  if (M <= NN_GEMM_ROWS && K > 0) {
+    for (int m = 0; m < M; m++)
+      cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, tb ? N : K, tb ? K : N, alpha, B,
+                  ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta, C + (size_t)m * ldc, 1);
+    return;
+  }
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
+              N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alpha,
+                     const float *A, int lda, long sa, const float *B, int ldb, long sb,
+                     float beta, float *C, int ldc, long sc) {
+  for (int i = 0; i < batch; i++)
+    nn_gemm(ta, tb, M, N, K, alpha, A + i * sa, lda, B + i * sb, ldb, beta, C + i * sc, ldc);
+}
+
+void nn_transpose(float *dst, const float *src, int R, int C) {
+  cblas_somatcopy(CblasRowMajor, CblasTrans, R, C, 1.0f, src, C, dst, R);
+}
+
+bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const nn_tensor *W,
+                     float beta, float *C, int ldc) {
+  if (!W->q) {
+    nn_gemm(false, false, M, n, W->rows, 1, A, lda, W->v, W->cols, beta, C, ldc);
+    return true;
+  }
+  void *scratch = nn_alloc(g, nn_qgemm_scratch(M, W->q)); /* the arena: no malloc per step */
+  if (!scratch) return false;
+  nn_qgemm(M, n, A, lda, W->q, beta, C, ldc, scratch);
+  return true;
+}
+
+/* C = op(A)·op(B): dA = dC·op(B)ᵀ (transposed back when ta), dB likewise. */
+static void matmul_bw(const nn_entry *e) {
+  nn_tensor *a = e->in[0], *b = e->in[1], *c = e->out[0];
+  bool ta = e->n[0], tb = e->n[1];
+  int M = c->rows, N = c->cols, K = ta ? a->rows : a->cols;
+  if (a->g) {
+    if (!ta) /* dA (M,K) = dC (M,N) · op(B)ᵀ */
+      nn_gemm(false, !tb, M, K, N, 1, c->g, N, b->v, b->cols, 1, a->g, a->cols);
+    else /* dA (K,M) = op(B) · dCᵀ */
+      nn_gemm(tb, true, K, M, N, 1, b->v, b->cols, c->g, N, 1, a->g, a->cols);
+  }
+  if (b->g) {
+    if (!tb) /* dB (K,N) = op(A)ᵀ · dC */
+      nn_gemm(!ta, false, K, N, M, 1, a->v, a->cols, c->g, N, 1, b->g, b->cols);
+    else /* dB (N,K) = dCᵀ · op(A) */
+      nn_gemm(true, ta, N, K, M, 1, c->g, N, a->v, a->cols, 1, b->g, b->cols);
+  }
+}
+static const nn_opdef matmul_op = {"matmul", matmul_bw};
+
+nn_tensor *nn_matmul(nn_graph *g, nn_tensor *a, bool ta, nn_tensor *b, bool tb) {
+  if (g->failed) return NULL;
+  int M = ta ? a->cols : a->rows, K = ta ? a->rows : a->cols;
+  int Kb = tb ? b->cols : b->rows, N = tb ? b->rows : b->cols;
+  if (!nn_require(g, K == Kb, "matmul: inner sizes differ (%d vs %d)", K, Kb)) return NULL;
+  nn_tensor *c = nn_new(g, M, N);
+  if (!c) return NULL;
+  if (!ta && !tb) {
+    if (!nn_gemm_weights(g, M, N, a->v, a->cols, b, 0, c->v, N)) return NULL;
+  } else
+    nn_gemm(ta, tb, M, N, K, 1, a->v, a->cols, b->v, b->cols, 0, c->v, N);
+  nn_entry *e = nn_record(g, &matmul_op);
+  if (e) *e = (nn_entry){.op = &matmul_op, .in = {a, b}, .out = {c}, .n = {ta, tb}};
+  return c;
+}
+
+static void linear_bw(const nn_entry *e) {
+  nn_tensor *x = e->in[0], *W = e->in[1], *b = e->in[2], *y = e->out[0];
+  int R = y->rows, In = x->cols, Out = y->cols;
+  if (x->g) nn_gemm(false, true, R, In, Out, 1, y->g, Out, W->v, Out, 1, x->g, In);
+  if (W->g) nn_gemm(true, false, In, Out, R, 1, x->v, In, y->g, Out, 1, W->g, Out);
+  if (b->g) nn_bias_bwd(NULL, b->g, y->g, R, Out);
+}
+static const nn_opdef linear_op = {"linear", linear_bw};
+
+nn_tensor *nn_linear(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *bias) {
+  if (g->failed) return NULL;
+  if (!nn_require(g, x->cols == W->rows && bias->rows == 1 && bias->cols == W->cols,
+                  "linear: x (%d,%d), W (%d,%d), bias (%d,%d)", x->rows, x->cols, W->rows,
+                  W->cols, bias->rows, bias->cols))
+    return NULL;
+  nn_tensor *y = nn_new(g, x->rows, W->cols);
+  if (!y) return NULL;
+  for (int r = 0; r < x->rows; r++)
+    memcpy(y->v + (size_t)r * y->cols, bias->v, (size_t)y->cols * sizeof(float));
+  if (!nn_gemm_weights(g, x->rows, W->cols, x->v, x->cols, W, 1, y->v, y->cols)) return NULL;
+  nn_entry *e = nn_record(g, &linear_op);
+  if (e) *e = (nn_entry){.op = &linear_op, .in = {x, W, bias}, .out = {y}};
+  return y;
+}

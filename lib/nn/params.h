@@ -1,0 +1,65 @@
+/* All parameters of a model in one contiguous buffer, each tensor a named view
+ * (name, rows, cols, offset); gradients and the Adam moments are parallel
+ * buffers with the same layout, so init, zero-grad, norm, clipping and the
+ * optimiser step are single loops, and a checkpoint is one write per buffer. */
+#ifndef NMT_NN_PARAMS_H
+#define NMT_NN_PARAMS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "nn/qgemm.h"
+
+typedef struct {
+  char name[64];
+  int rows, cols;
+  size_t off; /* in floats, a multiple of 16 (64-byte aligned) */
+  bool recurrent; /* a recurrent weight matrix: trained at nn_adam's lr_recurrent */
+  bool lookup;    /* a table only read by rows (embeddings): never multiplied, no int8 copy */
+} nn_view;
+
+typedef struct {
+  float *w, *g, *m, *v; /* (n) each: weights, gradients, Adam first/second moments */
+  size_t n;             /* floats, padding included */
+  nn_view *views;
+  int nviews, cap_views;
+  long step;            /* Adam steps taken */
+  nn_qmat *q;           /* (nviews) int8 copies for inference (nn_params_quantize), or NULL */
+} nn_params;
+
+enum nn_init { NN_INIT_UNIFORM, NN_INIT_XAVIER };
+
+/* Declare a (rows, cols) view before nn_params_alloc. Returns its index, or -1
+ * (nmt_fail) on a bad shape or a duplicate name. */
+int nn_params_add(nn_params *p, const char *name, int rows, int cols);
+/* Mark view i as a recurrent weight matrix (Deep-Att's separate rate). */
+void nn_params_mark_recurrent(nn_params *p, int i);
+/* Mark view i as a lookup table (embeddings): nn_params_quantize skips it. */
+void nn_params_mark_lookup(nn_params *p, int i);
+/* The view called `name`, or -1. */
+int nn_params_find(const nn_params *p, const char *name);
+/* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
+int nn_params_alloc(nn_params *p);
+void nn_params_free(nn_params *p);
+/* An int8 copy of every matrix view (rows and cols > 1, not a lookup table) for inference: graphs
+ * that do not train then multiply by it (nn_param, nn_gemm_weights). NMT_OK or NMT_EIO. */
+int nn_params_quantize(nn_params *p);
+
+/* NN_INIT_UNIFORM: every weight ~ U(-scale, scale) (Luong: 0.1).
+ * NN_INIT_XAVIER: matrices ~ U(±sqrt(6/(rows+cols))) (Glorot), row vectors
+ * (biases, gains) 0. Element i of the buffer uses Philox stream 0, index i. */
+void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed);
+void nn_params_zero_grad(nn_params *p);
+/* The L2 norm of the whole gradient, accumulated in double over fixed chunks
+ * in chunk order: the same bits on any thread count. */
+double nn_params_grad_norm(const nn_params *p);
+/* Scale the gradient so its norm is at most max_norm; returns the norm before. */
+double nn_params_clip(nn_params *p, double max_norm);
+
+typedef struct {
+  float lr, beta1, beta2, eps;
+  float recurrent_scale; /* the rate of recurrent views is lr times this (0 counts as 1) */
+} nn_adam;
+/* One bias-corrected Adam step (Kingma & Ba 2015) over the whole buffer. */
+void nn_adam_step(nn_params *p, const nn_adam *opt);
+
+#endif

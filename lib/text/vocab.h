@@ -1,0 +1,36 @@
+/* A token vocabulary: dense ids for the tokens of BPE'd text, with four
+ * specials first (<pad>=0 <unk>=1 <s>=2 </s>=3). Built by frequency (ties in
+ * order of first occurrence), saved as text, one token a line in id order. */
+#ifndef NMT_VOCAB_H
+#define NMT_VOCAB_H
+#include "base/strbuf.h"
+#include <stddef.h>
+
+enum { NMT_PAD = 0, NMT_UNK = 1, NMT_BOS = 2, NMT_EOS = 3, NMT_NSPECIALS = 4 };
+
+typedef struct nmt_vocab nmt_vocab;
+
+/* Count the space-separated tokens of `path` (text, zstd allowed) and keep
+ * those seen at least min_count times, most frequent first, at most max_size
+ * ids in all (0: no limit). Invalid UTF-8 is NMT_EINPUT naming the line. */
+int nmt_vocab_build(nmt_vocab **v, const char *path, long min_count, long max_size);
+/* Load a vocabulary from text: one token a line, the four specials first.
+ * `name` is used in messages. */
+int nmt_vocab_parse(nmt_vocab **v, const char *text, size_t len, const char *name);
+/* Read and parse a vocabulary file (zstd allowed). */
+int nmt_vocab_load(nmt_vocab **v, const char *path);
+/* Append the text form (one token a line) to out. */
+int nmt_vocab_text(const nmt_vocab *v, nmt_strbuf *out);
+void nmt_vocab_free(nmt_vocab *v);
+
+int nmt_vocab_size(const nmt_vocab *v);
+/* The id of s[0..n), or NMT_UNK. */
+int nmt_vocab_id(const nmt_vocab *v, const char *s, size_t n);
+const char *nmt_vocab_token(const nmt_vocab *v, int id);
+
+/* Ids of the space-separated tokens of line[0..len) appended to *ids (grown
+ * with realloc; *n counts them, *cap the room). NMT_OK or NMT_EIO. */
+int nmt_vocab_encode(const nmt_vocab *v, const char *line, size_t len, int **ids, int *n,
+                     int *cap);
+
+#endif

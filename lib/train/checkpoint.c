@@ -1,0 +1,74 @@
+/* Checkpoints: a model file plus the sections "adam.m", "adam.v" (the moment
+ * buffers, laid out as "weights") and "state" (key=value lines). */
+#include "base/err.h"
+#include "train/loop.h"
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
+  char text[1024];
+  /* %a: doubles written and read back bit for bit, so a resumed run is the same run */
+  int n = snprintf(text, sizeof text,
+                   "seed=%" PRIu64 "\nstep=%ld\nepoch=%ld\nbatch=%ld\nlr=%a\nbest-ppl=%a\n"
+                   "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\nmini-batch=%d\n"
+                   "mini-batch-words=%ld\nbatch-window=%d\nworkers=%d\ncorpus-pairs=%ld\n"
+                   "corpus-hash=%016" PRIx64 "\n",
+                   s->seed, s->step, s->epoch, s->batch, s->lr, s->best_ppl, s->stalls, s->tokens,
+                   s->elapsed, adam_step, s->mini_batch, s->mini_batch_words, s->window, s->workers,
+                   s->corpus_pairs, s->corpus_hash);
+  return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path) {
+  nmt_model_file f = {0};
+  nmt_strbuf text[4] = {{0}};
+  size_t bytes = sizeof(float) * m->params.n;
+  int st = nmt_model_sections(m, &f, text);
+  if (!st) st = state_text(s, m->params.step, &text[3]);
+  if (!st) st = nmt_mf_add(&f, "adam.m", m->params.m, bytes);
+  if (!st) st = nmt_mf_add(&f, "adam.v", m->params.v, bytes);
+  if (!st) st = nmt_mf_add(&f, "state", text[3].s, text[3].len);
+  if (!st) st = nmt_mf_write(&f, path);
+  for (int i = 0; i < 4; i++) free(text[i].s);
+  free(f.s);
+  return st;
+}
+
+static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *sec, const char *path) {
+  *s = (nmt_train_state){0}; /* keys an older checkpoint lacks stay 0: not recorded */
+  char *text = strndup(sec->data, sec->len);
+  if (!text) return nmt_fail(NMT_EIO, "out of memory");
+  int n = sscanf(text,
+                 "seed=%" SCNu64 " step=%ld epoch=%ld batch=%ld lr=%la best-ppl=%la stalls=%d "
+                 "tokens=%ld elapsed=%la adam-step=%ld mini-batch=%d mini-batch-words=%ld "
+                 "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64,
+                 &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best_ppl, &s->stalls,
+                 &s->tokens, &s->elapsed, adam_step, &s->mini_batch, &s->mini_batch_words, &s->window,
+                 &s->workers, &s->corpus_pairs, &s->corpus_hash);
+  free(text);
+  /* Resuming from negative counts or a non-finite rate hung or diverged the run. */
+  bool sane = s->step >= 0 && s->epoch >= 0 && s->batch >= 0 && s->stalls >= 0 && s->tokens >= 0 &&
+              *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best_ppl) &&
+              s->best_ppl >= 0 && isfinite(s->elapsed) && s->elapsed >= 0 && s->mini_batch >= 0 &&
+              s->mini_batch_words >= 0 && s->window >= 0 && s->workers >= 0 && s->corpus_pairs >= 0;
+  /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against) */
+  return (n == 10 || n == 16) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+}
+
+int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {
+  nmt_model_file f;
+  int st = nmt_mf_read(&f, path);
+  if (st) return st;
+  const nmt_section *state = nmt_mf_get(&f, "state");
+  st = state ? nmt_model_from_file(m, &f, path)
+             : nmt_fail(NMT_EINPUT, "%s: a model, not a checkpoint (no training state)", path);
+  if (!st) st = parse_state(s, &m->params.step, state, path);
+  if (!st) st = nmt_model_load_buffer(m, m->params.m, &f, "adam.m", path);
+  if (!st) st = nmt_model_load_buffer(m, m->params.v, &f, "adam.v", path);
+  if (st && state) nmt_model_free(m);
+  nmt_mf_free(&f);
+  return st;
+}

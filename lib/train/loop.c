@@ -1,0 +1,266 @@
+/* The training loop; see train/loop.h. */
+#include "base/err.h"
+#include "nn/ops.h"
+#include "train/loop.h"
+#include "train/step.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+/* A step is bad when its loss or gradient is NaN/Inf (the update is skipped)
+ * or its loss per token is over SPIKE times the running average of the good
+ * steps (the update is made: one hard batch is no divergence). MAX_BAD_STEPS
+ * in a row stop the run; meanwhile nothing is saved. */
+enum { MAX_BAD_STEPS = 5, SPIKE = 4 };
+static const double AVG_DECAY = 0.9; /* of the running average: follows the fast early fall */
+
+/* What the loop carries between steps besides the checkpointed state. */
+typedef struct {
+  nmt_trainer *t;
+  nmt_stepper stepper;
+  nmt_plan plan;
+  long plan_epoch;     /* epoch the plan is for; -1: none */
+  int bad_steps;       /* NaN/Inf or spiking steps in a row */
+  double loss_avg;     /* running average of the good steps' loss per token; 0: none yet */
+  bool save_due;       /* a periodic save, made once the next loss shows the weights good */
+  long saved_step;     /* of the last checkpoint written; -1: none in this run */
+  double t0;           /* clock at the start of this run, minus s.elapsed */
+  /* since the last log line */
+  double loss_sum, norm_sum;
+  long loss_tokens, log_steps, log_tokens;
+  double log_t0;
+} run;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void say(const nmt_trainer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const nmt_trainer *t, const char *fmt, ...) {
+  if (!t->hooks.log) return;
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  t->hooks.log(t->hooks.ctx, line);
+}
+
+double nmt_peak_rss_mib(void) {
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) ? 0 : (double)ru.ru_maxrss / 1024; /* Linux: KiB */
+}
+
+nmt_train_state nmt_train_state_new(const nmt_train_opts *o) {
+  return (nmt_train_state){.seed = o->seed, .lr = o->lr};
+}
+
+static int diverged(const run *r, const char *what) {
+  return nmt_fail(NMT_EINPUT, "training diverged: %s at %d steps in a row (step %ld); %s; try a lower "
+                  "--learn-rate or --clip-norm", what, r->bad_steps, r->t->s.step,
+                  r->saved_step >= 0 ? "the last good checkpoint is kept" : "nothing was saved");
+}
+
+static int save_checkpoint(run *r);
+
+/* One optimisation step on batch b of the plan. Returns NMT_OK, also for a
+ * skipped NaN/Inf step; an error after MAX_BAD_STEPS bad ones in a row. A
+ * periodic save due since the last step is made here, once this step's loss
+ * shows that the last update was good. */
+static int step(run *r, long b) {
+  nmt_trainer *t = r->t;
+  nmt_train_state *s = &t->s;
+  nn_params *p = &t->model->params;
+  const long *pairs = r->plan.pairs + r->plan.start[b];
+  double l;
+  long ntok = 0;
+  int st = nmt_step_gradient(&r->stepper, t->train, pairs, (int)(r->plan.start[b + 1] - r->plan.start[b]),
+                             &t->model->net, p, s->seed, (uint64_t)s->step, &l, &ntok);
+  if (st) return st;
+  double norm = NAN, per_token = l / (double)(ntok ? ntok : 1);
+  if (isfinite(l)) norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
+  bool broken = !isfinite(l) || !isfinite(norm);
+  bool spike = !broken && r->loss_avg > 0 && per_token > SPIKE * r->loss_avg;
+  /* the state is still the one after the last step, as a save then would have it */
+  if (!broken && !spike && r->save_due && (st = save_checkpoint(r))) return st;
+  s->step++;
+  s->tokens += r->stepper.words;
+  r->log_tokens += r->stepper.words;
+  if (broken) {
+    say(t, "warning: step %ld: %s is %s; step skipped", s->step, isfinite(l) ? "gradient norm" : "loss",
+        isnan(isfinite(l) ? norm : l) ? "NaN" : "Inf");
+    return ++r->bad_steps >= MAX_BAD_STEPS ? diverged(r, "loss or gradient NaN/Inf") : NMT_OK;
+  }
+  float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
+  nn_adam_step(p, &(nn_adam){(float)s->lr, 0.9f, 0.999f, 1e-8f, rec});
+  r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
+  if (spike) {
+    say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, per_token, SPIKE,
+        r->loss_avg);
+    return ++r->bad_steps >= MAX_BAD_STEPS ? diverged(r, "loss far above its running average") : NMT_OK;
+  }
+  r->bad_steps = 0;
+  r->loss_avg = r->loss_avg > 0 ? AVG_DECAY * r->loss_avg + (1 - AVG_DECAY) * per_token : per_token;
+  return NMT_OK;
+}
+
+static int log_metrics(run *r) {
+  nmt_trainer *t = r->t;
+  double tnow = now(), loss = r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1);
+  nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), t->s.lr,
+                         r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
+                         (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
+                         tnow - r->t0, nmt_peak_rss_mib()};
+  say(t, "epoch %ld step %ld: loss %.4f ppl %.2f lr %.3g grad-norm %.3f %.0f tokens/s, peak RSS %.0f MiB",
+      m.epoch, m.step, m.loss, m.ppl, m.lr, m.grad_norm, m.tokens_per_s, m.peak_rss_mib);
+  int st = t->hooks.metrics ? t->hooks.metrics(t->hooks.ctx, &m) : NMT_OK;
+  r->loss_sum = r->norm_sum = 0;
+  r->loss_tokens = r->log_steps = r->log_tokens = 0;
+  r->log_t0 = tnow;
+  return st;
+}
+
+static bool weights_finite(const nn_params *p) {
+  for (size_t i = 0; i < p->n; i++)
+    if (!isfinite(p->w[i])) return false;
+  return true;
+}
+
+/* Never NaN/Inf weights on disk: the files keep the last good state. */
+static int save_checkpoint(run *r) {
+  if (!weights_finite(&r->t->model->params)) {
+    r->bad_steps = MAX_BAD_STEPS;
+    return diverged(r, "NaN/Inf weights");
+  }
+  r->t->s.elapsed = now() - r->t0;
+  r->save_due = false;
+  int st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
+  if (!st) r->saved_step = r->t->s.step;
+  return st;
+}
+
+/* A failure after training began (the metrics file): save the state first. */
+static int save_then_fail(run *r, int st) {
+  char why[512];
+  snprintf(why, sizeof why, "%s", nmt_errmsg());
+  if (save_checkpoint(r)) return nmt_fail(st, "%s (no checkpoint saved: %s)", why, nmt_errmsg());
+  return nmt_fail(st, "%s (checkpoint %s saved at step %ld)", why, r->t->o.ckpt_path, r->t->s.step);
+}
+
+/* Validate; save the best model; decay the rate or stop on a plateau. */
+static int validate(run *r, bool *stop_now) {
+  nmt_trainer *t = r->t;
+  nmt_train_state *s = &t->s;
+  double ppl, bleu;
+  int st = nmt_validate(t->model, t->valid, &ppl, &bleu);
+  if (st) return st;
+  bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
+  if (better) {
+    s->best_ppl = ppl;
+    s->stalls = 0;
+    st = nmt_model_save(t->model, t->o.model_path);
+  } else {
+    s->stalls++;
+    s->lr *= t->o.lr_decay;
+  }
+  say(t, "valid step %ld: ppl %.3f bleu %.2f%s", s->step, ppl, bleu,
+      better ? " (best, saved)" : "");
+  if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
+    say(t, "early stopping: %d validations without improvement", s->stalls);
+    *stop_now = true;
+  }
+  return st;
+}
+
+/* The plan of the current epoch, made when the epoch changes. */
+static int ensure_plan(run *r) {
+  nmt_train_state *s = &r->t->s;
+  if (r->plan_epoch == s->epoch) return NMT_OK;
+  nmt_plan_free(&r->plan);
+  r->plan_epoch = s->epoch;
+  int st = nmt_plan_epoch(&r->plan, r->t->train, &r->t->o.batch, s->seed, s->epoch);
+  /* a position from another plan (nmt_train_resume_check refuses those) */
+  if (!st && s->batch >= r->plan.nbatches)
+    st = nmt_fail(NMT_EINPUT, "epoch %ld has %ld batches, but the state is at batch %ld", s->epoch + 1,
+                  r->plan.nbatches, s->batch);
+  return st;
+}
+
+/* Luong's schedule: from epoch lr_decay_start_epoch on, decay the rate after every epoch. */
+static void end_epoch(nmt_trainer *t) {
+  nmt_train_state *s = &t->s;
+  s->epoch++, s->batch = 0;
+  if (t->o.lr_decay_start_epoch > 0 && s->epoch >= t->o.lr_decay_start_epoch) {
+    s->lr *= t->o.lr_decay;
+    say(t, "epoch %ld done: learning rate %.3g", s->epoch, s->lr);
+  }
+}
+
+/* After each step: log, validate, checkpoint; *done when a limit is reached. */
+static int after_step(run *r, bool *done) {
+  nmt_trainer *t = r->t;
+  const nmt_train_opts *o = &t->o;
+  long n = t->s.step;
+  int st = NMT_OK;
+  bool epoch_end = ++t->s.batch == r->plan.nbatches;
+  if (o->after_batches > 0 && n >= o->after_batches) *done = true;
+  if (epoch_end && o->after_epochs > 0 && t->s.epoch + 1 >= o->after_epochs) *done = true;
+  if (t->hooks.progress) {
+    nmt_train_progress p = {n, t->s.epoch, t->s.batch, r->plan.nbatches, t->s.tokens,
+                            r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1)};
+    t->hooks.progress(t->hooks.ctx, &p);
+  }
+  if (o->log_freq > 0 && (n % o->log_freq == 0 || *done) && (st = log_metrics(r)))
+    return save_then_fail(r, st);
+  if (epoch_end) end_epoch(t);
+  if (t->valid && o->valid_freq > 0 && n % o->valid_freq == 0) st = validate(r, done);
+  if (o->save_freq > 0 && n % o->save_freq == 0) r->save_due = true; /* made by the next step */
+  return st;
+}
+
+/* The last save of a run, unless it ends in a bad streak. */
+static int save_last(run *r) {
+  if (!r->bad_steps) return save_checkpoint(r);
+  return nmt_fail(NMT_EINPUT, "the run ends at step %ld after %d bad steps in a row: %s", r->t->s.step,
+                  r->bad_steps, r->saved_step >= 0 ? "the last good checkpoint is kept" : "nothing was saved");
+}
+
+/* The end of a run: a final checkpoint and, without validation, the model. */
+static int finish(run *r) {
+  nmt_trainer *t = r->t;
+  int st = save_last(r);
+  if (!st && !t->valid) st = nmt_model_save(t->model, t->o.model_path);
+  if (!st && t->valid && t->s.best_ppl == 0) {
+    bool ignore = false;
+    st = validate(r, &ignore);
+  }
+  return st;
+}
+
+int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
+  run r = {.t = t, .plan_epoch = -1, .saved_step = -1};
+  r.t0 = now() - t->s.elapsed;
+  r.log_t0 = now();
+  bool done = (t->o.after_epochs > 0 && t->s.epoch >= t->o.after_epochs) ||
+              (t->o.after_batches > 0 && t->s.step >= t->o.after_batches);
+  char note[256];
+  int st = nmt_train_resume_check(t, note, sizeof note);
+  if (!st && note[0]) say(t, "warning: %s", note);
+  if (!st) st = nmt_stepper_init(&r.stepper, t->o.workers, t->model->params.n);
+  while (!st && !done) {
+    if (stop && *stop) {
+      t->interrupted = true;
+      break;
+    }
+    if (!(st = ensure_plan(&r)) && !(st = step(&r, t->s.batch))) st = after_step(&r, &done);
+  }
+  if (!st) st = t->interrupted ? save_last(&r) : finish(&r);
+  nmt_stepper_free(&r.stepper);
+  nmt_plan_free(&r.plan);
+  return st;
+}

@@ -1,0 +1,117 @@
+/* The training loop of nmt-train: Adam with gradient clipping over an epoch's
+ * planned batches, NaN/Inf steps skipped and loss spikes counted (five bad
+ * steps in a row stop the run, the files on disk untouched since the last
+ * good step),
+ * validation (perplexity and greedy BLEU) every valid_freq steps with learning
+ * rate decay and early stopping on plateaus, the best model and a checkpoint
+ * written atomically, and a checkpoint on request (a signal). The library
+ * prints nothing: progress goes through hooks. */
+#ifndef NMT_TRAIN_LOOP_H
+#define NMT_TRAIN_LOOP_H
+#include "models/batch.h"
+#include "models/model.h"
+#include <signal.h>
+#include <stdbool.h>
+
+typedef struct {
+  nmt_batch_opts batch;
+  uint64_t seed;
+  double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
+  double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
+  long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
+  double clip_norm;          /* 0: no clipping */
+  int workers;               /* data-parallel workers (train/step.h); <= 1: one */
+  long after_epochs, after_batches; /* stop after this many (0: no limit) */
+  long valid_freq, save_freq, log_freq; /* in steps (0: never) */
+  int early_stopping;        /* stop after this many validations without improvement */
+  const char *model_path;    /* the best model (the last one without validation) */
+  const char *ckpt_path;     /* the checkpoint: last model + training state */
+} nmt_train_opts;
+
+/* Everything a checkpoint restores besides the model and the Adam moments. */
+typedef struct {
+  uint64_t seed;
+  long step, epoch, batch;  /* batch: the next batch of the epoch's plan */
+  double lr;
+  double best_ppl;          /* 0: no validation yet */
+  int stalls;               /* validations since the best one */
+  long tokens;              /* target tokens trained on */
+  double elapsed;           /* seconds of training */
+  /* What (epoch, batch) refers to, checked on resume (train/resume.c); 0: not recorded */
+  int mini_batch, window;   /* nmt_batch_opts max_sents, window */
+  long mini_batch_words;    /* nmt_batch_opts max_words */
+  int workers;
+  long corpus_pairs;
+  uint64_t corpus_hash;     /* nmt_corpus_fingerprint */
+} nmt_train_state;
+
+typedef struct {
+  long step, epoch, tokens;
+  double loss, ppl, lr, grad_norm, tokens_per_s, elapsed;
+  double peak_rss_mib;       /* the process's peak resident memory so far */
+} nmt_train_metrics;
+
+/* Where the run is, after every step (for a progress line). */
+typedef struct {
+  long step, epoch;          /* epoch 0-based */
+  long batch, nbatches;      /* batches done in this epoch, of how many */
+  long tokens;               /* target tokens trained on */
+  double loss;               /* mean loss per target token since the last log line */
+} nmt_train_progress;
+
+typedef struct {
+  void *ctx;
+  void (*log)(void *ctx, const char *line);                  /* progress, validation, warnings */
+  /* every log_freq steps; an error status (a failed write) saves a checkpoint and ends the run with it */
+  int (*metrics)(void *ctx, const nmt_train_metrics *row);
+  void (*progress)(void *ctx, const nmt_train_progress *p);  /* after every step */
+} nmt_train_hooks;
+
+/* Peak resident memory of the process so far, in MiB (getrusage). */
+double nmt_peak_rss_mib(void);
+
+typedef struct {
+  nmt_corpus corpus;
+  char **refs;  /* (corpus.n) target lines, BPE joined */
+} nmt_valid_set;
+
+typedef struct {
+  nmt_model *model;
+  const nmt_corpus *train;
+  const nmt_valid_set *valid; /* NULL: no validation */
+  nmt_train_opts o;
+  nmt_train_hooks hooks;
+  nmt_train_state s;
+  bool interrupted;           /* set when *stop ended the run */
+} nmt_trainer;
+
+/* A fresh state for opts. */
+nmt_train_state nmt_train_state_new(const nmt_train_opts *o);
+/* Train until a limit, early stopping, or *stop becomes non-zero (then a
+ * checkpoint is saved and t->interrupted set). */
+int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop);
+
+/* ---- validation (train/valid.c) ---- */
+int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m);
+void nmt_valid_free(nmt_valid_set *v);
+/* Perplexity (no label smoothing) and greedy-decode BLEU of the model. */
+int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
+
+/* ---- resuming (train/resume.c) ---- */
+/* A 64-bit hash of the corpus' token ids: a changed training set, vocabulary
+ * or --max-length changes it. */
+uint64_t nmt_corpus_fingerprint(const nmt_corpus *c);
+/* Check that t->s (from a checkpoint) fits t->o and t->train, and record
+ * them in t->s when it does. A different batch plan is NMT_EUSAGE listing each
+ * changed option; a different corpus NMT_EINPUT; a different worker count is
+ * allowed (the run goes on, no longer bit-identical) and *note says so. */
+int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
+
+/* ---- checkpoints (train/checkpoint.c) ---- */
+/* Write the checkpoint durably (nmt_mf_write): the previous one stays
+ * until the new one is on disk. */
+int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
+/* Load model, Adam moments and state from a checkpoint. */
+int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);
+
+#endif

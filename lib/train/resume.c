@@ -1,0 +1,55 @@
+/* Resuming: the checkpoint's position (epoch, batch) indexes an epoch plan
+ * made from the corpus and the batch options, so a resumed run must make the
+ * same plans; see train/loop.h. */
+#include "base/err.h"
+#include "io/model_file.h"
+#include "base/strbuf.h"
+#include "train/loop.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+uint64_t nmt_corpus_fingerprint(const nmt_corpus *c) {
+  uint64_t h = nmt_fnv1a(NMT_FNV_INIT, &c->n, sizeof c->n);
+  h = nmt_fnv1a(h, c->src_off, sizeof *c->src_off * (size_t)(c->n + 1));
+  h = nmt_fnv1a(h, c->tgt_off, sizeof *c->tgt_off * (size_t)(c->n + 1));
+  h = nmt_fnv1a(h, c->src, sizeof *c->src * (size_t)c->src_off[c->n]);
+  return nmt_fnv1a(h, c->tgt, sizeof *c->tgt * (size_t)c->tgt_off[c->n]);
+}
+
+static void changed(nmt_strbuf *b, const char *flag, long now, long was) {
+  char text[128];
+  if (now == was) return;
+  int n = snprintf(text, sizeof text, "%s--%s %ld (checkpoint: %ld)", b->len ? ", " : "", flag, now, was);
+  nmt_strbuf_add(b, text, (size_t)n);
+}
+
+int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
+  nmt_train_state *s = &t->s;
+  const nmt_batch_opts *o = &t->o.batch;
+  int workers = t->o.workers > 1 ? t->o.workers : 1;
+  uint64_t hash = nmt_corpus_fingerprint(t->train);
+  note[0] = 0;
+  if (s->mini_batch) { /* recorded: a checkpoint's */
+    nmt_strbuf b = {0};
+    changed(&b, "mini-batch", o->max_sents, s->mini_batch);
+    changed(&b, "mini-batch-words", o->max_words, s->mini_batch_words);
+    changed(&b, "maxi-batch", o->window / o->max_sents, s->window / s->mini_batch);
+    int st = b.len ? nmt_fail(NMT_EUSAGE, "%s: cannot resume at epoch %ld batch %ld with other batches: %.*s; "
+                              "resume with the checkpoint's values or start afresh with --overwrite",
+                              t->o.ckpt_path, s->epoch + 1, s->batch, (int)b.len, b.s)
+                   : NMT_OK;
+    free(b.s);
+    if (st) return st;
+    if (s->corpus_pairs != t->train->n || s->corpus_hash != hash)
+      return nmt_fail(NMT_EINPUT, "%s: cannot resume: the training data differ from the checkpoint's "
+                      "(%ld sentence pairs, the checkpoint's %ld: --train-sets or --max-length changed); "
+                      "train on the same data or start afresh with --overwrite",
+                      t->o.ckpt_path, t->train->n, s->corpus_pairs);
+    if (s->workers && s->workers != workers)
+      snprintf(note, n, "--cpu-threads %d, the checkpoint's %d: the run goes on, but no longer "
+               "bit-identical to an uninterrupted one", workers, s->workers);
+  }
+  s->mini_batch = o->max_sents, s->mini_batch_words = o->max_words, s->window = o->window;
+  s->workers = workers, s->corpus_pairs = t->train->n, s->corpus_hash = hash;
+  return NMT_OK;
+}

@@ -1,0 +1,126 @@
+/* Validation: perplexity without label smoothing and corpus BLEU of greedy
+ * translations against the BPE-joined references (sacreBLEU's 13a). */
+#include "metrics/bleu.h"
+#include "decode/search.h"
+#include "decode/text.h"
+#include "base/err.h"
+#include "io/io.h"
+#include "train/loop.h"
+#include "io/tstream.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { VALID_BATCH = 64 };
+
+/* References from an id stream (text/tstream_ids.h): its tokens, BPE joined;
+ * words unknown to the vocabulary are <unk> there. */
+static int refs_from_ids(nmt_valid_set *v, const nmt_vocab *tgt) {
+  const nmt_corpus *c = &v->corpus;
+  int st = NMT_OK;
+  for (long i = 0; !st && i < c->n; i++) {
+    nmt_strbuf b = {0};
+    st = nmt_ids_text(tgt, c->tgt + c->tgt_off[i], (int)(c->tgt_off[i + 1] - c->tgt_off[i]), true, &b);
+    v->refs[i] = b.s ? b.s : strdup("");
+  }
+  return st;
+}
+
+static int read_refs(nmt_valid_set *v, const char *path, const nmt_vocab *tgt) {
+  v->refs = calloc((size_t)v->corpus.n, sizeof *v->refs);
+  if (!v->refs) return nmt_fail(NMT_EIO, "out of memory");
+  bool ids;
+  int st = nmt_ts_sniff(path, &ids);
+  if (st || ids) return st ? st : refs_from_ids(v, tgt);
+  nmt_reader *r;
+  if ((st = nmt_reader_open(&r, path))) return st;
+  char *line;
+  size_t len;
+  for (long i = 0; !st && i < v->corpus.n && nmt_reader_next(r, &line, &len) == 1; i++) {
+    nmt_strbuf b = {0};
+    st = nmt_bpe_join(line, len, &b);
+    v->refs[i] = b.s ? b.s : strdup("");
+  }
+  nmt_reader_close(r);
+  return st;
+}
+
+int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m) {
+  memset(v, 0, sizeof *v);
+  int st = nmt_corpus_read(&v->corpus, src, tgt, m->src, m->tgt, 0);
+  if (!st) st = read_refs(v, tgt, m->tgt);
+  if (st) nmt_valid_free(v);
+  return st;
+}
+
+void nmt_valid_free(nmt_valid_set *v) {
+  for (long i = 0; v->refs && i < v->corpus.n; i++) free(v->refs[i]);
+  free(v->refs);
+  nmt_corpus_free(&v->corpus);
+}
+
+static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
+  nn_net net = m->net;
+  net.cfg.label_smoothing = 0;
+  net.cfg.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
+  nmt_batch_opts o = {VALID_BATCH, 0, 0, false};
+  nmt_plan plan;
+  int st = nmt_plan_epoch(&plan, c, &o, 0, 0);
+  nmt_batch b = {0};
+  nn_graph g = {0};
+  double loss = 0;
+  long tokens = 0;
+  for (long i = 0; !st && i < plan.nbatches; i++) {
+    st = nmt_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
+    nn_batch view = nmt_batch_view(&b);
+    long n = 0;
+    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, &m->params, &view, &n));
+    if (!st && !l) st = nmt_errcode();
+    if (!st) loss += l->v[0], tokens += n;
+  }
+  *ppl = exp(loss / (double)(tokens ? tokens : 1));
+  nn_graph_free(&g);
+  nmt_batch_free(&b);
+  nmt_plan_free(&plan);
+  return st;
+}
+
+/* Greedy translations of all validation sources, BPE joined. */
+static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
+  nmt_dec d = {0};
+  nmt_search_opts o = {1, 0, 2.0f};
+  const int *src[VALID_BATCH];
+  int n[VALID_BATCH], st = NMT_OK;
+  nmt_nbest out[VALID_BATCH];
+  for (long i = 0; !st && i < c->n; i += VALID_BATCH) {
+    int B = c->n - i < VALID_BATCH ? (int)(c->n - i) : VALID_BATCH;
+    for (int b = 0; b < B; b++) {
+      src[b] = c->src + c->src_off[i + b];
+      n[b] = (int)(c->src_off[i + b + 1] - c->src_off[i + b]);
+    }
+    st = nmt_search(&d, &m->net, &m->params, src, n, B, &o, out);
+    for (int b = 0; b < B; b++) {
+      nmt_strbuf text = {0};
+      if (!st && out[b].n) st = nmt_ids_text(m->tgt, out[b].hyps[0].ids, out[b].hyps[0].n, true, &text);
+      hyps[i + b] = text.s ? text.s : strdup("");
+      nmt_nbest_free(&out[b]);
+    }
+  }
+  nmt_dec_free(&d);
+  return st;
+}
+
+int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu) {
+  int st = perplexity(m, &v->corpus, ppl);
+  char **hyps = calloc((size_t)v->corpus.n, sizeof *hyps);
+  if (!st && !hyps) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st) st = translate(m, &v->corpus, hyps);
+  nmt_bleu_opts bo = nmt_bleu_defaults();
+  nmt_bleu_score score = {0};
+  if (!st) st = nmt_bleu_corpus((const char *const *)hyps, (const char *const *)v->refs,
+                                (size_t)v->corpus.n, &bo, &score);
+  *bleu = score.score;
+  for (long i = 0; hyps && i < v->corpus.n; i++) free(hyps[i]);
+  free(hyps);
+  return st;
+}

@@ -98,8 +98,8 @@ void nnc_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, flo
                        const float *dh, const float *dc, const float *act, const float *peep,
                        const float *c, const float *c_prev, const float *mask, int B, int H);
 
-/* The kernels of the model families: lib/nn/cells/sru.h (the weakly-recurrent scan,
- * its `work` scratch unused on the device; the highway), nn/cells/rhn.h,
+/* The kernels of the model families: lib/nn/cells/wscan.h (the weakly-recurrent scan,
+ * its `work` scratch unused on the device), nn/cells/highway.h, nn/cells/rhn.h,
  * nn/maxpool.h (arg is a device int buffer) and nn/cells/srnmt_attn.h. */
 void nnc_wscan_fwd(float *c, float *sg, const float *G, int ldg, const float *c0,
                    const float *mask, int T, int B, int H, int Hf);

@@ -1,4 +1,4 @@
-// The weakly-recurrent scan and the highway of SRU / SR-NMT (lib/nn/cells/sru.c).
+// The weakly-recurrent scan and the highway of SRU / SR-NMT (lib/nn/cells/wscan.c, highway.c).
 // The scan is sequential in t: one thread per (sentence b, unit k) walks the
 // steps in its unit's direction (units [0, Hf) forward, [Hf, H) backward) with
 // the state in a register; neighbouring threads read neighbouring columns.

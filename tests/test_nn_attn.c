@@ -1,5 +1,5 @@
 /* Attention ops and the Luong attention layer: values and gradients. */
-#include "nn/cells/attn.h"
+#include "nn/cells/luong_attn.h"
 #include "nn/ops.h"
 #include "test.h"
 #include "test_nn_check.h"

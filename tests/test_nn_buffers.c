@@ -1,6 +1,7 @@
 /* RNG, parameter buffer, optimiser and arena. */
 #include "base/err.h"
 #include "nn/arena.h"
+#include "nn/optim.h"
 #include "nn/parallel.h"
 #include "nn/params.h"
 #include "nn/rng.h"

@@ -1,6 +1,7 @@
 /* The shared whole-model harness; see test_nn_model.h. */
 #include "test_nn_model.h"
 #include "base/err.h"
+#include "nn/optim.h"
 #include "test.h"
 
 const int copy_src[4 * 3] = {3, 4, 5, 6, 5, 6, 4, 0, 3, 5, 0, 0};

@@ -2,7 +2,7 @@
  * the threaded loops against one thread. */
 #include "base/err.h"
 #include "nn/kernels.h"
-#include "nn/params.h"
+#include "nn/optim.h"
 #include "nn/vmath.h"
 #include "test.h"
 #include <cblas.h>

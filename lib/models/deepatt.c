@@ -120,12 +120,6 @@ static layer_w layer(nn_graph *g, const nn_net *m, nn_params *p, int base) {
                    nn_net_param(g, p, s[LW_R]), nn_net_param(g, p, s[LW_PEEP])};
 }
 
-static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
-  nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
-  return t;
-}
-
 /* f^k for all rows from layer k-1's f and (dropped-out) h: Eq. 6's
  * W^k [Half(f^{k-1}), h^{k-1}] + b, or W^k h^{k-1} + b without F-F links. */
 static nn_tensor *next_f(nn_graph *g, const nn_net *m, const layer_w *w, nn_tensor *f, nn_tensor *h) {
@@ -170,7 +164,7 @@ static nn_tensor *run_layer(nn_graph *g, const layer_w *w, nn_tensor *F, const f
   if (g->failed) return NULL;
   int B = F->rows / T, H = w->Wr->rows;
   seq out = new_seq(g, T * B, H);
-  nn_tensor *h = zeros(g, B, H), *c = zeros(g, B, H);
+  nn_tensor *h = nn_zeros(g, B, H), *c = nn_zeros(g, B, H);
   nn_recur rec;
   if (g->failed || !nn_recur_begin(g, &rec, w->Wr, NULL, T, B)) return NULL;
   for (int i = 0; i < T && !g->failed; i++) {
@@ -254,7 +248,7 @@ static nn_tensor *att_layer(nn_graph *g, const nn_net *m, nn_params *p, nn_tenso
   int B = ctx->R, H = m->cfg.hidden;
   layer_w w = layer(g, m, p, dec_slot(0));
   seq out = new_seq(g, T * B, H);
-  nn_tensor *h = zeros(g, B, H), *c = zeros(g, B, H);
+  nn_tensor *h = nn_zeros(g, B, H), *c = nn_zeros(g, B, H);
   att_rec r;
   if (g->failed || !att_begin(g, m, p, &r, F, T, B)) return NULL;
   for (int t = 0; t < T && !g->failed; t++)
@@ -351,7 +345,7 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
   const nn_net_cfg *c = &m->cfg;
   int L = c->dec_layers;
   nn_tensor *enc = encoder(g, m, p, src, S, B, src_mask);
-  for (int i = 0; i < 2 * L; i++) out->state[i] = zeros(g, B, c->hidden);
+  for (int i = 0; i < 2 * L; i++) out->state[i] = nn_zeros(g, B, c->hidden);
   out->nstate = 2 * L;
   out->nmem = 0;
   if (attends(m)) {

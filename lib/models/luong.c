@@ -159,18 +159,12 @@ static nn_tensor *nn_luong_encode(nn_graph *g, const nn_net *m, nn_params *p, co
   return g->failed ? NULL : x;
 }
 
-static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
-  nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
-  return t;
-}
-
 static void nn_luong_init_state(nn_graph *g, const nn_net *m, nn_tensor **h0, nn_tensor **c0,
                          nn_tensor **h, nn_tensor **c, int B) {
   for (int l = 0; l < m->cfg.dec_layers; l++) {
     bool from_enc = l < m->cfg.enc_layers;
-    h[l] = from_enc ? h0[l] : zeros(g, B, m->cfg.hidden);
-    c[l] = from_enc ? c0[l] : zeros(g, B, m->cfg.hidden);
+    h[l] = from_enc ? h0[l] : nn_zeros(g, B, m->cfg.hidden);
+    c[l] = from_enc ? c0[l] : nn_zeros(g, B, m->cfg.hidden);
   }
 }
 
@@ -251,7 +245,7 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
   if (!Hs) return nmt_errcode();
   nn_luong_init_state(g, m, h0, c0, out->state, out->state + L, B);
   out->nstate = 2 * L;
-  if (c->input_feed) out->state[out->nstate++] = zeros(g, B, c->hidden);
+  if (c->input_feed) out->state[out->nstate++] = nn_zeros(g, B, c->hidden);
   out->nmem = 0;
   if (!c->no_attention) {
     nn_attn_w aw = nn_luong_attn_w(g, m, p);

@@ -15,7 +15,7 @@
  *   check this for every family). */
 #ifndef NMT_NN_NET_H
 #define NMT_NN_NET_H
-#include "nn/cells/attn.h"
+#include "nn/cells/luong_attn.h"
 #include "nn/params.h"
 #include "nn/tape.h"
 

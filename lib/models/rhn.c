@@ -150,12 +150,6 @@ static nn_tensor *embed(nn_graph *g, nn_params *p, const nn_net *m, int slot, co
   return nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[slot]), ids, n), m->cfg.dropout);
 }
 
-static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
-  nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
-  return t;
-}
-
 /* 1 where ids[t*B+b] is not pad, time-major (T*B) and batch-major (B,T), and
  * the counts per sentence (B): the masks of a sequence in the arena. */
 typedef struct {
@@ -210,7 +204,7 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
 /* The decoder's initial states s[l] (B,H). */
 static void init_state(nn_graph *g, const nn_net *m, nn_tensor **fin, nn_tensor **s, int B) {
   for (int l = 0; l < m->cfg.dec_layers; l++)
-    s[l] = l < m->cfg.enc_layers ? fin[l] : zeros(g, B, m->cfg.hidden);
+    s[l] = l < m->cfg.enc_layers ? fin[l] : nn_zeros(g, B, m->cfg.hidden);
 }
 
 /* One decoder step over the layers: z1 layer 0's input projection (NULL when
@@ -256,7 +250,7 @@ static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const 
   nn_tensor *Z1 = nn_linear(g, embed(g, p, m, SRC_EMB, in, S * B), w.W, w.b[0]);
   nn_attn_w aw = attn_w(g, p, m, REC_ATTN);
   nn_tensor *K = nn_attn_keys(g, &c->attn, &aw, D);
-  nn_tensor *s = zeros(g, B, H), *feed = c->input_feed ? zeros(g, B, H) : NULL;
+  nn_tensor *s = nn_zeros(g, B, H), *feed = c->input_feed ? nn_zeros(g, B, H) : NULL;
   nn_rhn_recur rec;
   if (!Z1 || !nn_rhn_recur_begin(g, &rec, &w, Z1, S, B)) return NULL;
   for (int i = 0; i < S && !g->failed; i++) {
@@ -288,7 +282,7 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   nn_tensor *Z1 = nn_linear(g, embed(g, p, m, TGT_EMB, bt->tgt_in, T * B), w0.W, w0.b[0]); /* (T*B,G·H) */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
   nn_tensor **tops = nn_alloc(g, sizeof *tops * (size_t)T); /* the top states, for the reconstructor */
-  nn_tensor *feed = c->input_feed ? zeros(g, B, H) : NULL;
+  nn_tensor *feed = c->input_feed ? nn_zeros(g, B, H) : NULL;
   nn_rhn_recur rec[MAX_LAYERS];
   for (int l = 0; l < c->dec_layers && Z1; l++) {
     nn_rhn_w w = layer_w(g, p, m, DEC + l * LAYER_SLOTS, c->dec_cell_depth);
@@ -319,7 +313,7 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
   if (!Hs) return nmt_errcode();
   init_state(g, m, fin, out->state, B);
   out->nstate = c->dec_layers;
-  if (c->input_feed) out->state[out->nstate++] = zeros(g, B, c->hidden);
+  if (c->input_feed) out->state[out->nstate++] = nn_zeros(g, B, c->hidden);
   out->nmem = 0;
   if (!c->no_attention) {
     nn_attn_w aw = attn_w(g, p, m, ATTN);

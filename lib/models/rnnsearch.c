@@ -123,12 +123,6 @@ static nn_tensor *W(nn_graph *g, const nn_net *m, nn_params *p, int slot) {
   return nn_net_param(g, p, m->slot[slot]);
 }
 
-static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
-  nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
-  return t;
-}
-
 /* ---- encoder ---- */
 
 /* One direction of a layer over X (T*B, in) → (T*B, H). */
@@ -290,13 +284,13 @@ static nn_tensor *deep_output(nn_graph *g, const dec_w *w, nn_tensor *s, nn_tens
 static void start_states(nn_graph *g, const nn_net *m, nn_tensor *s0, nn_tensor **h, nn_tensor **c) {
   for (int l = 0; l < m->cfg.dec_layers; l++) {
     h[l] = s0;
-    c[l] = m->cfg.dec_cell == NN_CELL_LSTM ? zeros(g, s0->rows, s0->cols) : NULL;
+    c[l] = m->cfg.dec_cell == NN_CELL_LSTM ? nn_zeros(g, s0->rows, s0->cols) : NULL;
   }
 }
 
 /* Records for T steps of B rows; a record's rows start at the bias b when given. */
 static void rec_begin(nn_graph *g, nn_recur *r, nn_tensor *Wt, nn_tensor *b, int T, int B) {
-  nn_tensor *Y = b ? nn_add_bias(g, zeros(g, T * B, Wt->cols), b) : NULL;
+  nn_tensor *Y = b ? nn_add_bias(g, nn_zeros(g, T * B, Wt->cols), b) : NULL;
   if (!g->failed) nn_recur_begin(g, r, Wt, Y, T, B);
 }
 

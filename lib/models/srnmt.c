@@ -3,7 +3,8 @@
 #include "models/srnmt.h"
 #include "base/err.h"
 #include "nn/ops.h"
-#include "nn/cells/sru.h"
+#include "nn/cells/highway.h"
+#include "nn/cells/wscan.h"
 #include "nn/cells/srnmt_attn.h"
 #include <math.h>
 #include <stdio.h>
@@ -122,12 +123,6 @@ static int layout(nn_net *m, nn_params *p) {
 
 static nn_tensor *view(nn_graph *g, const nn_net *m, nn_params *p, int slot) {
   return nn_net_param(g, p, m->slot[slot]);
-}
-
-static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
-  nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
-  return t;
 }
 
 /* Layer norm with gain and bias at slots gain, gain + 1. The gain is stored
@@ -290,7 +285,7 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
   for (int l = 0; l < c->dec_layers; l++)
     if (attends(c, l)) out->mem[out->nmem++] = mem.K[l];
   out->nstate = c->dec_layers;
-  for (int l = 0; l < c->dec_layers; l++) out->state[l] = zeros(g, B, c->hidden);
+  for (int l = 0; l < c->dec_layers; l++) out->state[l] = nn_zeros(g, B, c->hidden);
   return g->failed ? nmt_errcode() : NMT_OK;
 }
 

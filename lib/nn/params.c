@@ -1,4 +1,4 @@
-/* The one parameter buffer: views, init, gradient norm, clipping, Adam. */
+/* The one parameter buffer: views, allocation, init (the optimiser: nn/optim.c). */
 #include "nn/params.h"
 #include "base/err.h"
 #include "nn/arena.h"
@@ -94,108 +94,10 @@ void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed) 
 
 void nn_params_zero_grad(nn_params *p) { memset(p->g, 0, p->n * sizeof(float)); }
 
-/* The buffer-wide loops run in parts (nn_parallel): they are memory-bound and
- * each touches every parameter. */
-typedef struct {
-  nn_params *p;
-  float k;               /* clip: gradient scale; adam: the recurrent views' rate scale */
-  float b1, b2, lr, eps; /* adam */
-} buffer_job;
-
-/* The norm sums squares over fixed chunks, chunk after chunk, so it (and
- * clipping) is the same on any thread count; the threads share out one round
- * of chunks at a time. */
-enum { NORM_CHUNK = 1 << 16, NORM_ROUND = 256 }; /* floats per chunk; chunks per round */
-
-typedef struct {
-  const float *g;
-  size_t n, first;         /* the buffer; the round's first chunk */
-  int chunks;              /* in this round */
-  double sum[NORM_ROUND];  /* each chunk's sum of squares */
-} norm_job;
-
-static void sumsq_chunks(void *ctx, int part, int parts) {
-  norm_job *j = ctx;
-  for (int c = j->chunks * part / parts; c < j->chunks * (part + 1) / parts; c++) {
-    size_t lo = (j->first + (size_t)c) * NORM_CHUNK, hi = lo + NORM_CHUNK < j->n ? lo + NORM_CHUNK : j->n;
-    double s = 0;
-    for (size_t i = lo; i < hi; i++) s += (double)j->g[i] * j->g[i];
-    j->sum[c] = s;
-  }
-}
-
-double nn_params_grad_norm(const nn_params *p) {
-  norm_job j = {.g = p->g, .n = p->n};
-  size_t chunks = (p->n + NORM_CHUNK - 1) / NORM_CHUNK;
-  double s = 0;
-  for (; j.first < chunks; j.first += NORM_ROUND) {
-    j.chunks = chunks - j.first < NORM_ROUND ? (int)(chunks - j.first) : NORM_ROUND;
-    nn_parallel(p->n - j.first * NORM_CHUNK, sumsq_chunks, &j);
-    for (int c = 0; c < j.chunks; c++) s += j.sum[c];
-  }
-  return sqrt(s);
-}
-
-static void scale_part(void *ctx, int part, int parts) {
-  buffer_job *j = ctx;
-  size_t lo, hi;
-  nn_part_range(j->p->n, part, parts, &lo, &hi);
-  for (size_t i = lo; i < hi; i++) j->p->g[i] *= j->k;
-}
-
-double nn_params_clip(nn_params *p, double max_norm) {
-  double norm = nn_params_grad_norm(p);
-  if (norm > max_norm) {
-    buffer_job j = {.p = p, .k = (float)(max_norm / norm)};
-    nn_parallel(p->n, scale_part, &j);
-  }
-  return norm;
-}
-
 void nn_params_mark_recurrent(nn_params *p, int i) {
   if (i >= 0 && i < p->nviews) p->views[i].recurrent = true;
 }
 
 void nn_params_mark_lookup(nn_params *p, int i) {
   if (i >= 0 && i < p->nviews) p->views[i].lookup = true;
-}
-
-static void adam_range(buffer_job *j, size_t lo, size_t hi, float lr) {
-  nn_params *p = j->p;
-  if (lo < hi) nn_vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
-}
-
-/* With a separate recurrent rate, view by view (views ascend in the buffer;
- * the padding between them has zero gradients and takes the common rate). */
-static void adam_part(void *ctx, int part, int parts) {
-  buffer_job *j = ctx;
-  nn_params *p = j->p;
-  size_t lo, hi;
-  nn_part_range(p->n, part, parts, &lo, &hi);
-  if (j->k == 1) {
-    adam_range(j, lo, hi, j->lr);
-    return;
-  }
-  size_t at = lo;
-  for (int i = 0; i < p->nviews && at < hi; i++) {
-    const nn_view *v = &p->views[i];
-    size_t a = v->off > at ? v->off : at, e = v->off + (size_t)v->rows * v->cols;
-    if (e <= at) continue;
-    e = e < hi ? e : hi;
-    if (a >= e) continue;
-    adam_range(j, at, a, j->lr); /* padding before the view */
-    adam_range(j, a, e, v->recurrent ? j->lr * j->k : j->lr);
-    at = e;
-  }
-  adam_range(j, at, hi, j->lr);
-}
-
-void nn_adam_step(nn_params *p, const nn_adam *o) {
-  p->step++;
-  float b1 = o->beta1, b2 = o->beta2;
-  /* Bias correction folded into the step size and epsilon. */
-  double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
-  buffer_job j = {.p = p, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
-                  .eps = (float)(o->eps * sqrt(c2)), .k = o->recurrent_scale > 0 ? o->recurrent_scale : 1};
-  nn_parallel(p->n, adam_part, &j);
 }

@@ -1,7 +1,7 @@
 /* All parameters of a model in one contiguous buffer, each tensor a named view
  * (name, rows, cols, offset); gradients and the Adam moments are parallel
  * buffers with the same layout, so init, zero-grad, norm, clipping and the
- * optimiser step are single loops, and a checkpoint is one write per buffer. */
+ * optimiser step (nn/optim.h) are single loops, and a checkpoint is one write per buffer. */
 #ifndef NMT_NN_PARAMS_H
 #define NMT_NN_PARAMS_H
 #include <stdbool.h>
@@ -49,17 +49,4 @@ int nn_params_quantize(nn_params *p);
  * (biases, gains) 0. Element i of the buffer uses Philox stream 0, index i. */
 void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed);
 void nn_params_zero_grad(nn_params *p);
-/* The L2 norm of the whole gradient, accumulated in double over fixed chunks
- * in chunk order: the same bits on any thread count. */
-double nn_params_grad_norm(const nn_params *p);
-/* Scale the gradient so its norm is at most max_norm; returns the norm before. */
-double nn_params_clip(nn_params *p, double max_norm);
-
-typedef struct {
-  float lr, beta1, beta2, eps;
-  float recurrent_scale; /* the rate of recurrent views is lr times this (0 counts as 1) */
-} nn_adam;
-/* One bias-corrected Adam step (Kingma & Ba 2015) over the whole buffer. */
-void nn_adam_step(nn_params *p, const nn_adam *opt);
-
 #endif

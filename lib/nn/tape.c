@@ -73,6 +73,12 @@ nn_tensor *nn_new(nn_graph *g, int rows, int cols) {
   return g->failed ? NULL : tensor(g, v, grad, rows, cols);
 }
 
+nn_tensor *nn_zeros(nn_graph *g, int rows, int cols) {
+  nn_tensor *t = nn_new(g, rows, cols);
+  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
+  return t;
+}
+
 nn_tensor *nn_input(nn_graph *g, int rows, int cols, const float *data) {
   nn_tensor *t = nn_new(g, rows, cols);
   if (t) memcpy(t->v, data, (size_t)rows * cols * sizeof(float));

@@ -58,6 +58,8 @@ void nn_graph_free(nn_graph *g);
 
 /* A new (rows, cols) tensor: values uninitialised, gradient zeroed. */
 nn_tensor *nn_new(nn_graph *g, int rows, int cols);
+/* A new (rows, cols) tensor of zeros (e.g. an initial recurrent state). */
+nn_tensor *nn_zeros(nn_graph *g, int rows, int cols);
 /* A new tensor holding a copy of `data` (rows*cols floats). */
 nn_tensor *nn_input(nn_graph *g, int rows, int cols, const float *data);
 /* Rows [r0, r0+n) of x as a tensor sharing x's values and gradient. */

@@ -1,6 +1,7 @@
 /* The training loop; see train/loop.h. */
 #include "base/err.h"
 #include "nn/ops.h"
+#include "nn/optim.h"
 #include "train/loop.h"
 #include "train/step.h"
 #include <math.h>

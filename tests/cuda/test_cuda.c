@@ -16,7 +16,8 @@
 #include "nn/cells/rhn.h"
 #include "nn/rng.h"
 #include "nn/cells/srnmt_attn.h"
-#include "nn/cells/sru.h"
+#include "nn/cells/highway.h"
+#include "nn/cells/wscan.h"
 #include "nn/vmath.h"
 #include "test.h"
 #include <stdio.h>

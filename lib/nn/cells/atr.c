@@ -1,7 +1,7 @@
 /* The fused ATR cell (forward and hand-written backward) and the layer loop. */
 #include "nn/cells/atr.h"
 #include "nn/kernels.h"
-#include "nn/cells/lstm.h"
+#include "nn/recur.h"
 #include "nn/ops.h"
 #include "nn/vmath.h"
 #include <string.h>

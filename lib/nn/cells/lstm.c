@@ -95,61 +95,6 @@ void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, 
                     .save = {act}, .mask = mask};
 }
 
-static nn_tensor *zeros(nn_graph *g, int rows, int cols) {
-  nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, (size_t)rows * cols * sizeof(float));
-  return t;
-}
-
-/* dW += Xᵀ·dY over all steps, after every step's backward has filled dY. */
-static void recur_weight_bw(const nn_entry *e) {
-  nn_tensor *W = e->in[0], *Y = e->in[1];
-  if (W->g)
-    nn_gemm(true, false, W->rows, W->cols, Y->rows, 1, e->save[0], W->rows, Y->g, Y->cols, 1, W->g,
-            W->cols);
-}
-static const nn_opdef recur_weight_op = {"recur_weight", recur_weight_bw};
-
-bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T, int B) {
-  if (g->failed) return false;
-  *r = (nn_recur){.W = W, .Y = Y ? Y : zeros(g, T * B, W->cols), .T = T, .B = B};
-  if (!r->Y || !nn_require(g, r->Y->rows == T * B && r->Y->cols == W->cols,
-                           "recur: output (%d,%d) for %d steps of %d rows and W (%d,%d)",
-                           r->Y->rows, r->Y->cols, T, B, W->rows, W->cols))
-    return false;
-  if (!g->train) return true;
-  r->X = nn_floats(g, (size_t)T * B * W->rows, NULL);
-  r->WT = nn_floats(g, (size_t)W->rows * W->cols, NULL);
-  if (r->WT) nn_transpose(r->WT, W->v, W->rows, W->cols);
-  nn_entry *e = nn_record(g, &recur_weight_op);
-  if (e) *e = (nn_entry){.op = &recur_weight_op, .in = {W, r->Y}, .save = {r->X}};
-  return !g->failed;
-}
-
-/* in: x; out: the step's rows of Y; save[0]: Wᵀ (Out, In). */
-static void recur_step_bw(const nn_entry *e) {
-  nn_tensor *x = e->in[0], *y = e->out[0];
-  if (x->g)
-    nn_gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1,
-            x->g, x->cols);
-}
-static const nn_opdef recur_step_op = {"recur_step", recur_step_bw};
-
-nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
-  if (g->failed || !nn_require(g, t >= 0 && t < r->T && x->rows == r->B && x->cols == r->W->rows,
-                               "recur: step %d of %d with input (%d,%d) for W (%d,%d)", t, r->T,
-                               x->rows, x->cols, r->W->rows, r->W->cols))
-    return NULL;
-  nn_tensor *y = nn_rows(g, r->Y, t * r->B, r->B);
-  if (!y) return NULL;
-  if (!nn_gemm_weights(g, x->rows, y->cols, x->v, x->cols, r->W, 1, y->v, y->cols)) return NULL;
-  if (!g->train) return y;
-  memcpy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols);
-  nn_entry *e = nn_record(g, &recur_step_op);
-  if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {r->WT}};
-  return y;
-}
-
 nn_tensor *nn_lstm_layer(nn_graph *g, const nn_lstm_w *w, nn_tensor *X, const float *mask, int T,
                          nn_tensor *h0, nn_tensor *c0, nn_tensor **c_seq) {
   if (g->failed || !nn_require(g, T > 0 && X->rows % T == 0, "lstm: %d rows for %d steps", X->rows, T))
@@ -157,7 +102,7 @@ nn_tensor *nn_lstm_layer(nn_graph *g, const nn_lstm_w *w, nn_tensor *X, const fl
   int B = X->rows / T, H = w->Wh->rows;
   nn_tensor *G = nn_linear(g, X, w->Wx, w->b); /* (T*B, 4H); each step adds h·Wh */
   nn_tensor *Hs = nn_new(g, T * B, H), *Cs = nn_new(g, T * B, H);
-  nn_tensor *h = h0 ? h0 : zeros(g, B, H), *c = c0 ? c0 : zeros(g, B, H);
+  nn_tensor *h = h0 ? h0 : nn_zeros(g, B, H), *c = c0 ? c0 : nn_zeros(g, B, H);
   nn_recur rec;
   if (!G || !nn_recur_begin(g, &rec, w->Wh, G, T, B)) return NULL;
   for (int t = 0; t < T && !g->failed; t++) {

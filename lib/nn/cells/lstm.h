@@ -4,7 +4,7 @@
  * recurrent weight's gradient is one GEMM over all steps (nn_recur). */
 #ifndef NMT_NN_LSTM_H
 #define NMT_NN_LSTM_H
-#include "nn/tape.h"
+#include "nn/recur.h"
 
 /* One step. gx (B,4H): input projection plus bias; gh (B,4H) recurrent part or
  * NULL; h_prev, c_prev (B,H); mask (B) or NULL (1 = real token, 0 = padding:
@@ -12,25 +12,6 @@
  * row views of a sequence tensor). */
 void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, nn_tensor *c_prev,
                   const float *mask, nn_tensor *h_out, nn_tensor *c_out);
-
-/* A weight W (In,Out) applied step by step to a sequence, x_t·W added into
- * rows [t*B, (t+1)*B) of Y (T*B,Out) (e.g. the gates' input projection). The
- * step inputs are kept as rows of one (T*B,In) matrix X so that backward takes
- * W's gradient once, dW += Xᵀ·dY, instead of one small GEMM per step; per step
- * only dx_t += dY_t·Wᵀ remains. Any step order works; each step once. */
-typedef struct {
-  nn_tensor *W, *Y;
-  float *X;  /* (T*B, In) step inputs (training only) */
-  float *WT; /* (Out, In) Wᵀ (training only): dx_t as a plain GEMM, faster than a
-                transposed one at a few dozen rows */
-  int T, B;
-} nn_recur;
-
-/* Y (T*B,Out) to add into, or NULL for a new zeroed one (r->Y). Records the
- * weight-gradient entry, which the tape replays after every step's. */
-bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T, int B);
-/* Y rows of step t += x (B,In)·W; returns those rows. */
-nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x);
 
 /* The cells' backward (plain and peephole) in passes of this many hidden units
  * through stack buffers dz[4][NN_LSTM_CHUNK]; this adds the four gate

@@ -9,7 +9,7 @@
  * (nn_recur); the micro-step is one fused kernel. */
 #ifndef NMT_NN_RHN_H
 #define NMT_NN_RHN_H
-#include "nn/cells/lstm.h"
+#include "nn/recur.h"
 
 enum { NN_RHN_MAX_DEPTH = 5 };
 

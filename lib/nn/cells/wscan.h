@@ -16,8 +16,8 @@
  * zero). Where mask is 0 (padding) the state is carried unchanged, so the
  * forward units' rows of step T-1 hold each sentence's final state and the
  * backward units start at a sentence's last real token from c0. */
-#ifndef NMT_NN_SRU_H
-#define NMT_NN_SRU_H
+#ifndef NMT_NN_WSCAN_H
+#define NMT_NN_WSCAN_H
 #include "nn/tape.h"
 
 /* Kernels (nn/kernels.h style). c (T*B, H) states; sg (T*B, H) keeps σ(g);
@@ -29,19 +29,8 @@ void nn_wscan_fwd(float *c, float *sg, const float *G, int ldg, const float *c0,
 void nn_wscan_bwd(float *dG, float *dc0, float *work, const float *dc, const float *c,
                   const float *sg, const float *G, int ldg, const float *c0, const float *mask,
                   int T, int B, int H, int Hf);
-/* y (R, H) = (1 - σ(z))⊙a + σ(z)⊙x with z the H columns at Z (leading dim
- * ldz); sz (R, H) keeps σ(z). */
-void nn_highway_fwd(float *y, float *sz, const float *Z, int ldz, const float *a, const float *x,
-                    int R, int H);
-void nn_highway_bwd(float *dZ, int ldz, float *da, float *dx, const float *dy, const float *sz,
-                    const float *a, const float *x, int R, int H);
-
-/* Tape ops. The scan over G (T*B, >= 2H) → c (T*B, H); c0 (B, H) or NULL;
+/* The tape op: the scan over G (T*B, >= 2H) → c (T*B, H); c0 (B, H) or NULL;
  * mask (T*B) in the arena or NULL. */
 nn_tensor *nn_wscan(nn_graph *g, nn_tensor *G, nn_tensor *c0, const float *mask, int T, int H,
                     int Hf);
-/* The highway (1 - σ(z))⊙a + σ(z)⊙x with z columns [z0, z0 + H) of Z (R, >=
- * z0 + H), a and x (R, H). */
-nn_tensor *nn_highway(nn_graph *g, nn_tensor *Z, int z0, nn_tensor *a, nn_tensor *x);
-
 #endif

@@ -1,6 +1,6 @@
 /* The Luong (2015) attention layer: scores (dot, general, concat/MLP), masked
  * softmax, optional local-p window, context, attentional vector h̃. */
-#include "nn/cells/attn.h"
+#include "nn/cells/luong_attn.h"
 #include "nn/ops.h"
 
 nn_tensor *nn_attn_keys(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w, nn_tensor *Hs) {

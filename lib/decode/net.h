@@ -3,7 +3,7 @@
  * output layer (out.W, out.b) and a log-softmax. Rows are sentences × beam:
  * row b*K+k is hypothesis k of sentence b. The decoder keeps each row's state
  * (the family's state tensors) and memories; the search reorders and prunes
- * them. tests/test_decode.c checks that forced decoding scores equal the
+ * them. tests/decode/test_decode.c checks that forced decoding scores equal the
  * training loss for every family. */
 #ifndef NMT_DECODE_NET_H
 #define NMT_DECODE_NET_H

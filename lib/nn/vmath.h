@@ -1,7 +1,7 @@
 /* Vectorised exp, sigmoid, tanh and the Adam update over arrays: 4 floats at a
  * time with GCC vector extensions (libm's scalar calls were ~8% of a training
  * step). exp is within 2e-7 relative of libm over [-85, 88], tanh and sigmoid
- * within 3e-7 absolute (tests/test_nn_vmath.c). The same code handles the
+ * within 3e-7 absolute (tests/nn/test_vmath.c). The same code handles the
  * tail, so a value does not depend on its position. */
 #ifndef NMT_NN_VMATH_H
 #define NMT_NN_VMATH_H

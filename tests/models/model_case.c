@@ -1,5 +1,5 @@
-/* The shared whole-model harness; see test_nn_model.h. */
-#include "test_nn_model.h"
+/* The shared whole-model harness; see models/model_case.h. */
+#include "models/model_case.h"
 #include "base/err.h"
 #include "nn/optim.h"
 #include "test.h"

@@ -7,8 +7,8 @@
 #include "nn/ops.h"
 #include "nn/cells/rhn.h"
 #include "test.h"
-#include "test_nn_check.h"
-#include "test_nn_model.h"
+#include "nn/grad_check.h"
+#include "models/model_case.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -99,10 +99,10 @@ TEST(nn_rhn_layer_grad_masked) {
   }
 }
 
-/* The whole model on the tiny batch of tests/test_nn_model.c: vocab 7, emb 5,
+/* The whole model on the tiny batch of tests/models/test_luong.c: vocab 7, emb 5,
  * hidden 6, sources of 4, 2, 3 tokens copied as targets. */
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, S = 4, TT = 5 };
-static const int *const src = copy_src, *const src_len = copy_src_len; /* test_nn_model.h */
+static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
 static nn_net_cfg tiny_cfg(void) {

@@ -10,8 +10,8 @@
 #include "nn/cells/wscan.h"
 #include "nn/cells/srnmt_attn.h"
 #include "test.h"
-#include "test_nn_check.h"
-#include "test_nn_model.h"
+#include "nn/grad_check.h"
+#include "models/model_case.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -127,7 +127,7 @@ TEST(nn_srnmt_attn_seq_matches_step) {
 
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, MB = 3, MS = 4, MT = 5 };
 /* Three sentences of lengths 4, 2, 3 (source) and their copies as targets. */
-static const int *const src = copy_src, *const src_len = copy_src_len; /* test_nn_model.h */
+static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
 static nn_net_cfg tiny_cfg(enum nn_cell cell) {

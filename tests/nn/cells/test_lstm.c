@@ -3,7 +3,7 @@
 #include "nn/cells/lstm.h"
 #include "nn/ops.h"
 #include "test.h"
-#include "test_nn_check.h"
+#include "nn/grad_check.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 

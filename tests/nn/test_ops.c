@@ -4,7 +4,7 @@
 #include "nn/ops.h"
 #include "nn/rng.h"
 #include "test.h"
-#include "test_nn_check.h"
+#include "nn/grad_check.h"
 #include <math.h>
 #include <stdint.h>
 #include "base/err.h"

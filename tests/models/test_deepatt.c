@@ -6,8 +6,8 @@
 #include "models/deepatt.h"
 #include "nn/ops.h"
 #include "test.h"
-#include "test_nn_check.h"
-#include "test_nn_model.h"
+#include "nn/grad_check.h"
+#include "models/model_case.h"
 
 static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
 
@@ -71,9 +71,9 @@ TEST(nn_deepatt_max_over_time) {
   nn_params_free(&p);
 }
 
-/* The models on the copy batch of tests/test_nn_model.c. */
+/* The models on the copy batch of tests/models/test_luong.c. */
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5, HID = 6 };
-static const int *const src = copy_src, *const src_len = copy_src_len; /* test_nn_model.h */
+static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
 static nn_net_cfg tiny_cfg(const nn_family *fam) {

@@ -1,5 +1,5 @@
 /* The finite-difference gradient checker behind T_NN_GRADCHECK. */
-#include "test_nn_check.h"
+#include "nn/grad_check.h"
 #include "base/err.h"
 #include "nn/rng.h"
 #include "test.h"

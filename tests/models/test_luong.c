@@ -3,13 +3,13 @@
 #include "models/luong.h"
 #include "nn/ops.h"
 #include "test.h"
-#include "test_nn_check.h"
-#include "test_nn_model.h"
+#include "nn/grad_check.h"
+#include "models/model_case.h"
 
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5 };
 
 /* Three sentences of lengths 4, 2, 3 (source) and their copies as targets. */
-static const int *const src = copy_src, *const src_len = copy_src_len; /* test_nn_model.h */
+static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
 static nn_net_cfg tiny_cfg(void) {

@@ -6,7 +6,8 @@
 # GFLOP/s counts the useful forward work: per output token (</s> included) and beam row,
 # the decoder step of bench/train.sh's formula, plus the encoder per source token.
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
-# the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000).
+# the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000,
+# NMT_DEVICE=cuda: both sides decode on the GPU).
 # The int8 rows (--gemm-type int8) reuse the peer's figures of the float rows.
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
@@ -30,7 +31,7 @@ decode_row() {
   local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 sl=${4:-0} gt=${5:-float32} th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
   if [ "$who" = peer ]; then
     /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \
-      --output "$out/peer.$k.$bs.out" --beam "$k" --batch-size "$bs" --threads "$th" >"$out/peer.log" 2>&1 ||
+      --output "$out/peer.$k.$bs.out" --beam "$k" --batch-size "$bs" --threads "$th" --device "${NMT_DEVICE:-cpu}" >"$out/peer.log" 2>&1 ||
       { echo "peer failed: $(tail -n1 "$out/peer.log")" >&2; return 1; }
     awk '{ n += NF + 1 } END { printf "%s %d\n", s, n }' s="$(sed -n 's/.* sents\/s=\([0-9.]*\).*/\1/p' "$out/peer.log")" "$out/peer.$k.$bs.out"
     return
@@ -41,7 +42,7 @@ decode_row() {
   [ "$sl" = 0 ] || o=${o%.out}.sl$sl.out
   [ "$gt" = float32 ] || o=${o%.out}.$gt.out
   nmt-decode -m "$out/m.bin" -i "$in" -o "$o" -b "$k" --mini-batch "$bs" \
-    --no-postprocess --cpu-threads "$th" --shortlist "$sl" --gemm-type "$gt" 2>"$out/nmt.err" ||
+    --no-postprocess --cpu-threads "$th" --device "${NMT_DEVICE:-cpu}" --shortlist "$sl" --gemm-type "$gt" 2>"$out/nmt.err" ||
     { echo "nmt-decode failed: $(tail -n1 "$out/nmt.err")" >&2; return 1; }
   t1=$(date +%s%N)
   awk -v a="$t0" -v b="$t1" '{ n += NF + 1 } END { printf "%.2f %d\n", NR / ((b - a) / 1e9), n }' "$o"

@@ -5,12 +5,13 @@
 # then STEPS timed steps, one after the other. Also: FLOPs per target token, achieved
 # GFLOP/s, and OpenBLAS sgemm on the step's own GEMM shapes (bench/sgemm.c) in the same run.
 # Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
-# NMT_THREADS, NMT_PEER=0 to skip the peer).
+# NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
 train_bench() {
   local steps=${NMT_TRAIN_STEPS:-200} warm=${NMT_TRAIN_WARMUP:-20} th=${NMT_THREADS:-2}
+  local dev=${NMT_DEVICE:-cpu} bs=${NMT_BATCH:-64}
   local d=$M30K out=$BENCH_DIR/train peer=$SHARED/peers/torch_rnn_nmt.py
   multi30k_bpe || return 1
   mkdir -p "$out"
@@ -22,7 +23,7 @@ train_bench() {
   if [ "${NMT_PEER:-1}" != 0 ]; then
     /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \
       --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
-      --bench "$steps" --warmup "$warm" --threads "$th" --save /dev/null >"$out/peer.log" 2>&1 ||
+      --bench "$steps" --warmup "$warm" --threads "$th" --device "$dev" --batch-size "$bs" --save /dev/null >"$out/peer.log" 2>&1 ||
       { echo "peer failed: $(tail -n1 "$out/peer.log")"; return 1; }
     ptok=$(sed -n 's/.* tgt_tok\/s=\([0-9.]*\).*/\1/p' "$out/peer.log")
     psrc=$(sed -n 's/.* src_tok=\([0-9]*\).*/\1/p' "$out/peer.log")
@@ -32,8 +33,8 @@ train_bench() {
   rm -f "$out/m.bin" "$out/m.bin.ckpt"
   /usr/bin/time -f '%M' -o "$out/nmt.rss" nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" \
     -m "$out/m.bin" --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general \
-    --dropout 0.3 --learn-rate 0.001 --mini-batch 64 --clip-norm 5 --max-length 80 \
-    --cpu-threads "$th" --after-batches $((warm + steps)) --log-freq "$warm" \
+    --dropout 0.3 --learn-rate 0.001 --mini-batch "$bs" --clip-norm 5 --max-length 80 \
+    --cpu-threads "$th" --device "$dev" --after-batches $((warm + steps)) --log-freq "$warm" \
     --metrics "$out/metrics.csv" >"$out/nmt.log" 2>&1 ||
     { echo "nmt-train failed: $(tail -n1 "$out/nmt.log")"; return 1; }
   # Throughput over the steps after the warm-up: cumulative tokens and elapsed seconds.

@@ -1,75 +1,11 @@
-/* Deep-Att / Deep-ED (Zhou et al. 2016): the peephole LSTM cell, max-pooling
- * over time, and the two models. */
+/* Deep-Att / Deep-ED (Zhou et al. 2016): the two models (the peephole cell:
+ * tests/nn/cells/test_lstm_peep.c; max-pooling: tests/nn/test_maxpool.c). */
 #include "base/err.h"
-#include "nn/cells/lstm_peep.h"
-#include "nn/maxpool.h"
 #include "models/deepatt.h"
 #include "nn/ops.h"
 #include "test.h"
 #include "nn/grad_check.h"
 #include "models/model_case.h"
-
-static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
-
-enum { CB = 3, CH = 4 };
-static const float row_mask[CB] = {1, 0, 1}; /* row 1 is padding at this step */
-
-/* One peephole cell from params gx, gh, peep, h_prev, c_prev; output [h c]. */
-static nn_tensor *build_peep_cell(nn_graph *g, nn_params *p, void *ctx) {
-  nn_tensor *h = nn_new(g, CB, CH), *c = nn_new(g, CB, CH);
-  const float *mask = ctx ? nn_floats(g, CB, row_mask) : NULL;
-  nn_lstm_peep_cell(g, P(g, p, 0), P(g, p, 1), P(g, p, 2), P(g, p, 3), P(g, p, 4), mask, h, c);
-  return nn_concat(g, h, c);
-}
-
-TEST(nn_deepatt_peep_cell_values) {
-  float gx[4] = {0.1f, -0.2f, 0.3f, 0.4f}, gh[4] = {0.05f, 0.1f, -0.1f, 0.2f};
-  float peep[3] = {0.5f, -0.3f, 0.7f}, hp[1] = {0.7f}, cp[1] = {-0.5f}, h[1], c[1], act[5];
-  nn_lstm_peep_fwd(h, c, act, gx, gh, peep, hp, cp, NULL, 1, 1);
-  double i = 1 / (1 + exp(-(0.15 + 0.5 * -0.5))), f = 1 / (1 + exp(-(-0.1 + -0.3 * -0.5)));
-  double cw = f * -0.5 + i * tanh(0.6), o = 1 / (1 + exp(-(0.2 + 0.7 * cw)));
-  CHECK_NEAR(c[0], cw, 1e-6);
-  CHECK_NEAR(h[0], o * tanh(cw), 1e-6);
-  float zero[1] = {0};
-  nn_lstm_peep_fwd(h, c, act, gx, gh, peep, hp, cp, zero, 1, 1); /* padding: carried */
-  CHECK(h[0] == 0.7f && c[0] == -0.5f);
-}
-
-TEST(nn_deepatt_peep_cell_grad) {
-  int shapes[5][2] = {{CB, 4 * CH}, {CB, 4 * CH}, {1, 3 * CH}, {CB, CH}, {CB, CH}};
-  nn_params p;
-  t_nn_params(&p, 5, shapes, 31);
-  T_NN_GRADCHECK(&p, build_peep_cell, NULL);
-  T_NN_GRADCHECK(&p, build_peep_cell, (void *)1);
-  nn_params_free(&p);
-}
-
-/* Max over 3 steps of 2 sentences (the second of length 2). */
-static const float pool_mask[3 * 2] = {1, 1, 1, 1, 1, 0};
-
-static nn_tensor *build_pool(nn_graph *g, nn_params *p, void *ctx) {
-  return nn_max_over_time(g, P(g, p, 0), nn_floats(g, 6, pool_mask), 3);
-}
-
-TEST(nn_deepatt_max_over_time) {
-  int shapes[1][2] = {{3 * 2, 5}};
-  nn_params p;
-  t_nn_params(&p, 1, shapes, 32);
-  T_NN_GRADCHECK(&p, build_pool, NULL);
-  p.w[(2 * 2 + 1) * 5] = 10; /* padding of sentence 1: never the max */
-  nn_graph g = {0};
-  nn_graph_reset(&g, false, 0);
-  nn_tensor *y = build_pool(&g, &p, NULL);
-  for (int b = 0; b < 2 && y; b++)
-    for (int k = 0; k < 5; k++) {
-      float want = -2;
-      for (int s = 0; s < 3 - b; s++)
-        want = fmaxf(want, p.w[(s * 2 + b) * 5 + k]);
-      CHECK(y->v[b * 5 + k] == want);
-    }
-  nn_graph_free(&g);
-  nn_params_free(&p);
-}
 
 /* The models on the copy batch of tests/models/test_luong.c. */
 enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5, HID = 6 };

@@ -1,107 +1,16 @@
-/* The RHN family (paper 003): the fused micro-step by hand and by finite
- * differences, the layer over time with padding, and the whole model. */
+/* The RHN family (paper 003) with its reconstructor: the whole model (the RHN
+ * cell and layer: tests/nn/cells/test_rhn.c). */
 #include "decode/net.h"
 #include "base/err.h"
-#include "nn/kernels.h"
 #include "models/rhn.h"
 #include "nn/ops.h"
-#include "nn/cells/rhn.h"
 #include "test.h"
 #include "nn/grad_check.h"
 #include "models/model_case.h"
 
-static nn_tensor *P(nn_graph *g, nn_params *p, int i) { return nn_param(g, p, i); }
-
-enum { B = 3, H = 4, E = 5, T = 4 };
-/* Sentence 0 has 4 steps, sentence 1 has 2, sentence 2 has 3. */
-static const float step_mask[T * B] = {1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0};
-
-TEST(nn_rhn_cell_values) {
-  float z[3] = {0.3f, -0.4f, 0.8f}, sp[1] = {0.6f}, bias[3] = {0.1f, 0.2f, -0.3f}, s[1], act[3];
-  nn_rhn_cell_fwd(s, act, z, NULL, NULL, sp, NULL, 1, 1, false);
-  double h = tanh(0.3), t = 1 / (1 + exp(0.4)), c = 1 / (1 + exp(-0.8));
-  CHECK_NEAR(s[0], h * t + 0.6 * c, 1e-6);
-  nn_rhn_cell_fwd(s, act, z, NULL, bias, sp, NULL, 1, 1, true); /* coupled: c = 1 - t */
-  h = tanh(0.4), t = 1 / (1 + exp(0.2));
-  CHECK_NEAR(s[0], h * t + 0.6 * (1 - t), 1e-6);
-  float zero[1] = {0};
-  nn_rhn_cell_fwd(s, act, z, NULL, NULL, sp, zero, 1, 1, false); /* padding: carried */
-  CHECK(s[0] == 0.6f);
-}
-
-typedef struct {
-  bool coupled, sums, masked;
-} cell_case;
-
-/* One micro-step from params z, s_prev, z2, bias. */
-static nn_tensor *build_cell(nn_graph *g, nn_params *p, void *ctx) {
-  const cell_case *cc = ctx;
-  nn_tensor *s = nn_new(g, B, H);
-  const float *mask = cc->masked ? nn_floats(g, B, step_mask + 2 * B) : NULL;
-  nn_rhn_cell(g, P(g, p, 0), cc->sums ? P(g, p, 2) : NULL, cc->sums ? P(g, p, 3) : NULL,
-              P(g, p, 1), mask, cc->coupled, s);
-  return s;
-}
-
-TEST(nn_rhn_cell_grad) {
-  for (int coupled = 0; coupled < 2; coupled++) {
-    int G = nn_rhn_gates(coupled) * H, shapes[4][2] = {{B, G}, {B, H}, {B, G}, {1, G}};
-    nn_params p;
-    t_nn_params(&p, 4, shapes, 31 + coupled);
-    cell_case plain = {coupled, false, false}, biased = {coupled, true, true};
-    T_NN_GRADCHECK(&p, build_cell, &plain);
-    T_NN_GRADCHECK(&p, build_cell, &biased); /* sentence 2 padded at this step */
-    nn_params_free(&p);
-  }
-}
-
-typedef struct {
-  int depth;
-  bool coupled;
-} layer_case;
-
-/* A layer over T steps with masking and a given initial state. Params: X, s0, W, then R_l, b_l. */
-static nn_tensor *build_layer(nn_graph *g, nn_params *p, void *ctx) {
-  const layer_case *lc = ctx;
-  nn_rhn_w w = {.W = P(g, p, 2), .depth = lc->depth, .coupled = lc->coupled};
-  for (int l = 0; l < lc->depth; l++) {
-    w.R[l] = P(g, p, 3 + 2 * l);
-    w.b[l] = P(g, p, 4 + 2 * l);
-  }
-  return nn_rhn_layer(g, &w, P(g, p, 0), nn_floats(g, T * B, step_mask), T, P(g, p, 1));
-}
-
-TEST(nn_rhn_layer_grad_masked) {
-  layer_case cases[3] = {{1, false}, {3, false}, {2, true}};
-  for (int i = 0; i < 3; i++) {
-    int G = nn_rhn_gates(cases[i].coupled) * H, n = 3 + 2 * cases[i].depth;
-    int shapes[3 + 2 * NN_RHN_MAX_DEPTH][2] = {{T * B, E}, {B, H}, {E, G}};
-    for (int l = 0; l < cases[i].depth; l++) {
-      shapes[3 + 2 * l][0] = H, shapes[3 + 2 * l][1] = G;
-      shapes[4 + 2 * l][0] = 1, shapes[4 + 2 * l][1] = G;
-    }
-    nn_params p;
-    t_nn_params(&p, n, shapes, 40 + i);
-    for (int v = 2; v < n; v++) /* small weights: unsaturated gates */
-      for (int k = 0; k < p.views[v].rows * p.views[v].cols; k++) p.w[p.views[v].off + k] *= 0.5f;
-    T_NN_GRADCHECK(&p, build_layer, &cases[i]);
-    /* Past its end a sentence keeps its last state. */
-    nn_graph g = {0};
-    nn_graph_reset(&g, false, 0);
-    nn_tensor *y = build_layer(&g, &p, &cases[i]);
-    CHECK(y != NULL);
-    for (int k = 0; y && k < H; k++) {
-      CHECK(y->v[(3 * B + 1) * H + k] == y->v[(1 * B + 1) * H + k]); /* sentence 1 */
-      CHECK(y->v[(3 * B + 2) * H + k] == y->v[(2 * B + 2) * H + k]); /* sentence 2 */
-    }
-    nn_graph_free(&g);
-    nn_params_free(&p);
-  }
-}
-
 /* The whole model on the tiny batch of tests/models/test_luong.c: vocab 7, emb 5,
  * hidden 6, sources of 4, 2, 3 tokens copied as targets. */
-enum { PAD = 0, BOS = 1, EOS = 2, V = 7, S = 4, TT = 5 };
+enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, TT = 5 };
 static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 

@@ -1,0 +1,54 @@
+/* The optimiser over the parameter buffer: Adam against its formula, the
+ * gradient norm the same bits on any thread count. */
+#include "base/err.h"
+#include "nn/optim.h"
+#include "nn/parallel.h"
+#include "nn/rng.h"
+#include "test.h"
+#include <math.h>
+#include <stdint.h>
+
+TEST(nn_adam_matches_formula) {
+  nn_params p = {0};
+  nn_params_add(&p, "w", 1, 2);
+  nn_params_alloc(&p);
+  p.w[0] = 1, p.w[1] = -1;
+  nn_adam opt = {0.01f, 0.9f, 0.999f, 1e-8f, 1};
+  double w = 1, m = 0, v = 0;
+  for (int t = 1; t <= 3; t++) {
+    double g = 2 * w; /* minimising w² */
+    p.g[0] = (float)g;
+    p.g[1] = 0;
+    nn_adam_step(&p, &opt);
+    m = 0.9 * m + 0.1 * g;
+    v = 0.999 * v + 0.001 * g * g;
+    w -= 0.01 * (m / (1 - pow(0.9, t))) / (sqrt(v / (1 - pow(0.999, t))) + 1e-8);
+    CHECK_NEAR(p.w[0], w, 1e-6);
+  }
+  CHECK(p.w[1] == -1.0f);
+  nn_params_free(&p);
+}
+
+/* The gradient norm, and so the clipped gradient, are the same bits on any
+ * thread count: squares are summed in fixed chunks, chunk after chunk. */
+TEST(nn_params_grad_norm_any_threads) {
+  nn_params p[5] = {{0}};
+  const int threads[5] = {1, 2, 3, 5, 8};
+  double norm[5];
+  for (int k = 0; k < 5; k++) {
+    CHECK(nn_params_add(&p[k], "w", 1031, 997) == 0 && nn_params_alloc(&p[k]) == NMT_OK);
+    /* magnitudes over six decades, so the order of a double sum shows */
+    for (size_t i = 0; i < p[k].n; i++)
+      p[k].g[i] = k ? p[0].g[i] : (nn_rng_uniform(3, 1, i) - 0.5f) * powf(10, (float)(i % 7) - 3);
+  }
+  for (int k = 0; k < 5; k++) {
+    nn_set_threads(threads[k]);
+    norm[k] = nn_params_clip(&p[k], 1.0);
+  }
+  nn_set_threads(0);
+  for (int k = 1; k < 5; k++) {
+    CHECK(norm[k] == norm[0]);
+    CHECK(!memcmp(p[k].g, p[0].g, sizeof(float) * p[0].n));
+  }
+  for (int k = 0; k < 5; k++) nn_params_free(&p[k]);
+}

@@ -36,7 +36,7 @@ static int align_chunk(nmt_dec *d, const nn_net *m, nn_params *p, const int *con
     for (int b = 0; b < B; b++) prev[b] = !t ? NMT_BOS : t <= tgt_n[b] ? tgt[b][t - 1] : NMT_PAD;
     if ((st = nmt_dec_step(d, prev))) break;
     for (int b = 0; b < B; b++)
-      if (t < tgt_n[b]) out[b][t] = argmax_source(d->align + (size_t)b * S, src_n[b], m->cfg.reverse_source);
+      if (t < tgt_n[b]) out[b][t] = argmax_source(d->align + (size_t)b * S, src_n[b], m->cfg.opt.reverse_source);
   }
   free(x);
   return st;

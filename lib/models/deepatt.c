@@ -31,9 +31,9 @@ static bool attends(const nn_net *m) { return m->cfg.family == &nn_family_deep_a
 /* Widths: the annotations [h_a1, h_a2(, f_a1, f_a2)] and the context the
  * decoder reads (Deep-Att with F-F: projected to 1/4; without, Bahdanau's
  * unprojected [h_a1, h_a2]; Deep-ED: all of it). */
-static int ann_width(const nn_net_cfg *c) { return (c->fast_forward ? 10 : 2) * c->hidden; }
+static int ann_width(const nn_net_cfg *c) { return (c->opt.fast_forward ? 10 : 2) * c->hidden; }
 static int ctx_width(const nn_net *m) {
-  return attends(m) && m->cfg.fast_forward ? ann_width(&m->cfg) / 4 : ann_width(&m->cfg);
+  return attends(m) && m->cfg.opt.fast_forward ? ann_width(&m->cfg) / 4 : ann_width(&m->cfg);
 }
 
 /* NMT_OK, or NMT_EUSAGE naming what the configuration gets wrong. */
@@ -45,7 +45,7 @@ static int check_cfg(const nn_net *m) {
       c->tgt_vocab < 1)
     return nmt_fail(NMT_EUSAGE, "%s: bad configuration (layers 1..%d, sizes >= 1)", fam,
                     NN_MAX_LAYERS);
-  if (nn_net_uses(c, NN_USES_FAST_FORWARD | NN_USES_PEEPHOLE, 0)) return NMT_EUSAGE; /* LSTM columns */
+  if (nn_net_cells(c, 0)) return NMT_EUSAGE; /* LSTM columns */
   if (!attends(m))
     return c->no_attention ? NMT_OK
                            : nmt_fail(NMT_EUSAGE, "deep-ed: --attention must be none: Deep-ED reads a "
@@ -55,7 +55,7 @@ static int check_cfg(const nn_net *m) {
     return nmt_fail(NMT_EUSAGE, "deep-att: --attention dot: mlp or general scores only");
   if (c->attn.score == NN_ATTN_MLP && c->attn_size < 1)
     return nmt_fail(NMT_EUSAGE, "deep-att: the MLP attention size must be >= 1");
-  if (c->fast_forward && c->hidden % 2)
+  if (c->opt.fast_forward && c->hidden % 2)
     return nmt_fail(NMT_EUSAGE, "deep-att: --dim-rnn must be even with --fast-forward "
                                 "(annotations of 10H projected to 10H/4)");
   return NMT_OK;
@@ -69,7 +69,7 @@ static void add_layer(nn_net *m, nn_params *p, int *st, int base, const char *pr
   static const char *const names[LW] = {"W", "b", "Wr", "peep"};
   int rows[LW] = {in, 1, H, 1}, cols[LW] = {4 * H, 4 * H, 4 * H, 3 * H};
   for (int k = 0; k < LW; k++) {
-    if (k == LW_PEEP && !m->cfg.peephole) continue;
+    if (k == LW_PEEP && !m->cfg.opt.peephole) continue;
     snprintf(name, sizeof name, "%s.%s", prefix, names[k]);
     nn_net_add(p, st, &m->slot[base + k], name, rows[k], cols[k]);
     if (k >= LW_R && m->slot[base + k] >= 0) nn_params_mark_recurrent(p, m->slot[base + k]);
@@ -83,7 +83,7 @@ static int layout(nn_net *m, nn_params *p) {
   c->input_feed = false; /* the context enters the first layer's f instead */
   c->no_attention = !attends(m);
   int E = c->emb, H = c->hidden, A = c->attn_size, C = ctx_width(m);
-  int deep_in = c->fast_forward ? 3 * H : H; /* [Half(f), h] or h */
+  int deep_in = c->opt.fast_forward ? 3 * H : H; /* [Half(f), h] or h */
   nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   char prefix[32];
   for (int col = 0; col < 2; col++)
@@ -92,7 +92,7 @@ static int layout(nn_net *m, nn_params *p) {
       add_layer(m, p, &st, enc_slot(col, l), prefix, l ? deep_in : E);
     }
   if (attends(m)) {
-    if (c->fast_forward) nn_net_add(p, &st, &m->slot[ANN_WP], "enc.Wp", ann_width(c), C);
+    if (c->opt.fast_forward) nn_net_add(p, &st, &m->slot[ANN_WP], "enc.Wp", ann_width(c), C);
     bool mlp = c->attn.score == NN_ATTN_MLP;
     nn_net_add(p, &st, &m->slot[ATT_WA], "attn.Wa", C, mlp ? A : H);
     if (mlp) {
@@ -124,7 +124,7 @@ static layer_w layer(nn_graph *g, const nn_net *m, nn_params *p, int base) {
  * W^k [Half(f^{k-1}), h^{k-1}] + b, or W^k h^{k-1} + b without F-F links. */
 static nn_tensor *next_f(nn_graph *g, const nn_net *m, const layer_w *w, nn_tensor *f, nn_tensor *h) {
   if (g->failed) return NULL;
-  nn_tensor *x = m->cfg.fast_forward ? nn_concat(g, nn_slice(g, f, 0, f->cols / 2), h) : h;
+  nn_tensor *x = m->cfg.opt.fast_forward ? nn_concat(g, nn_slice(g, f, 0, f->cols / 2), h) : h;
   return nn_linear(g, x, w->W, w->b);
 }
 
@@ -203,12 +203,12 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
   for (int col = 0; col < 2; col++) h[col] = enc_column(g, m, p, col, x, mask, S, &f[col], &last[col]);
   if (g->failed) return NULL;
   if (attends(m)) {
-    if (!c->fast_forward) return nn_concat(g, h[0], h[1]);
+    if (!c->opt.fast_forward) return nn_concat(g, h[0], h[1]);
     nn_tensor *e = nn_concat(g, nn_concat(g, h[0], h[1]), nn_concat(g, f[0], f[1]));
     return nn_matmul(g, e, false, nn_net_param(g, p, m->slot[ANN_WP]), false);
   }
   nn_tensor *hmax = nn_concat(g, nn_dropout(g, last[0], c->dropout), nn_max_over_time(g, h[1], mask, S));
-  if (!c->fast_forward) return hmax;
+  if (!c->opt.fast_forward) return hmax;
   nn_tensor *fmax = nn_concat(g, nn_max_over_time(g, f[0], mask, S), nn_max_over_time(g, f[1], mask, S));
   return nn_concat(g, hmax, fmax);
 }

@@ -66,7 +66,7 @@ static void layout_attention(nn_net *m, nn_params *p, int *st) {
 
 static int layout(nn_net *m, nn_params *p) {
   const nn_net_cfg *c = &m->cfg;
-  if (nn_net_uses(c, NN_USES_REVERSE | NN_USES_LOCAL, 0)) return NMT_EUSAGE;
+  if (nn_net_cells(c, 0)) return NMT_EUSAGE;
   if (c->enc_type != NN_ENC_UNI && c->hidden % 2)
     return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a bidirectional encoder (half per direction)");
   if (!valid_cfg(c))
@@ -133,8 +133,8 @@ static nn_tensor *nn_luong_encode(nn_graph *g, const nn_net *m, nn_params *p, co
                            nn_tensor **c0) {
   const nn_net_cfg *c = &m->cfg;
   int nbi = bi_layers(c);
-  int *rev = c->reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
-  int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
+  int *rev = c->opt.reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
+  int *ids = c->opt.reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
   if (g->failed) return NULL;
   for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
   nn_tensor *x = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.src_emb), ids ? ids : src, S * B), c->dropout);

@@ -13,69 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Indexed by enum nn_attn_score, then "none"; by enum nn_enc_type; by enum nn_cell. */
-static const char *const attn_names[] = {"dot", "general", "mlp", "none"};
-static const char *const enc_names[] = {"unidirectional", "bidirectional", "bi-unidirectional"};
-static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "rhn"};
-
-/* The "config" section: one key=value line per field of nmt_model_opts. A
- * key missing from an older file keeps the zero value, which means the
- * default (luong, the family's cells, depth 1, off). */
-typedef enum { K_INT, K_BOOL, K_FLOAT, K_NAME, K_FAMILY } key_kind;
-typedef struct {
-  const char *key;
-  key_kind kind;
-  size_t off;                 /* of the field in nmt_model_opts */
-  const char *const *names;   /* K_NAME: the allowed values, the first the default */
-  int nnames;
-} config_key;
-
-#define KEY(k, kind, f) {k, kind, offsetof(nmt_model_opts, f), NULL, 0}
-#define NAME_KEY(k, f, t) {k, K_NAME, offsetof(nmt_model_opts, f), t, sizeof t / sizeof *t}
-static const config_key keys[] = {
-    KEY("family", K_FAMILY, type), KEY("dim-emb", K_INT, dim_emb), KEY("dim-rnn", K_INT, dim_rnn),
-    KEY("enc-depth", K_INT, enc_depth), KEY("dec-depth", K_INT, dec_depth),
-    NAME_KEY("enc-type", enc_type, enc_names), KEY("reverse-source", K_BOOL, reverse_source),
-    NAME_KEY("attention", attention, attn_names), KEY("local", K_BOOL, local),
-    KEY("window", K_INT, window), KEY("input-feed", K_BOOL, input_feed),
-    KEY("dropout", K_FLOAT, dropout), KEY("label-smoothing", K_FLOAT, label_smoothing),
-    NAME_KEY("enc-cell", enc_cell, cell_names), NAME_KEY("dec-cell", dec_cell, cell_names),
-    KEY("enc-cell-depth", K_INT, enc_cell_depth), KEY("dec-cell-depth", K_INT, dec_cell_depth),
-    KEY("skip", K_BOOL, skip), KEY("layer-normalization", K_BOOL, layer_norm),
-    KEY("context-aware", K_BOOL, context_aware), KEY("cond-gru", K_BOOL, cond_gru),
-    KEY("fast-forward", K_BOOL, fast_forward), KEY("peephole", K_BOOL, peephole),
-    KEY("rhn-coupled", K_BOOL, rhn_coupled), KEY("reconstructor-beta", K_FLOAT, recon_beta),
-};
-enum { NKEYS = sizeof keys / sizeof keys[0] };
-
-static int name_index(const char *const *names, int n, const char *name) {
-  for (int i = 0; i < n; i++)
-    if (name && !strcmp(name, names[i])) return i;
-  return -1;
-}
-
-/* A name option: its index in names (0 when NULL), or -1 with a message. */
-static int name_option(const char *flag, const char *const *names, int n, const char *val) {
+/* A NAME option's value: its index in the row's list (0 when NULL), or -1 with a message. */
+static int name_option(const char *key, const char *val) {
+  const nmt_option *r = nmt_option_by_key(key);
   if (!val) return 0;
-  int i = name_index(names, n, val);
-  if (i >= 0) return i;
+  for (int i = 0; i < r->nnames; i++)
+    if (!strcmp(val, r->names[i])) return i;
   char list[128] = "";
-  for (int k = 0; k < n; k++) strcat(strcat(list, k ? k + 1 < n ? ", " : " or " : ""), names[k]);
-  return nmt_fail(NMT_EUSAGE, "--%s must be %s (got '%s')", flag, list, val), -1;
+  for (int k = 0; k < r->nnames; k++) strcat(strcat(list, k ? k + 1 < r->nnames ? ", " : " or " : ""), r->names[k]);
+  return nmt_fail(NMT_EUSAGE, "--%s must be %s (got '%s')", r->flag, list, val), -1;
 }
+
+static const char *name_of(const char *key, int i) { return nmt_option_by_key(key)->names[i]; }
 
 /* The configuration of o; o's names are normalised to the tables'. */
 static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   const nn_family *fam = nn_family_find(o->type);
   if (!fam) return nmt_fail(NMT_EUSAGE, "unknown --type '%s' (types: %s)", o->type, nn_family_names());
   const char *attention = o->attention ? o->attention : fam->default_attention ? fam->default_attention : "general";
-  int score = name_option("attention", attn_names, 4, attention);
-  int enc = name_option("enc-type", enc_names, 3, o->enc_type);
-  int ecell = o->enc_cell ? name_option("enc-cell", cell_names, 6, o->enc_cell) : (int)fam->default_cell;
-  int dcell = o->dec_cell ? name_option("dec-cell", cell_names, 6, o->dec_cell) : (int)fam->default_cell;
+  int score = name_option("attention", attention);
+  int enc = name_option("enc-type", o->enc_type);
+  int ecell = o->enc_cell ? name_option("enc-cell", o->enc_cell) : (int)fam->default_cell;
+  int dcell = o->dec_cell ? name_option("dec-cell", o->dec_cell) : (int)fam->default_cell;
   if (score < 0 || enc < 0 || ecell < 0 || dcell < 0) return NMT_EUSAGE;
-  o->type = fam->name, o->attention = attn_names[score], o->enc_type = enc_names[enc];
-  o->enc_cell = cell_names[ecell], o->dec_cell = cell_names[dcell];
+  o->type = fam->name, o->attention = name_of("attention", score), o->enc_type = name_of("enc-type", enc);
+  o->enc_cell = name_of("enc-cell", ecell), o->dec_cell = name_of("dec-cell", dcell);
   if (o->dropout < 0 || o->dropout >= 1) return nmt_fail(NMT_EUSAGE, "--dropout must be in [0, 1)");
   if (o->label_smoothing < 0 || o->label_smoothing >= 1)
     return nmt_fail(NMT_EUSAGE, "--label-smoothing must be in [0, 1)");
@@ -84,19 +46,16 @@ static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   if (o->recon_beta < 0) return nmt_fail(NMT_EUSAGE, "--reconstructor-beta must be >= 0");
   if (o->local && o->window < 1) return nmt_fail(NMT_EUSAGE, "--attention-window must be >= 1 with --local-attention");
   bool none = score == 3;
-  *c = (nn_net_cfg){.family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
+  *c = (nn_net_cfg){.opt = *o, .family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
                     .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
-                    .enc_type = (enum nn_enc_type)enc, .reverse_source = o->reverse_source,
+                    .enc_type = (enum nn_enc_type)enc,
                     .no_attention = none,
                     .attn = {none ? NN_ATTN_DOT : (enum nn_attn_score)score, o->local, (float)o->window},
                     .attn_size = o->dim_rnn, .input_feed = o->input_feed && !none,
                     .dropout = o->dropout, .label_smoothing = o->label_smoothing, .pad = NMT_PAD,
                     .enc_cell = (enum nn_cell)ecell, .dec_cell = (enum nn_cell)dcell,
                     .enc_cell_depth = o->enc_cell_depth ? o->enc_cell_depth : 1,
-                    .dec_cell_depth = o->dec_cell_depth ? o->dec_cell_depth : 1,
-                    .skip = o->skip, .layer_norm = o->layer_norm, .context_aware = o->context_aware,
-                    .cond_gru = o->cond_gru, .fast_forward = o->fast_forward, .peephole = o->peephole,
-                    .rhn_coupled = o->rhn_coupled, .recon_beta = o->recon_beta};
+                    .dec_cell_depth = o->dec_cell_depth ? o->dec_cell_depth : 1};
   return NMT_OK;
 }
 
@@ -154,38 +113,27 @@ static int addf(nmt_strbuf *b, const char *fmt, ...) {
   return nmt_strbuf_add(b, line, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
-/* The text of key k's value in o, as the "config" section writes it. */
-static void key_value(const config_key *k, const nmt_model_opts *o, char *out, size_t n) {
-  const void *f = (const char *)o + k->off;
-  const char *name = k->kind == K_NAME || k->kind == K_FAMILY ? *(const char *const *)f : NULL;
-  switch (k->kind) {
-  case K_INT: snprintf(out, n, "%d", *(const int *)f); break;
-  case K_BOOL: snprintf(out, n, "%d", *(const bool *)f); break;
-  case K_FLOAT: snprintf(out, n, "%.9g", (double)*(const float *)f); break;
-  case K_NAME: snprintf(out, n, "%s", name ? name : k->names[0]); break;
-  case K_FAMILY: snprintf(out, n, "%s", name ? name : nn_family_find(NULL)->name); break;
-  }
-}
-
 static int config_text(const nmt_model_opts *o, nmt_strbuf *b) {
   int st = NMT_OK;
-  for (int i = 0; i < NKEYS && !st; i++) {
+  for (int i = 0; i < nmt_noptions && !st; i++) {
     char val[64];
-    key_value(&keys[i], o, val, sizeof val);
-    st = addf(b, "%s=%s\n", keys[i].key, val);
+    nmt_option_text(&nmt_options[i], o, val, sizeof val);
+    st = addf(b, "%s=%s\n", nmt_options[i].key, val);
   }
   return st;
 }
 
 int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *want,
-                             bool (*given)(const void *ctx, const char *key), const void *ctx, nmt_strbuf *out) {
+                             bool (*given)(const void *ctx, const nmt_option *r), const void *ctx,
+                             nmt_strbuf *out) {
   int st = NMT_OK;
-  for (int i = 0; i < NKEYS && !st; i++) {
+  for (int i = 0; i < nmt_noptions && !st; i++) {
+    const nmt_option *r = &nmt_options[i];
     char h[64], w[64];
-    key_value(&keys[i], have, h, sizeof h);
-    key_value(&keys[i], want, w, sizeof w);
-    if (strcmp(h, w) && given(ctx, keys[i].key))
-      st = addf(out, "%s%s=%s (checkpoint: %s)", out->len ? ", " : "", keys[i].key, w, h);
+    nmt_option_text(r, have, h, sizeof h);
+    nmt_option_text(r, want, w, sizeof w);
+    if (strcmp(h, w) && given(ctx, r))
+      st = addf(out, "%s%s=%s (checkpoint: %s)", out->len ? ", " : "", r->key, w, h);
   }
   return st;
 }
@@ -239,11 +187,6 @@ static const nmt_section *need(const nmt_model_file *f, const char *tag, const c
   return s;
 }
 
-/* Numbers from the file must fit their field: converting a double outside
- * the range of int or float is undefined, and a NaN passes every range check. */
-static bool int_value(double x) { return x >= INT_MIN && x <= INT_MAX && x == floor(x); }
-static bool float_value(double x) { return fabs(x) <= FLT_MAX; }
-
 /* One "key=value" line into o or t (names point into the static tables).
  * "depth" is the older files' key for both depths. */
 static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, const char *val) {
@@ -252,28 +195,13 @@ static int config_line(nmt_model_opts *o, nmt_tok_settings *t, const char *key, 
   bool num = *val && !*end;
   if (!strcmp(key, "src-lang")) return set_lang(t->src_lang, val);
   if (!strcmp(key, "tgt-lang")) return set_lang(t->tgt_lang, val);
-  if (!strcmp(key, "depth") && num && int_value(x)) return o->enc_depth = o->dec_depth = (int)x, 0;
+  if (!strcmp(key, "depth")) /* both depths */
+    return nmt_option_read(nmt_option_by_key("enc-depth"), o, val) ? -1 : (o->dec_depth = o->enc_depth, 0);
   if (!strcmp(key, "tok-aggressive") && num) return t->aggressive = x != 0, 0;
   if (!strcmp(key, "tok-escape") && num) return t->escape = x != 0, 0;
   if (!strcmp(key, "tok-normalize") && num) return t->normalize = x != 0, 0;
-  int i = 0;
-  while (i < NKEYS && strcmp(keys[i].key, key)) i++;
-  if (i == NKEYS) return -1;
-  const config_key *k = &keys[i];
-  void *f = (char *)o + k->off;
-  if (k->kind == K_FAMILY) {
-    const nn_family *fam = nn_family_find(val);
-    return fam ? (*(const char **)f = fam->name, 0) : -1;
-  }
-  if (k->kind == K_NAME) {
-    int j = name_index(k->names, k->nnames, val);
-    return j < 0 ? -1 : (*(const char **)f = k->names[j], 0);
-  }
-  if (!num || (k->kind == K_INT && !int_value(x)) || (k->kind == K_FLOAT && !float_value(x))) return -1;
-  if (k->kind == K_INT) *(int *)f = (int)x;
-  else if (k->kind == K_BOOL) *(bool *)f = x != 0;
-  else *(float *)f = (float)x;
-  return 0;
+  const nmt_option *r = nmt_option_by_key(key);
+  return r ? nmt_option_read(r, o, val) : -1;
 }
 
 static int parse_config(nmt_model_opts *o, nmt_tok_settings *t, const nmt_section *s, const char *path) {

@@ -8,23 +8,6 @@
 #include "base/strbuf.h"
 #include "text/vocab.h"
 
-/* What the command line chooses; the rest of nn_net_cfg follows from it.
- * Names point to static strings (the tables of models/model.c, or argv). */
-typedef struct {
-  const char *type;      /* the family: "luong" (also NULL), "srnmt", ... (nn_family_names) */
-  int dim_emb, dim_rnn, enc_depth, dec_depth;
-  const char *enc_type;  /* "unidirectional" (also NULL), "bidirectional", "bi-unidirectional" */
-  bool reverse_source;
-  const char *attention; /* "dot", "general", "mlp", "none" (no attention) */
-  bool local;            /* local-p instead of global attention */
-  int window;            /* local-p half-width D */
-  bool input_feed;       /* ignored without attention */
-  float dropout, label_smoothing;
-  const char *enc_cell, *dec_cell; /* "lstm" (also NULL), "gru", "atr", "sru", "srnmt", "rhn" */
-  int enc_cell_depth, dec_cell_depth; /* 0 counts as 1 */
-  bool skip, layer_norm, context_aware, cond_gru, fast_forward, peephole, rhn_coupled;
-  float recon_beta;
-} nmt_model_opts;
 
 /* The Moses tokenizer settings the training text was prepared with
  * (nmt-train --src-lang ...): nmt-decode --raw tokenizes the source with them
@@ -37,7 +20,7 @@ typedef struct {
 } nmt_tok_settings;
 
 typedef struct {
-  nmt_model_opts opts; /* as created (names normalised to models/model.c's tables) */
+  nmt_model_opts opts; /* as created (names normalised to the option rows' lists) */
   nn_net net;      /* layout and config */
   nn_params params;
   nmt_vocab *src, *tgt;
@@ -60,10 +43,11 @@ int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *
  * weights) to f; `scratch` holds the text sections until f is written. */
 int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf scratch[3]);
 /* Append "key=WANT (checkpoint: HAVE)" to out, comma separated, for each
- * config key whose value differs between have and want and for which
- * given(ctx, key) says the caller set it (a flag on the command line). */
+ * option whose value differs between have and want and for which given(ctx,
+ * row) says the caller set it (a flag on the command line). */
 int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *want,
-                             bool (*given)(const void *ctx, const char *key), const void *ctx, nmt_strbuf *out);
+                             bool (*given)(const void *ctx, const nmt_option *r), const void *ctx,
+                             nmt_strbuf *out);
 /* Save the model alone, atomically. */
 int nmt_model_save(const nmt_model *m, const char *path);
 /* Build a model from a read file (a model or a checkpoint); `path` names it

@@ -38,6 +38,8 @@ int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p) {
   memset(m, -1, sizeof *m);
   m->cfg = *cfg;
   if (!cfg->family) return nmt_fail(NMT_EUSAGE, "no model family (--type)");
+  int st = nmt_model_opts_check_family(&cfg->opt, cfg->family->name);
+  if (st) return st;
   /* Past this the layouts' int shapes (4H x 2H, ...) overflow; no real model comes near. */
   if (cfg->emb > NN_MAX_DIM || cfg->hidden > NN_MAX_DIM || cfg->attn_size > NN_MAX_DIM)
     return nmt_fail(NMT_EUSAGE, "sizes must be at most %d (--dim-emb, --dim-rnn)", NN_MAX_DIM);
@@ -49,33 +51,13 @@ nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   return m->cfg.family->forward(g, m, p, b, ntokens);
 }
 
-int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells) {
-  static const char *const cell_names[] = {"lstm", "gru", "atr", "sru", "srnmt", "rhn"};
-  const struct {
-    unsigned use;
-    bool set;
-    const char *flag;
-  } f[] = {
-      {NN_USES_REVERSE, c->reverse_source, "--reverse-source"},
-      {NN_USES_LOCAL, c->attn.local && !c->no_attention, "--local-attention"},
-      {NN_USES_CELL_DEPTH, c->enc_cell_depth > 1 || c->dec_cell_depth > 1, "--enc-cell-depth/--dec-cell-depth"},
-      {NN_USES_SKIP, c->skip, "--skip"},
-      {NN_USES_LAYER_NORM, c->layer_norm, "--layer-normalization"},
-      {NN_USES_CONTEXT_AWARE, c->context_aware, "--context-aware"},
-      {NN_USES_COND_GRU, c->cond_gru, "--cond-gru"},
-      {NN_USES_FAST_FORWARD, c->fast_forward, "--fast-forward"},
-      {NN_USES_PEEPHOLE, c->peephole, "--peephole"},
-      {NN_USES_RHN_COUPLED, c->rhn_coupled, "--rhn-coupled"},
-      {NN_USES_RECONSTRUCTOR, c->recon_beta > 0, "--reconstructor-beta"},
-  };
+int nn_net_cells(const nn_net_cfg *c, unsigned cells) {
+  const char *const *cell_names = nmt_option_by_key("enc-cell")->names;
   const char *name = c->family ? c->family->name : "?";
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-    if (f[i].set && !(uses & f[i].use))
-      return nmt_fail(NMT_EUSAGE, "--type %s does not use %s", name, f[i].flag);
-  unsigned ok = uses & NN_USES_CELLS ? cells : 1u << NN_CELL_LSTM;
+  unsigned ok = cells ? cells : 1u << NN_CELL_LSTM;
   if ((ok >> c->enc_cell & 1) && (ok >> c->dec_cell & 1)) return NMT_OK;
   char list[64] = "";
-  for (int k = 0; k < (int)(sizeof cell_names / sizeof *cell_names); k++)
+  for (int k = 0; k < nmt_option_by_key("enc-cell")->nnames; k++)
     if (ok >> k & 1) strcat(strcat(list, list[0] ? ", " : ""), cell_names[k]);
   return nmt_fail(NMT_EUSAGE, "--type %s does not support --%s-cell %s (its cells: %s)", name,
                   ok >> c->enc_cell & 1 ? "dec" : "enc",

@@ -17,6 +17,7 @@
 #define NMT_NN_NET_H
 #include "nn/cells/luong_attn.h"
 #include "nn/params.h"
+#include "models/options.h"
 #include "nn/tape.h"
 
 enum { NN_MAX_DIM = 65536, NN_MAX_LAYERS = 8, NN_NET_MAX_VIEWS = 256, NN_NET_MAX_MEM = 8, NN_NET_MAX_STATE = 40 };
@@ -28,15 +29,16 @@ enum nn_cell { NN_CELL_LSTM, NN_CELL_GRU, NN_CELL_ATR, NN_CELL_SRU, NN_CELL_SRNM
 
 typedef struct nn_family nn_family;
 
-/* The whole configuration of a model, as stored in its model file. Fields a
- * family does not use keep their defaults (nmt_model_opts in models/model.h). */
+/* The whole configuration of a model: the options as created (`opt`, from the
+ * table of models/options.def) and what the engine derives from them. Fields a
+ * family does not use keep their defaults. */
 typedef struct {
+  nmt_model_opts opt;    /* the options; the flags below are read from here (opt.skip, ...) */
   const nn_family *family;
   int src_vocab, tgt_vocab;
   int emb, hidden;
   int enc_layers, dec_layers;
   enum nn_enc_type enc_type;
-  bool reverse_source;
   bool no_attention;     /* the encoder-decoder baseline: attn and input_feed unused */
   nn_attn_cfg attn;
   int attn_size;         /* A: MLP and local-p hidden size */
@@ -46,15 +48,7 @@ typedef struct {
   int pad;               /* padding id in both vocabularies: skipped in the loss */
   /* The families of docs/models.md beyond Luong's. */
   enum nn_cell enc_cell, dec_cell;
-  int enc_cell_depth, dec_cell_depth; /* transitions per step: RHN's recurrence depth L */
-  bool skip;             /* residual connections between stacked layers (GNMT) */
-  bool layer_norm;
-  bool context_aware;    /* RNNSearch: the context-aware (CA) encoder of paper 001 */
-  bool cond_gru;         /* RNNSearch: Nematus' conditional GRU decoder */
-  bool fast_forward;     /* Deep-Att / Deep-ED: F-F connections (paper 002) */
-  bool peephole;         /* LSTM peepholes */
-  bool rhn_coupled;      /* RHN: carry gate c = 1 - t */
-  float recon_beta;      /* reconstructor loss weight (paper 003); 0: none */
+  int enc_cell_depth, dec_cell_depth; /* transitions per step: RHN's recurrence depth L (0 counts as 1) */
 } nn_net_cfg;
 
 /* A model's configuration and where its parameters live: indices of views in
@@ -152,17 +146,11 @@ nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                           long *ntokens);
 
 /* Helpers for families. */
-/* The optional features of nn_net_cfg a family reads (nn_net_uses). */
-enum {
-  NN_USES_REVERSE = 1 << 0, NN_USES_LOCAL = 1 << 1, NN_USES_CELLS = 1 << 2, /* --enc/dec-cell */
-  NN_USES_CELL_DEPTH = 1 << 3, NN_USES_SKIP = 1 << 4, NN_USES_LAYER_NORM = 1 << 5,
-  NN_USES_CONTEXT_AWARE = 1 << 6, NN_USES_COND_GRU = 1 << 7, NN_USES_FAST_FORWARD = 1 << 8,
-  NN_USES_PEEPHOLE = 1 << 9, NN_USES_RHN_COUPLED = 1 << 10, NN_USES_RECONSTRUCTOR = 1 << 11,
-};
-/* NMT_OK, or NMT_EUSAGE naming the first flag set in c that the family does
- * not read ("--type luong does not use --skip"); with NN_USES_CELLS, `cells`
- * is a bit set of the enum nn_cell values it supports. */
-int nn_net_uses(const nn_net_cfg *c, unsigned uses, unsigned cells);
+/* NMT_OK, or NMT_EUSAGE when the encoder or decoder cell is not among `cells`, the
+ * bit set of the enum nn_cell values the family has (0: the LSTM alone). Which
+ * options a family accepts is the option table's (models/options.def), checked
+ * by nn_net_layout. */
+int nn_net_cells(const nn_net_cfg *c, unsigned cells);
 /* The view `index` as a graph tensor, NULL for -1. */
 nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index);
 /* Declare view `name` (rows, cols) into *index; a failure sets *status. */

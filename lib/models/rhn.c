@@ -42,17 +42,16 @@ static int bi_layers(const nn_net_cfg *c) {
   return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
 }
 
-static bool reconstructs(const nn_net_cfg *c) { return c->recon_beta > 0; }
+static bool reconstructs(const nn_net_cfg *c) { return c->opt.recon_beta > 0; }
 
 static int check_cfg(const nn_net_cfg *c) {
-  if (nn_net_uses(c, NN_USES_REVERSE | NN_USES_LOCAL | NN_USES_CELLS | NN_USES_CELL_DEPTH |
-                         NN_USES_RHN_COUPLED | NN_USES_RECONSTRUCTOR, 1u << NN_CELL_RHN))
+  if (nn_net_cells(c, 1u << NN_CELL_RHN))
     return NMT_EUSAGE;
   if (c->enc_cell_depth < 1 || c->enc_cell_depth > NN_RHN_MAX_DEPTH || c->dec_cell_depth < 1 ||
       c->dec_cell_depth > NN_RHN_MAX_DEPTH)
     return nmt_fail(NMT_EUSAGE, "rhn: --enc-cell-depth and --dec-cell-depth must be 1..%d (got %d, %d)",
                     NN_RHN_MAX_DEPTH, c->enc_cell_depth, c->dec_cell_depth);
-  if (c->recon_beta < 0) return nmt_fail(NMT_EUSAGE, "rhn: --reconstructor-beta must be >= 0");
+  if (c->opt.recon_beta < 0) return nmt_fail(NMT_EUSAGE, "rhn: --reconstructor-beta must be >= 0");
   if (reconstructs(c) && c->no_attention)
     return nmt_fail(NMT_EUSAGE, "rhn: --reconstructor-beta needs attention (not --attention none)");
   bool attn_sized = c->no_attention || !(c->attn.score == NN_ATTN_MLP || c->attn.local);
@@ -69,7 +68,7 @@ static int check_cfg(const nn_net_cfg *c) {
  * micro-step 1's recurrent input `rec`, H units. */
 static void add_layer(const nn_net_cfg *c, nn_params *p, int *st, int *slot, const char *prefix,
                       int in, int rec, int H, int depth) {
-  int G = nn_rhn_gates(c->rhn_coupled) * H;
+  int G = nn_rhn_gates(c->opt.rhn_coupled) * H;
   char name[64];
   snprintf(name, sizeof name, "%s.W", prefix);
   nn_net_add(p, st, &slot[0], name, in, G);
@@ -83,7 +82,7 @@ static void add_layer(const nn_net_cfg *c, nn_params *p, int *st, int *slot, con
 }
 
 static nn_rhn_w layer_w(nn_graph *g, nn_params *p, const nn_net *m, int base, int depth) {
-  nn_rhn_w w = {.W = nn_net_param(g, p, m->slot[base]), .depth = depth, .coupled = m->cfg.rhn_coupled};
+  nn_rhn_w w = {.W = nn_net_param(g, p, m->slot[base]), .depth = depth, .coupled = m->cfg.opt.rhn_coupled};
   for (int l = 0; l < depth; l++) {
     w.R[l] = nn_net_param(g, p, m->slot[base + 1 + l]);
     w.b[l] = nn_net_param(g, p, m->slot[base + 1 + NN_RHN_MAX_DEPTH + l]);
@@ -183,8 +182,8 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
                           const int *src_len, int S, int B, const float *mask, nn_tensor **fin) {
   const nn_net_cfg *c = &m->cfg;
   int nbi = bi_layers(c);
-  int *rev = c->reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
-  int *ids = c->reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
+  int *rev = c->opt.reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
+  int *ids = c->opt.reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
   if (g->failed) return NULL;
   for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
   nn_tensor *x = embed(g, p, m, SRC_EMB, ids ? ids : src, S * B);
@@ -298,7 +297,7 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                                 nn_net_param(g, p, m->slot[OUT_B]), ntokens);
   if (reconstructs(c)) {
     nn_tensor *Lr = reconstruct(g, m, p, bt, nn_stack(g, tops, T), &tm, &sm);
-    loss = nn_add(g, loss, nn_scale(g, Lr, c->recon_beta));
+    loss = nn_add(g, loss, nn_scale(g, Lr, c->opt.recon_beta));
   }
   return g->failed ? NULL : loss;
 }

@@ -38,17 +38,16 @@ static int bi_layers(const nn_net_cfg *c) {
 
 /* The output width of encoder layer l; the last one's is the annotation size F. */
 static int enc_width(const nn_net_cfg *c, int l) {
-  return (l || !c->context_aware) && l < bi_layers(c) ? 2 * c->hidden : c->hidden;
+  return (l || !c->opt.context_aware) && l < bi_layers(c) ? 2 * c->hidden : c->hidden;
 }
 static int enc_in(const nn_net_cfg *c, int l) { return l ? enc_width(c, l - 1) : c->emb; }
 static int mem_width(const nn_net_cfg *c) { return enc_width(c, c->enc_layers - 1); }
 
 static int check_cfg(const nn_net_cfg *c) {
   /* --cond-gru and --local-attention are read only to say why they do not apply */
-  if (nn_net_uses(c, NN_USES_CELLS | NN_USES_SKIP | NN_USES_CONTEXT_AWARE | NN_USES_COND_GRU | NN_USES_LOCAL,
-                  1u << NN_CELL_LSTM | 1u << NN_CELL_GRU | 1u << NN_CELL_ATR))
+  if (nn_net_cells(c, 1u << NN_CELL_LSTM | 1u << NN_CELL_GRU | 1u << NN_CELL_ATR))
     return NMT_EUSAGE;
-  if (c->cond_gru)
+  if (c->opt.cond_gru)
     return nmt_fail(NMT_EUSAGE, "rnnsearch: --cond-gru is implied: the decoder is always the two-level "
                                 "conditional cell (with --dec-cell gru, Nematus' cGRU)");
   if (c->no_attention) return nmt_fail(NMT_EUSAGE, "rnnsearch: the decoder needs attention (--attention mlp, not none)");
@@ -84,7 +83,7 @@ static int layout(nn_net *m, nn_params *p) {
   char name[32];
   nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   for (int l = 0; l < c->enc_layers; l++) {
-    bool ca = !l && c->context_aware, bi = !ca && l < bi_layers(c);
+    bool ca = !l && c->opt.context_aware, bi = !ca && l < bi_layers(c);
     snprintf(name, sizeof name, "enc.l%d", l);
     add_cell(m, p, &st, ENC_FW + l, c->enc_cell, name, enc_in(c, l) + (ca ? H : 0));
     snprintf(name, sizeof name, "enc.l%dr", l);
@@ -151,13 +150,13 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
     nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *out;
     cell_w fw = cell_of(g, m, p, ENC_FW + l), bw = cell_of(g, m, p, ENC_BW + l);
-    if (!l && c->context_aware) /* a backward pass, then a forward pass over [x_i; h←_i] */
+    if (!l && c->opt.context_aware) /* a backward pass, then a forward pass over [x_i; h←_i] */
       out = enc_run(g, cell, fw, nn_concat(g, in, enc_backward(g, cell, bw, in, rev, mask, S)), mask, S);
     else if (l < bi_layers(c))
       out = nn_concat(g, enc_run(g, cell, fw, in, mask, S), enc_backward(g, cell, bw, in, rev, mask, S));
     else
       out = enc_run(g, cell, fw, in, mask, S);
-    x = c->skip && l && out && out->cols == x->cols ? nn_add(g, out, x) : out;
+    x = c->opt.skip && l && out && out->cols == x->cols ? nn_add(g, out, x) : out;
   }
   return g->failed ? NULL : x;
 }
@@ -190,7 +189,7 @@ static dec_w dec_weights(nn_graph *g, const nn_net *m, nn_params *p) {
   dec_w w = {.cell = c->dec_cell, .L = c->dec_layers, .ctx = cell_of(g, m, p, DEC_CTX),
              .Wq = W(g, m, p, ATT_WQ), .v = W(g, m, p, ATT_V), .Ws = W(g, m, p, DEEP_WS),
              .Wy = W(g, m, p, DEEP_WY), .Wc = W(g, m, p, DEEP_WC), .bd = W(g, m, p, DEEP_B),
-             .dropout = c->dropout, .skip = c->skip};
+             .dropout = c->dropout, .skip = c->opt.skip};
   for (int l = 0; l < w.L; l++) w.dec[l] = cell_of(g, m, p, DEC + l);
   return w;
 }

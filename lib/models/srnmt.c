@@ -55,7 +55,7 @@ static void add_layer(nn_net *m, nn_params *p, int *st, const char *prefix, int 
   const nn_net_cfg *c = &m->cfg;
   int H = c->hidden;
   add(m, p, st, base + L_W, prefix, "W", in, 3 * H);
-  if (!is_sru(c) || c->layer_norm) {
+  if (!is_sru(c) || c->opt.layer_norm) {
     add(m, p, st, base + L_G, prefix, "ln.g", 1, 3 * H);
     add(m, p, st, base + L_B, prefix, "ln.b", 1, 3 * H);
   } else {
@@ -81,7 +81,7 @@ static void add_attention(nn_net *m, nn_params *p, int *st, const char *prefix, 
 }
 
 static int check_cfg(const nn_net_cfg *c) {
-  int st = nn_net_uses(c, NN_USES_CELLS | NN_USES_LAYER_NORM, 1u << NN_CELL_SRU | 1u << NN_CELL_SRNMT);
+  int st = nn_net_cells(c, 1u << NN_CELL_SRU | 1u << NN_CELL_SRNMT);
   if (st) return st;
   if ((c->enc_cell == NN_CELL_SRU) != is_sru(c))
     return nmt_fail(NMT_EUSAGE, "--type srnmt: --enc-cell and --dec-cell must both be srnmt or both sru");

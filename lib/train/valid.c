@@ -62,7 +62,7 @@ void nmt_valid_free(nmt_valid_set *v) {
 static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
   nn_net net = m->net;
   net.cfg.label_smoothing = 0;
-  net.cfg.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
+  net.cfg.opt.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
   nmt_batch_opts o = {VALID_BATCH, 0, 0, false};
   nmt_plan plan;
   int st = nmt_plan_epoch(&plan, c, &o, 0, 0);

@@ -141,7 +141,7 @@ TEST(decode_variants_round_trip) {
       continue;
     }
     const nn_net_cfg *a = &r.net.cfg, *b = &m.net.cfg;
-    CHECK(a->enc_type == b->enc_type && a->reverse_source == b->reverse_source &&
+    CHECK(a->enc_type == b->enc_type && a->opt.reverse_source == b->opt.reverse_source &&
           a->no_attention == b->no_attention && a->input_feed == b->input_feed &&
           a->enc_layers == b->enc_layers && a->dec_layers == b->dec_layers);
     CHECK(r.params.nviews == m.params.nviews && r.params.n == m.params.n);

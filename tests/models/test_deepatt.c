@@ -15,8 +15,8 @@ static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 static nn_net_cfg tiny_cfg(const nn_family *fam) {
   return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = HID,
                       .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_MLP, false, 0},
-                      .attn_size = 4, .label_smoothing = 0.1f, .pad = PAD, .fast_forward = true,
-                      .peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1,
+                      .attn_size = 4, .label_smoothing = 0.1f, .pad = PAD, .opt.fast_forward = true,
+                      .opt.peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1,
                       .no_attention = fam == &nn_family_deep_ed};
 }
 
@@ -31,7 +31,7 @@ static void variants(nn_net_cfg *cfgs) {
   for (int i = 0; i < NVARIANTS; i++)
     cfgs[i] = tiny_cfg(i < 3 ? &nn_family_deep_att : &nn_family_deep_ed);
   cfgs[0].dropout = 0.2f;
-  cfgs[1].fast_forward = cfgs[1].peephole = false; /* general scores, 1+1 */
+  cfgs[1].opt.fast_forward = cfgs[1].opt.peephole = false; /* general scores, 1+1 */
   cfgs[1].attn.score = NN_ATTN_GENERAL;
   cfgs[1].enc_layers = cfgs[1].dec_layers = 1;
   cfgs[2].enc_layers = 3; /* general, 3+1 */
@@ -39,11 +39,11 @@ static void variants(nn_net_cfg *cfgs) {
   cfgs[2].attn.score = NN_ATTN_GENERAL;
   cfgs[3].dec_layers = 3;
   cfgs[3].dropout = 0.2f;
-  cfgs[4].fast_forward = false;
+  cfgs[4].opt.fast_forward = false;
   cfgs[4].enc_layers = 3;
   cfgs[4].dec_layers = 1;
   cfgs[5].enc_layers = 1;
-  cfgs[5].peephole = false;
+  cfgs[5].opt.peephole = false;
 }
 
 TEST(nn_deepatt_model_grad) {
@@ -206,7 +206,7 @@ TEST(nn_deepatt_layout) {
   /* Deep-ED without F-F links or peepholes: plain stacked LSTM columns. */
   cfg.family = &nn_family_deep_ed;
   cfg.no_attention = true;
-  cfg.fast_forward = cfg.peephole = false;
+  cfg.opt.fast_forward = cfg.opt.peephole = false;
   setup(&mc, &p, &cfg, 1);
   first = E * 4 * H + 4 * H + 4 * H * H, deep = H * 4 * H + 4 * H + 4 * H * H;
   layers = 2 * (first + (Le - 1) * deep) + first + (Ld - 1) * deep;
@@ -224,11 +224,11 @@ TEST(nn_deepatt_bad_config) {
   for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg(&nn_family_deep_att);
   bad[0].msg = "--attention none", bad[0].cfg.no_attention = true;
   bad[1].msg = "dot", bad[1].cfg.attn.score = NN_ATTN_DOT;
-  bad[2].msg = "--local-attention", bad[2].cfg.attn.local = true;
+  bad[2].msg = "--local-attention", bad[2].cfg.attn.local = bad[2].cfg.opt.local = true;
   bad[3].msg = "even", bad[3].cfg.hidden = 7;
-  bad[4].msg = "--skip", bad[4].cfg.skip = true;
+  bad[4].msg = "--skip", bad[4].cfg.opt.skip = true;
   bad[5].msg = "--enc-cell", bad[5].cfg.enc_cell = NN_CELL_GRU;
-  bad[6].msg = "--reverse-source", bad[6].cfg.reverse_source = true;
+  bad[6].msg = "--reverse-source", bad[6].cfg.opt.reverse_source = true;
   bad[7].msg = "layers", bad[7].cfg.dec_layers = 0;
   bad[7].cfg.family = &nn_family_deep_ed;
   for (int i = 0; i < 8; i++) {

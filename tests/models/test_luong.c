@@ -48,14 +48,14 @@ TEST(nn_model_luong_variants_grad) {
   cfgs[1].enc_type = NN_ENC_BI_UNI; /* one bi layer under two uni ones */
   cfgs[1].enc_layers = 3;
   cfgs[1].attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
-  cfgs[2].reverse_source = true; /* deeper decoder: its top layer starts at zero */
+  cfgs[2].opt.reverse_source = true; /* deeper decoder: its top layer starts at zero */
   cfgs[2].enc_layers = 1;
   cfgs[2].dec_layers = 3;
   cfgs[3].no_attention = true;
   cfgs[3].enc_type = NN_ENC_BI;
   cfgs[3].dropout = 0.2f;
   cfgs[4].enc_type = NN_ENC_BI; /* deeper encoder, reversed, dot */
-  cfgs[4].reverse_source = true;
+  cfgs[4].opt.reverse_source = true;
   cfgs[4].enc_layers = 3;
   cfgs[4].dec_layers = 1;
   cfgs[4].attn.score = NN_ATTN_DOT;
@@ -90,7 +90,7 @@ TEST(nn_model_luong_reverse_source) {
     model_case plain, rev;
     nn_params p, q;
     setup(&plain, &p, &cfg, 70);
-    cfg.reverse_source = true;
+    cfg.opt.reverse_source = true;
     setup(&rev, &q, &cfg, 70);
     nn_params_init(&p, NN_INIT_UNIFORM, 1, 70); /* big enough for the order to matter */
     nn_params_init(&q, NN_INIT_UNIFORM, 1, 70);

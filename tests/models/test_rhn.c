@@ -31,18 +31,18 @@ static nn_net_cfg model_cfg(int i) {
   nn_net_cfg c = tiny_cfg();
   switch (i) {
   case 1: /* bidirectional, deep transition, coupled gates, local-p MLP attention, dropout */
-    c.enc_type = NN_ENC_BI, c.enc_cell_depth = 3, c.dec_cell_depth = 1, c.rhn_coupled = true;
+    c.enc_type = NN_ENC_BI, c.enc_cell_depth = 3, c.dec_cell_depth = 1, c.opt.rhn_coupled = true;
     c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2}, c.dropout = 0.2f;
     break;
   case 2: /* no attention, bi-unidirectional, reversed source, deeper decoder */
-    c.no_attention = true, c.input_feed = false, c.enc_type = NN_ENC_BI_UNI, c.reverse_source = true;
+    c.no_attention = true, c.input_feed = false, c.enc_type = NN_ENC_BI_UNI, c.opt.reverse_source = true;
     c.dec_layers = 3;
     break;
   case 3: /* the reconstructor (model 2 of the paper) */
-    c.enc_type = NN_ENC_BI, c.recon_beta = 0.5f, c.dropout = 0.2f;
+    c.enc_type = NN_ENC_BI, c.opt.recon_beta = 0.5f, c.dropout = 0.2f;
     break;
   case 4: /* the reconstructor with dot attention, no input feeding, coupled, one layer */
-    c.recon_beta = 1, c.attn.score = NN_ATTN_DOT, c.input_feed = false, c.rhn_coupled = true;
+    c.opt.recon_beta = 1, c.attn.score = NN_ATTN_DOT, c.input_feed = false, c.opt.rhn_coupled = true;
     c.enc_layers = c.dec_layers = 1, c.dec_cell_depth = 3;
     break;
   }
@@ -97,10 +97,10 @@ TEST(nn_rhn_model_step_matches_forward) {
     setup(&mc, &p, &cfg, 70 + (uint64_t)i);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.5f, 70 + (uint64_t)i);
     double with_rec = loss_of(&mc, &p);
-    mc.m.cfg.recon_beta = 0;
+    mc.m.cfg.opt.recon_beta = 0;
     double want = loss_of(&mc, &p), got = forced_nll(&mc.m, &p);
     if (fabs(got - want) > 1e-5 * want) T_FAIL("config %d: step %.7f, forward %.7f", i, got, want);
-    if (cfg.recon_beta > 0 && !(with_rec > want + 1))
+    if (cfg.opt.recon_beta > 0 && !(with_rec > want + 1))
       T_FAIL("config %d: L_r missing (%g, %g)", i, with_rec, want);
     nn_params_free(&p);
   }
@@ -131,7 +131,7 @@ TEST(nn_rhn_model_layout) {
   CHECK(b2 >= 0 && p.views[b2].cols == 768 && nn_params_find(&p, "dec.l0.R3") < 0);
   nn_params_free(&p);
   /* Coupled gates: 2H columns; the reconstructor: rec.* views. */
-  cfg.rhn_coupled = true, cfg.recon_beta = 0.1f;
+  cfg.opt.rhn_coupled = true, cfg.opt.recon_beta = 0.1f;
   setup(&mc, &p, &cfg, 1);
   int w = nn_params_find(&p, "dec.l0.W"), rw = nn_params_find(&p, "rec.l0.R1");
   CHECK(w >= 0 && p.views[w].cols == 1024);
@@ -145,14 +145,14 @@ TEST(nn_rhn_model_rejects) {
   struct { const char *needle; nn_net_cfg cfg; } bad[8];
   for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg();
   bad[0].needle = "--reconstructor-beta needs attention";
-  bad[0].cfg.recon_beta = 0.1f, bad[0].cfg.no_attention = true;
+  bad[0].cfg.opt.recon_beta = 0.1f, bad[0].cfg.no_attention = true;
   bad[1].needle = "--dec-cell-depth", bad[1].cfg.dec_cell_depth = 6;
   bad[2].needle = "--enc-cell-depth", bad[2].cfg.enc_cell_depth = 0;
-  bad[3].needle = "--skip", bad[3].cfg.skip = true;
+  bad[3].needle = "--skip", bad[3].cfg.opt.skip = true;
   bad[4].needle = "--enc-cell", bad[4].cfg.enc_cell = NN_CELL_GRU;
   bad[5].needle = "even hidden", bad[5].cfg.enc_type = NN_ENC_BI, bad[5].cfg.hidden = 7;
   bad[6].needle = "layers 1..4", bad[6].cfg.dec_layers = 5;
-  bad[7].needle = "--reconstructor-beta must be", bad[7].cfg.recon_beta = -1;
+  bad[7].needle = "--reconstructor-beta must be", bad[7].cfg.opt.recon_beta = -1;
   for (int i = 0; i < 8; i++) {
     nn_net m;
     nn_params p = {0};
@@ -170,14 +170,14 @@ TEST(nn_rhn_model_rejects) {
 TEST(nn_rhn_model_learns_copy) {
   for (int rec = 0; rec < 2; rec++) {
     nn_net_cfg cfg = tiny_cfg();
-    cfg.hidden = 8, cfg.recon_beta = rec ? 0.1f : 0;
+    cfg.hidden = 8, cfg.opt.recon_beta = rec ? 0.1f : 0;
     model_case mc;
     nn_params p;
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);
     double first, last;
     model_train(&mc, &p, 600, 0.01f, &first, &last);
-    mc.m.cfg.recon_beta = 0; /* the translation's loss alone */
+    mc.m.cfg.opt.recon_beta = 0; /* the translation's loss alone */
     last = loss_of(&mc, &p) / mc.ntokens;
     CHECK(first > 1.8);
     if (!(last < 0.9)) T_FAIL("reconstructor %d: loss %.3f -> %.3f after 600 steps", rec, first, last);

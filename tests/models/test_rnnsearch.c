@@ -26,9 +26,9 @@ static nn_net_cfg test_cfg(int i) {
   static const enum nn_cell cells[NCFG] = {NN_CELL_ATR, NN_CELL_GRU, NN_CELL_LSTM, NN_CELL_ATR,
                                            NN_CELL_ATR, NN_CELL_GRU};
   nn_net_cfg c = tiny_cfg(cells[i]);
-  if (i == 3) c.context_aware = true, c.dropout = 0.2f;
-  if (i == 4) c.enc_type = NN_ENC_BI_UNI, c.enc_layers = 3, c.dec_layers = 3, c.skip = true;
-  if (i == 5) c.dec_cell = NN_CELL_LSTM, c.enc_layers = 2, c.dec_layers = 2, c.skip = true, c.context_aware = true;
+  if (i == 3) c.opt.context_aware = true, c.dropout = 0.2f;
+  if (i == 4) c.enc_type = NN_ENC_BI_UNI, c.enc_layers = 3, c.dec_layers = 3, c.opt.skip = true;
+  if (i == 5) c.dec_cell = NN_CELL_LSTM, c.enc_layers = 2, c.dec_layers = 2, c.opt.skip = true, c.opt.context_aware = true;
   return c;
 }
 
@@ -122,12 +122,12 @@ TEST(nn_rnnsearch_rejects_bad_configs) {
                                      "--local-attention", "--reverse-source"};
   for (int i = 0; i < 6; i++) {
     nn_net_cfg c = tiny_cfg(NN_CELL_ATR);
-    if (i == 0) c.cond_gru = true;
+    if (i == 0) c.opt.cond_gru = true;
     if (i == 1) c.enc_cell = NN_CELL_SRU;
     if (i == 2) c.attn.score = NN_ATTN_GENERAL;
-    if (i == 3) c.peephole = true;
+    if (i == 3) c.opt.peephole = true;
     if (i == 4) c.attn.local = true;
-    if (i == 5) c.reverse_source = true;
+    if (i == 5) c.opt.reverse_source = true;
     nn_net m;
     nn_params p = {0};
     CHECK_INT(nn_net_layout(&m, &c, &p), NMT_EUSAGE);
@@ -210,7 +210,7 @@ static long formula(const nn_net_cfg *c) {
   long e = c->emb, h = c->hidden, a = c->attn_size, g = gates_of(c->enc_cell), gd = gates_of(c->dec_cell);
   long n = 0, in = e, f = 0;
   for (int l = 0; l < c->enc_layers; l++) {
-    bool ca = !l && c->context_aware;
+    bool ca = !l && c->opt.context_aware;
     bool bi = !ca && (c->enc_type == NN_ENC_BI || (c->enc_type == NN_ENC_BI_UNI && !l));
     n += ca ? g * h * (in + h + 1) + g * h * (in + h + h + 1) : (bi ? 2 : 1) * g * h * (in + h + 1);
     in = f = bi ? 2 * h : h;

@@ -26,7 +26,7 @@ static nn_net_cfg tiny_cfg(enum nn_cell cell) {
  * ×8; the norms keep the gates and tanh inputs in range. */
 static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
   if (!model_setup(mc, p, cfg, (nn_batch){MB, MS, MT, src, src_len, tgt_in, tgt_out}, seed)) return;
-  for (int v = 0; v < p->nviews && (cfg->dec_cell == NN_CELL_SRNMT || cfg->layer_norm); v++)
+  for (int v = 0; v < p->nviews && (cfg->dec_cell == NN_CELL_SRNMT || cfg->opt.layer_norm); v++)
     if (p->views[v].rows > 1 && strcmp(p->views[v].name, "out.W"))
       for (int k = 0; k < p->views[v].rows * p->views[v].cols; k++) p->w[p->views[v].off + k] *= 8;
 }
@@ -39,7 +39,7 @@ static nn_net_cfg variant(int i) {
   if (i == 0) c.dropout = 0.2f;
   if (i == 1) c.emb = 6, c.enc_type = NN_ENC_UNI, c.enc_layers = 1, c.dec_layers = 3;
   if (i == 2) c.enc_type = NN_ENC_BI_UNI, c.enc_layers = 3, c.dropout = 0.1f;
-  if (i == 3) c.layer_norm = true, c.enc_layers = c.dec_layers = 1;
+  if (i == 3) c.opt.layer_norm = true, c.enc_layers = c.dec_layers = 1;
   return c;
 }
 enum { NVARIANTS = 4 };
@@ -136,10 +136,10 @@ TEST(nn_srnmt_layout_rejects) {
     case 0: c.enc_cell = NN_CELL_SRU; break;
     case 1: c.no_attention = true; break;
     case 2: c.dec_layers = 8; break;
-    case 3: c.skip = true; break;
+    case 3: c.opt.skip = true; break;
     case 4: c.hidden = 7; break;
     case 5: c.dec_cell = NN_CELL_ATR; break;
-    case 6: c.reverse_source = true; break;
+    case 6: c.opt.reverse_source = true; break;
     }
     nn_net m;
     nn_params p = {0};

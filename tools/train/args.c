@@ -1,4 +1,5 @@
-/* nmt-train's options: Marian's names where Marian has the option. */
+/* nmt-train's options: Marian's names where Marian has the option. The model
+ * options' rows come from the option table (models/options.def). */
 #include "base/err.h"
 #include "train_tool.h"
 #include <float.h> /* the rates are floats in the optimizer */
@@ -6,15 +7,75 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The command line over the defaults and, given a preset p, over p's flags. */
+enum { MAX_ROWS = 64 + 2 * NMT_NOPTIONS };
+
+/* The nmt-train rows of the model options: one per option, a BOOL's negation beside it. */
+static int model_rows(nmt_opt *rows, train_model_flags *v) {
+  static char neg_names[NMT_NOPTIONS][64], neg_help[NMT_NOPTIONS][96];
+  static const char *const meta[] = {"N", NULL, "X", "P", "NAME", "FAMILY"};
+  static const int kinds[] = {NMT_OPT_INT, NMT_OPT_FLAG, NMT_OPT_DOUBLE, NMT_OPT_DOUBLE, NMT_OPT_STR, NMT_OPT_STR};
+  int n = 0;
+  for (int k = 0; k < nmt_noptions; k++) {
+    const nmt_option *r = &nmt_options[k];
+    void *dst = r->kind == NMT_KIND_INT ? (void *)&v->i[k]
+                : r->kind == NMT_KIND_BOOL ? (void *)&v->on[k]
+                : r->kind == NMT_KIND_FLOAT || r->kind == NMT_KIND_PROB ? (void *)&v->f[k] : (void *)&v->s[k];
+    bool number = r->kind == NMT_KIND_INT || r->kind == NMT_KIND_FLOAT || r->kind == NMT_KIND_PROB;
+    rows[n++] = (nmt_opt){r->flag, 0, kinds[r->kind], dst, meta[r->kind], r->help,
+                          .min = number ? r->min : 0, .max = number ? r->max : 0,
+                          .open_max = r->kind == NMT_KIND_PROB};
+    if (r->kind != NMT_KIND_BOOL) continue;
+    if (!r->neg) snprintf(neg_names[k], sizeof neg_names[k], "no-%s", r->flag);
+    snprintf(neg_help[k], sizeof neg_help[k], "without --%s (over a preset's)", r->flag);
+    rows[n++] = (nmt_opt){r->neg ? r->neg : neg_names[k], 0, NMT_OPT_FLAG, &v->off[k], NULL, neg_help[k]};
+  }
+  return n;
+}
+
+/* Every option at its default, before any layer. */
+static void model_defaults(train_model_flags *v, nmt_model_opts *arch) {
+  memset(v, 0, sizeof *v);
+  nmt_model_opts_defaults(arch);
+  for (int k = 0; k < nmt_noptions; k++) {
+    const nmt_option *r = &nmt_options[k];
+    v->i[k] = (long)r->dflt, v->f[k] = r->dflt, v->s[k] = r->dflt_name;
+  }
+}
+
+/* After a layer of flags: its BOOLs over the layers below (both spellings in one
+ * layer contradict each other), then every value into args->arch. */
+static int fold_layer(void *ctx) {
+  train_args *a = ctx;
+  train_model_flags *v = &a->flags;
+  for (int k = 0; k < nmt_noptions; k++) {
+    const nmt_option *r = &nmt_options[k];
+    void *f = (char *)&a->arch + r->off;
+    switch (r->kind) {
+    case NMT_KIND_BOOL:
+      if (v->on[k] && v->off[k])
+        return nmt_fail(NMT_EUSAGE, "--%s and --%s%s contradict each other", r->flag, r->neg ? "" : "no-",
+                        r->neg ? r->neg : r->flag);
+      if (v->on[k] || v->off[k]) *(bool *)f = v->on[k], v->turned_on[k] = v->on[k];
+      v->on[k] = v->off[k] = false;
+      break;
+    case NMT_KIND_INT: *(int *)f = (int)v->i[k]; break;
+    case NMT_KIND_FLOAT:
+    case NMT_KIND_PROB: *(float *)f = (float)v->f[k]; break;
+    default: *(const char **)f = v->s[k];
+    }
+  }
+  return NMT_OK;
+}
+
+/* The command line over the defaults and, given a preset p, over p's options. */
 static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
-  *a = (train_args){.enc_type = "bidirectional", .dim_emb = 256, .dim_rnn = 512, .enc_depth = 1,
-                    .dec_depth = 1, .window = 10, .mini_batch = 64, .maxi_batch = 100,
-                    .max_length = 100, .valid_freq = 1000, .log_freq = 100, .early_stopping = 10,
-                    .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5, .clip_norm = 5};
+  *a = (train_args){.mini_batch = 64, .maxi_batch = 100, .max_length = 100, .valid_freq = 1000,
+                    .log_freq = 100, .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
+                    .clip_norm = 5};
+  model_defaults(&a->flags, &a->arch);
   const char *src_lang = NULL, *tgt_lang = NULL; /* tokenizer settings recorded in the model */
   bool tok_aggressive = false, tok_no_escape = false, tok_normalize = false;
-  const nmt_opt opts[] = {
+  const nmt_opt before[] = {
       {"preset", 0, NMT_OPT_STR, &a->preset, "NAME", "a paper's configuration (listed above); flags given override it"},
       {"train-sets", 't', NMT_OPT_LIST, &a->train, "SRC TGT", "parallel BPE'd training text (zstd allowed)"},
       {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text: perplexity and greedy BLEU"},
@@ -26,35 +87,8 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"tok-aggressive", 0, NMT_OPT_FLAG, &tok_aggressive, NULL, "the text was tokenized with -a (recorded)"},
       {"tok-no-escape", 0, NMT_OPT_FLAG, &tok_no_escape, NULL, "the text was tokenized with --no-escape (recorded)"},
       {"tok-normalize", 0, NMT_OPT_FLAG, &tok_normalize, NULL, "the text was tokenized with --normalize (recorded)"},
-      {"type", 0, NMT_OPT_STR, &a->type, "FAMILY", "model family: luong (default), srnmt, rnnsearch, rhn, deep-att, deep-ed (docs/models.md)"},
-      {"enc-cell", 0, NMT_OPT_STR, &a->enc_cell, "CELL", "encoder cell: lstm, gru, atr, sru, srnmt, rhn (the family's)"},
-      {"dec-cell", 0, NMT_OPT_STR, &a->dec_cell, "CELL", "decoder cell, likewise"},
-      {"enc-cell-depth", 0, NMT_OPT_INT, &a->enc_cell_depth, "N", "transitions per encoder step (RHN recurrence depth; 1)",
-       .min = 1, .max = 16},
-      {"dec-cell-depth", 0, NMT_OPT_INT, &a->dec_cell_depth, "N", "transitions per decoder step (1)", .min = 1, .max = 16},
-      {"skip", 0, NMT_OPT_FLAG, &a->skip, NULL, "residual connections between stacked layers"},
-      {"layer-normalization", 0, NMT_OPT_FLAG, &a->layer_norm, NULL, "layer normalisation in the cells"},
-      {"context-aware", 0, NMT_OPT_FLAG, &a->context_aware, NULL, "rnnsearch: context-aware encoder (ATR paper)"},
-      {"cond-gru", 0, NMT_OPT_FLAG, &a->cond_gru, NULL, "rnnsearch: Nematus' conditional GRU decoder"},
-      {"fast-forward", 0, NMT_OPT_FLAG, &a->fast_forward, NULL, "deep-att/deep-ed: fast-forward connections"},
-      {"no-ff", 0, NMT_OPT_FLAG, &a->no_ff, NULL, "deep-att/deep-ed: without them (overrides --fast-forward)"},
-      {"peephole", 0, NMT_OPT_FLAG, &a->peephole, NULL, "LSTM peephole connections"},
-      {"rhn-coupled", 0, NMT_OPT_FLAG, &a->rhn_coupled, NULL, "rhn: carry gate c = 1 - t"},
-      {"reconstructor-beta", 0, NMT_OPT_DOUBLE, &a->recon_beta, "B", "rhn: reconstructor loss weight (0: none; up to 100)",
-       .min = 0, .max = 100},
-      {"dim-emb", 0, NMT_OPT_INT, &a->dim_emb, "N", "embedding size (256; up to 65536)", .min = 1, .max = 65536},
-      {"dim-rnn", 0, NMT_OPT_INT, &a->dim_rnn, "N", "LSTM size (512, up to 65536; a bidirectional layer: N/2 per direction)",
-       .min = 1, .max = 65536},
-      {"enc-type", 0, NMT_OPT_STR, &a->enc_type, "TYPE", "bidirectional (every layer; default), bi-unidirectional (the first) or unidirectional"},
-      {"enc-depth", 0, NMT_OPT_INT, &a->enc_depth, "N", "encoder layers (1; up to 8)", .min = 1, .max = NN_MAX_LAYERS},
-      {"dec-depth", 0, NMT_OPT_INT, &a->dec_depth, "N", "decoder layers (1; up to 8); those beyond --enc-depth start at zero",
-       .min = 1, .max = NN_MAX_LAYERS},
-      {"reverse-source", 0, NMT_OPT_FLAG, &a->reverse_source, NULL, "read each source sentence backwards"},
-      {"attention", 0, NMT_OPT_STR, &a->attention, "TYPE", "dot, general, mlp or none (the family's: luong general, rnnsearch/srnmt mlp; none: no input feeding)"},
-      {"local-attention", 0, NMT_OPT_FLAG, &a->local, NULL, "local-p attention instead of global"},
-      {"attention-window", 0, NMT_OPT_INT, &a->window, "D", "local-p half-width (10; up to 10000)", .min = 1, .max = 10000},
-      {"input-feed", 0, NMT_OPT_FLAG, &a->input_feed, NULL, "feed h~ to the next step (default with attention)"},
-      {"no-input-feed", 0, NMT_OPT_FLAG, &a->no_input_feed, NULL, "do not feed h~ to the next step"},
+      {0}};
+  const nmt_opt after[] = {
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences per batch (64; up to 10000)", .min = 1, .max = 10000},
       {"mini-batch-words", 0, NMT_OPT_INT, &a->mini_batch_words, "N", "padded target tokens per batch (0: no limit)",
        .min = 0, .max = INFINITY},
@@ -77,9 +111,6 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)",
        .min = 0, .max = INFINITY},
       {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)", .min = 0, .max = INFINITY},
-      {"dropout", 0, NMT_OPT_DOUBLE, &a->dropout, "P", "dropout on embeddings, between layers, on h~ (0; below 1)",
-       .min = 0, .max = 1, .open_max = true},
-      {"label-smoothing", 0, NMT_OPT_DOUBLE, &a->label_smoothing, "E", "label smoothing (0; below 1)", .min = 0, .max = 1, .open_max = true},
       {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234; any integer >= 0)",
        .min = 0, .max = INFINITY},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
@@ -91,6 +122,12 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
       {"overwrite", 0, NMT_OPT_FLAG, &a->overwrite, NULL, "start afresh even if MODEL or MODEL.ckpt exists (replaced once saved)"},
       {0}};
+  nmt_opt opts[MAX_ROWS];
+  int n = 0;
+  for (const nmt_opt *o = before; o->lng; o++) opts[n++] = *o;
+  n += model_rows(opts + n, &a->flags);
+  for (const nmt_opt *o = after; o->lng; o++) opts[n++] = *o;
+  opts[n] = (nmt_opt){0};
   char summary[8192];
   snprintf(summary, sizeof summary, "%s%s",
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
@@ -104,8 +141,9 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
            "           -m fr-en.bin --after-epochs 10 --valid-freq 500",
       opts, false};
   nmt_strlist pos = {0};
-  int st = p ? train_preset_parse(p, &cli) : NMT_OK;
+  int st = p ? train_preset_apply(p, &cli, fold_layer, a) : NMT_OK;
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
+  if (!st) st = fold_layer(a);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   a->argc = argc, a->argv = argv;
@@ -113,36 +151,40 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
   return st;
 }
 
-/* The command line alone names the preset; with --preset, parse it again over the preset's flags. */
+/* The command line alone names the preset; with --preset, parse it again over the preset's options. */
 int train_parse_args(train_args *a, int argc, char **argv) {
   int st = parse(a, NULL, argc, argv);
-  if (!st && a->input_feed && a->no_input_feed)
-    st = nmt_fail(NMT_EUSAGE, "--input-feed and --no-input-feed contradict each other");
   if (st || !a->preset) return st;
   const train_preset *p = train_preset_find(a->preset);
   if (!p) return nmt_fail(NMT_EUSAGE, "unknown --preset '%s' (presets: %s)", a->preset, train_preset_names());
   free(a->train.v), free(a->valid.v), free(a->vocabs.v);
-  st = parse(a, p, argc, argv);
-  if (a->input_feed) a->no_input_feed = false; /* only the command line says --input-feed */
-  return st;
+  return parse(a, p, argc, argv);
 }
 
-/* The flags a config key of the model file comes from. */
-static const char *const key_flags[][3] = {
-    {"family", "type"}, {"local", "local-attention"}, {"window", "attention-window"},
-    {"input-feed", "input-feed", "no-input-feed"}, {"fast-forward", "fast-forward", "no-ff"}};
+/* "--flag" or "--flag=..." among the command line's arguments. */
+static bool on_command_line(const train_args *a, const char *flag) {
+  size_t k = strlen(flag);
+  for (int i = 1; i < a->argc; i++) {
+    const char *s = a->argv[i];
+    if (!strncmp(s, "--", 2) && !strncmp(s + 2, flag, k) && (s[2 + k] == 0 || s[2 + k] == '=')) return true;
+  }
+  return false;
+}
 
-/* On the command line or in the --preset's flags. */
-static bool flag_given(const train_args *a, const char *flag) {
-  if (train_flag_in(a->argc - 1, (const char *const *)a->argv + 1, flag)) return true;
+bool train_flag_given(const train_args *a, const char *flag) {
+  if (on_command_line(a, flag)) return true;
   const train_preset *p = a->preset ? train_preset_find(a->preset) : NULL;
-  return p && train_preset_has_flag(p, flag);
+  return p && train_preset_sets(p, flag);
 }
 
-bool train_key_given(const void *args, const char *key) {
+bool train_option_given(const void *args, const nmt_option *r) {
   const train_args *a = args;
-  for (size_t i = 0; i < sizeof key_flags / sizeof *key_flags; i++)
-    if (!strcmp(key_flags[i][0], key))
-      return flag_given(a, key_flags[i][1]) || (key_flags[i][2] && flag_given(a, key_flags[i][2]));
-  return flag_given(a, key);
+  char neg[80];
+  snprintf(neg, sizeof neg, "no-%s", r->flag);
+  return train_flag_given(a, r->flag) || (r->kind == NMT_KIND_BOOL && train_flag_given(a, r->neg ? r->neg : neg));
+}
+
+bool train_turned_on(const train_args *a, const char *key) {
+  const nmt_option *r = nmt_option_by_key(key);
+  return r && a->flags.turned_on[r - nmt_options];
 }

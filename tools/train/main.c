@@ -32,34 +32,18 @@ static int check_options(const train_args *a) {
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
   if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  bool none = a->attention && !strcmp(a->attention, "none");
+  bool none = a->arch.attention && !strcmp(a->arch.attention, "none"), feed = train_turned_on(a, "input-feed");
   const char *with = a->preset ? " with --preset " : "", *preset = a->preset ? a->preset : "";
-  if (none && a->input_feed)
+  if (none && feed)
     return nmt_fail(NMT_EUSAGE, "--input-feed needs attention, but --attention is none%s%s", with, preset);
-  const nn_family *fam = nn_family_find(a->type);
-  if (fam && !fam->feeds_input && a->input_feed)
+  const nn_family *fam = nn_family_find(a->arch.type);
+  if (fam && !fam->feeds_input && feed)
     return nmt_fail(NMT_EUSAGE, "--input-feed: --type %s has no attentional vector h~ to feed%s%s", fam->name,
                     with, preset);
-  if (none && a->local)
+  if (none && a->arch.local)
     return nmt_fail(NMT_EUSAGE, "--local-attention needs attention, but --attention is none%s%s", with,
                     preset);
   return NMT_OK;
-}
-
-/* The architecture the command line asks for. */
-static nmt_model_opts model_options(const train_args *a) {
-  return (nmt_model_opts){.dim_emb = (int)a->dim_emb, .dim_rnn = (int)a->dim_rnn,
-                       .enc_depth = (int)a->enc_depth, .dec_depth = (int)a->dec_depth,
-                       .enc_type = a->enc_type, .reverse_source = a->reverse_source,
-                       .attention = a->attention, .local = a->local, .window = (int)a->window,
-                       .input_feed = !a->no_input_feed, .dropout = (float)a->dropout,
-                       .label_smoothing = (float)a->label_smoothing, .type = a->type,
-                       .enc_cell = a->enc_cell, .dec_cell = a->dec_cell,
-                       .enc_cell_depth = (int)a->enc_cell_depth, .dec_cell_depth = (int)a->dec_cell_depth,
-                       .skip = a->skip, .layer_norm = a->layer_norm, .context_aware = a->context_aware,
-                       .cond_gru = a->cond_gru, .fast_forward = a->fast_forward && !a->no_ff,
-                       .peephole = a->peephole, .rhn_coupled = a->rhn_coupled,
-                       .recon_beta = (float)a->recon_beta};
 }
 
 /* A fresh model: vocabularies built from the training data (or given), codes embedded. */
@@ -71,8 +55,7 @@ static int new_model(nmt_model *m, const train_args *a) {
     nmt_vocab_free(vs);
     return st;
   }
-  nmt_model_opts mo = model_options(a);
-  st = nmt_model_create(m, &mo, vs, vt, (uint64_t)a->seed);
+  st = nmt_model_create(m, &a->arch, vs, vt, (uint64_t)a->seed);
   if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
   if (!st) m->tok = a->tok;
   return st;
@@ -93,9 +76,8 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
 
 /* A resumed run keeps the checkpoint's architecture: flags that say otherwise are an error. */
 static int check_architecture(const nmt_model_opts *have, const train_args *a, const char *ckpt) {
-  nmt_model_opts want = model_options(a);
   nmt_strbuf b = {0};
-  int st = nmt_model_opts_conflicts(have, &want, train_key_given, a, &b);
+  int st = nmt_model_opts_conflicts(have, &a->arch, train_option_given, a, &b);
   if (!st && b.len)
     st = nmt_fail(NMT_EUSAGE, "%s: the options contradict the checkpoint: %.*s; drop them to resume, "
                   "or start afresh with --overwrite", ckpt, (int)b.len, b.s);
@@ -115,7 +97,7 @@ static int start(nmt_trainer *t, nmt_model *m, const train_args *a, train_consol
     }
     console_say(con, "resuming %s at step %ld (epoch %ld)", t->o.ckpt_path, t->s.step, t->s.epoch + 1);
     /* The rate is part of the run's state (decay, halving): a new one would break exact resume. */
-    if (train_key_given(a, "learn-rate") && (float)a->learn_rate != (float)t->s.lr)
+    if (train_flag_given(a, "learn-rate") && (float)a->learn_rate != (float)t->s.lr)
       nmt_warn(PROG, "--learn-rate %g ignored: resuming at the checkpoint's rate %g", a->learn_rate, t->s.lr);
     return NMT_OK;
   }

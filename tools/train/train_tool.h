@@ -8,21 +8,30 @@
 
 #define PROG "nmt-train"
 
+/* The parsed value of each model option (models/options.def), row by row, as the
+ * option parser writes it: a layer's BOOL flags land in on/off and are folded
+ * into `model` after each layer (a preset's, then the command line's). */
+typedef struct {
+  long i[NMT_NOPTIONS];
+  double f[NMT_NOPTIONS];
+  const char *s[NMT_NOPTIONS];
+  bool on[NMT_NOPTIONS], off[NMT_NOPTIONS];
+  bool turned_on[NMT_NOPTIONS]; /* a BOOL set by its flag, not by its default */
+} train_model_flags;
+
 typedef struct {
   nmt_strlist train, valid, vocabs;
-  const char *model, *metrics, *attention, *enc_type, *bpe_codes, *preset;
-  const char *type, *enc_cell, *dec_cell;
-  long enc_cell_depth, dec_cell_depth;
-  bool skip, layer_norm, context_aware, cond_gru, fast_forward, no_ff, peephole, rhn_coupled;
-  double recon_beta, lr_recurrent;
-  long dim_emb, dim_rnn, enc_depth, dec_depth, window;
+  const char *model, *metrics, *bpe_codes, *preset;
+  nmt_model_opts arch;     /* the model options: defaults, the preset's, the command line's */
+  train_model_flags flags; /* their parsed values, row by row */
+  double lr_recurrent;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
   long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;
   long lr_decay_start_epoch;
   long seed, cpu_threads;
   const char *device;
-  double learn_rate, lr_decay, clip_norm, dropout, label_smoothing;
-  bool local, input_feed, no_input_feed, reverse_source, resume, overwrite, quiet;
+  double learn_rate, lr_decay, clip_norm;
+  bool resume, overwrite, quiet;
   int argc;
   char **argv; /* the command line (a --preset's flags are parsed apart, before it) */
   nmt_tok_settings tok;
@@ -32,19 +41,23 @@ typedef struct {
  * A --preset's flags come first, so the flags given override them. */
 int train_parse_args(train_args *a, int argc, char **argv);
 
-/* Whether the flag of model config key `key` (models/model.c) is on the command
- * line or in the --preset (args: a train_args). */
-bool train_key_given(const void *args, const char *key);
+/* Whether --flag (a long name without "--") is on the command line or in the --preset. */
+bool train_flag_given(const train_args *a, const char *flag);
+/* Whether model option r's flag (or its negation) is (args: a train_args). */
+bool train_option_given(const void *args, const nmt_option *r);
+/* Whether BOOL option `key` was turned on by its flag (not by its default). */
+bool train_turned_on(const train_args *a, const char *key);
 
-/* Paper 004's configurations and the PyTorch peer's, as nmt-train flags. */
+/* Paper 004's configurations and the PyTorch peer's: each a list of options
+ * (names of nmt-train's rows, the model table's or the training ones) and values. */
 typedef struct train_preset train_preset;
 const train_preset *train_preset_find(const char *name);
-/* Parse the preset's flags into cli's table: its base's first, each preset one
- * nmt_cli_parse call (a layer overriding the one below). NMT_OK, NMT_EUSAGE, NMT_EIO. */
-int train_preset_parse(const train_preset *p, const nmt_cli *cli);
-/* Whether "--flag" or "--flag=..." is among args[0..n), or among p's flags or its base's. */
-bool train_flag_in(int n, const char *const *args, const char *flag);
-bool train_preset_has_flag(const train_preset *p, const char *flag);
+/* Set the preset's options through cli's rows, its base's first; after each
+ * preset of the chain (a layer over the one below) layer_done(ctx) runs.
+ * NMT_OK or NMT_EUSAGE. */
+int train_preset_apply(const train_preset *p, const nmt_cli *cli, int (*layer_done)(void *ctx), void *ctx);
+/* Whether the preset (or its base) sets row `flag`. */
+bool train_preset_sets(const train_preset *p, const char *flag);
 /* "luong-base, luong-reverse, ..." */
 const char *train_preset_names(void);
 /* The presets and their flags, for --help. */

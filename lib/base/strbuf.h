@@ -1,7 +1,10 @@
 /* A growable byte string: append, then hand out s[0..len) (NUL-terminated).
- * Zero-initialise it ({0}); free(b.s) when done. */
+ * Zero-initialise it ({0}); nmt_strbuf_free (or free(b.s)) when done. The
+ * functions that grow it return NMT_OK, or NMT_EIO "out of memory" (nmt_fail)
+ * leaving it as it was. */
 #ifndef NMT_STRBUF_H
 #define NMT_STRBUF_H
+#include "base/err.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,26 +13,36 @@ typedef struct {
   size_t len, cap;
 } nmt_strbuf;
 
-/* Room for `extra` more bytes plus the NUL. Returns 0, or -1 out of memory. */
+/* Room for `extra` more bytes plus the NUL. */
 static inline int nmt_strbuf_reserve(nmt_strbuf *b, size_t extra) {
-  if (b->len + extra + 1 <= b->cap) return 0;
+  if (b->len + extra + 1 <= b->cap) return NMT_OK;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->len + extra + 1) cap *= 2;
   char *s = realloc(b->s, cap);
-  if (!s) return -1;
+  if (!s) return nmt_fail(NMT_EIO, "out of memory");
   b->s = s;
   b->cap = cap;
-  return 0;
+  return NMT_OK;
 }
 
 static inline int nmt_strbuf_add(nmt_strbuf *b, const void *p, size_t n) {
-  if (nmt_strbuf_reserve(b, n)) return -1;
+  if (nmt_strbuf_reserve(b, n)) return NMT_EIO;
   memcpy(b->s + b->len, p, n);
   b->len += n;
   b->s[b->len] = 0;
-  return 0;
+  return NMT_OK;
 }
 
-static inline int nmt_strbuf_addc(nmt_strbuf *b, char c) { return nmt_strbuf_add(b, &c, 1); }
+static inline int nmt_strbuf_addc(nmt_strbuf *b, char c) {
+  if (b->len + 2 > b->cap && nmt_strbuf_reserve(b, 1)) return NMT_EIO;
+  b->s[b->len++] = c;
+  b->s[b->len] = 0;
+  return NMT_OK;
+}
+
+static inline void nmt_strbuf_free(nmt_strbuf *b) {
+  free(b->s);
+  *b = (nmt_strbuf){0};
+}
 
 #endif

@@ -34,7 +34,7 @@ static int align_chunk(nmt_dec *d, const nn_net *m, nn_params *p, const int *con
   for (int t = 0; t < T && !st; t++) {
     /* the decoder reads <s> y1 .. y_{n-1} */
     for (int b = 0; b < B; b++) prev[b] = !t ? NMT_BOS : t <= tgt_n[b] ? tgt[b][t - 1] : NMT_PAD;
-    if ((st = nmt_dec_step(d, prev))) break;
+    if ((st = nmt_dec_step(d, prev, &(nmt_step_args){.align = true}))) break;
     for (int b = 0; b < B; b++)
       if (t < tgt_n[b]) out[b][t] = argmax_source(d->align + (size_t)b * S, src_n[b], m->cfg.opt.reverse_source);
   }
@@ -45,15 +45,10 @@ static int align_chunk(nmt_dec *d, const nn_net *m, nn_params *p, const int *con
 int nmt_align(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
               const int *src_n, const int *const *tgt, const int *tgt_n, int R, int *const *out) {
   if (net->cfg.no_attention) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
-  const bool *live = d->live;
-  d->live = NULL;
-  d->want_align = true;
   int st = NMT_OK;
   for (int r = 0; r < R && !st; r += CHUNK) {
     int n = R - r < CHUNK ? R - r : CHUNK;
     st = align_chunk(d, net, p, src + r, src_n + r, tgt + r, tgt_n + r, n, out + r);
   }
-  d->want_align = false;
-  d->live = live;
   return st;
 }

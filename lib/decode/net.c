@@ -65,7 +65,7 @@ int nmt_dec_start(nmt_dec *d, const nn_net *net, nn_params *p, const int *src,
   for (int s = 0; s < S; s++)
     for (int b = 0; b < B; b++) src_mask[s * B + b] = s < src_len[b];
   nn_enc_out eo = {0};
-  int st = net->cfg.family->encode(g, net, p, src, src_len, S, B, src_mask, &eo);
+  int st = nn_net_encode(g, net, p, src, src_len, S, B, src_mask, &eo);
   if (!st) st = alloc_states(d, &eo);
   if (st) return st;
   for (int i = 0; i < eo.nstate; i++) /* sentence b's initial state into its K rows */
@@ -120,13 +120,13 @@ static float *output_logits(nn_graph *g, const nmt_dec *d, const nn_tensor *x, i
   return nn_gemm_weights(g, x->rows, W, x->v, x->cols, Wo, 1, y, W) ? y : NULL;
 }
 
-/* The rows of ht whose scores the search reads (d->live), or NULL for all. */
-static int *live_rows(nn_graph *g, const nmt_dec *d, int *n) {
+/* The rows of ht whose scores the search reads (live), or NULL for all. */
+static int *live_rows(nn_graph *g, const nmt_dec *d, const bool *live, int *n) {
   *n = d->R;
-  if (!d->live) return NULL;
+  if (!live) return NULL;
   int *rows = nn_ints(g, (size_t)d->R, NULL), k = 0;
   for (int r = 0; rows && r < d->R; r++)
-    if (d->live[r]) rows[k++] = r;
+    if (live[r]) rows[k++] = r;
   *n = k;
   return rows;
 }
@@ -148,14 +148,16 @@ static void store_rows(float *a, const nn_tensor *t, const int *rows) {
 
 /* The family's step runs on the live rows only (dead beam rows are ~20% of
  * them; their state is never read again). */
-int nmt_dec_step(nmt_dec *d, const int *prev) {
+int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
+  static const nmt_step_args all = {0};
+  const nmt_step_args *a = args ? args : &all;
   nn_graph *g = &d->step;
   const nn_net *m = d->net;
   int R = d->R, V = m->cfg.tgt_vocab;
-  int W = d->shortlist <= 0 ? V : d->shortlist < 2 * d->K ? 2 * d->K : d->shortlist;
+  int W = a->shortlist <= 0 ? V : a->shortlist < 2 * d->K ? 2 * d->K : a->shortlist;
   W = W < V ? W : V;
   nn_graph_reset(g, false, 0);
-  int n, *rows = live_rows(g, d, &n);
+  int n, *rows = live_rows(g, d, a->live, &n);
   if (!n) rows = NULL, n = R; /* no search row alive: all */
   const int *lrows = n < R ? rows : NULL; /* the rows the step runs on; NULL: all */
   int *ids = nn_ints(g, (size_t)n, NULL);
@@ -163,16 +165,16 @@ int nmt_dec_step(nmt_dec *d, const int *prev) {
   nn_tensor *state[NN_NET_MAX_STATE];
   for (int i = 0; i < d->nstate; i++) state[i] = input_rows(g, d->state[i], lrows, n, d->dim[i]);
   nn_dec_ctx ctx = {d->mem, d->mask, d->len, d->S, R, lrows, n};
-  nn_tensor *a = NULL;
-  nn_tensor *out = g->failed ? NULL : m->cfg.family->step(g, m, d->p, ids, state, &ctx, d->want_align ? &a : NULL);
+  nn_tensor *att = NULL;
+  nn_tensor *out = g->failed ? NULL : nn_net_step(g, m, d->p, ids, state, &ctx, a->align ? &att : NULL);
   float *logits = out ? output_logits(g, d, out, W) : NULL;
   if (g->failed || !logits) return graph_status(g);
-  if (d->want_align && !a) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
+  if (a->align && !att) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
   for (int i = 0; i < d->nstate; i++) store_rows(d->state[i], state[i], lrows);
   if (grow(&d->logp, &d->cap_logp, (size_t)R * V)) return NMT_EIO;
-  if (d->want_align && a) {
+  if (a->align && att) {
     if (grow(&d->align, &d->cap_align, (size_t)R * d->S)) return NMT_EIO;
-    store_rows(d->align, a, lrows);
+    store_rows(d->align, att, lrows);
   }
   log_softmax(d->logp, logits, lrows, n, W, V);
   return NMT_OK;

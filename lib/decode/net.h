@@ -21,24 +21,29 @@ typedef struct {
   int dim[NN_NET_MAX_STATE]; /* D_i: the family's state tensor i is (R, D_i) */
   float *state[NN_NET_MAX_STATE]; /* into `states`, room for the first R rows */
   float *states, *logp, *tmp;     /* all state blocks; (R, Vt) log-probabilities of the last step; scratch */
-  float *align;        /* (R, S) the last step's attention weights when want_align */
+  float *align;        /* (R, S) the last step's attention weights, when asked for */
   int out_w, out_b;    /* views of the output layer */
-  const bool *live;    /* set by the caller: rows whose logp the next step needs
-                          (NULL: all); the output layer skips the others */
-  int shortlist;       /* set by the caller: > 0 scores only the target ids below
-                          max(shortlist, 2K), the most frequent words (vocabularies are
-                          built by frequency; Marian's shortlist without the lexical
-                          part), the others get -inf; 0: the whole vocabulary */
-  bool want_align;     /* set by the caller: fill align each step */
   size_t cap_states, cap_logp, cap_tmp, cap_align;
 } nmt_dec;
+
+/* What one step computes. */
+typedef struct {
+  const bool *live;    /* rows whose logp the caller reads (NULL: all); the output
+                          layer skips the others */
+  int shortlist;       /* > 0 scores only the target ids below max(shortlist, 2K), the
+                          most frequent words (vocabularies are built by frequency;
+                          Marian's shortlist without the lexical part), the others get
+                          -inf; 0: the whole vocabulary */
+  bool align;          /* fill d->align with the step's attention weights */
+} nmt_step_args;
 
 /* Encode B sentences (src (S*B) time-major with </s> and padding, src_len (B))
  * and prepare K rows per sentence. NMT_OK or an error (graph message). */
 int nmt_dec_start(nmt_dec *d, const nn_net *net, nn_params *p, const int *src,
                   const int *src_len, int B, int S, int K);
-/* Feed the previous tokens (R) and compute d->logp (R, Vt) (rows of d->live only). */
-int nmt_dec_step(nmt_dec *d, const int *prev);
+/* Feed the previous tokens (R) and compute d->logp (R, Vt) (the rows of a->live
+ * only); a NULL: every row, the whole vocabulary, no alignment. */
+int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *a);
 /* Row r takes the decoder state of row from[r] (beam reordering). */
 int nmt_dec_reorder(nmt_dec *d, const int *from);
 /* Keep only sentences keep[0..nb) (ascending; their K rows each), e.g. those

@@ -136,8 +136,7 @@ static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) 
   int V = d->net->cfg.tgt_vocab, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
     for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
-    d->live = s->live;
-    if ((st = nmt_dec_step(d, s->prev))) break;
+    if ((st = nmt_dec_step(d, s->prev, &(nmt_step_args){.live = s->live, .shortlist = o->shortlist}))) break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
     for (int b = 0; b < s->B && !st; b++)
@@ -195,7 +194,6 @@ int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *sr
   }
   if (!st) st = nmt_dec_start(d, net, p, x, len, B, S, K);
   if (!st) st = run(&s, d, o, out);
-  d->live = NULL;
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
   free(s.prev), free(s.from), free(s.done), free(s.top), free(s.sent), free(s.live);

@@ -11,6 +11,7 @@ typedef struct {
   int beam;                 /* K >= 1 */
   float normalize;          /* alpha: 0 ranks by the summed log-probability */
   float max_length_factor;  /* at most factor * (source tokens + 1) target tokens */
+  int shortlist;            /* nmt_step_args.shortlist (0: the whole vocabulary) */
 } nmt_search_opts;
 
 typedef struct {

@@ -36,7 +36,7 @@ struct nmt_text {
   bool raw, join, detok;
   tok_config src, tgt;
   tok_scratch scratch;
-  tok_str norm, tok;   /* the tokenizer's passes; each line ends in '\n' */
+  nmt_strbuf norm, tok;   /* the tokenizer's passes; each line ends in '\n' */
   nmt_bpe *bpe;
   nmt_strbuf bpe_out, words;
 };
@@ -66,22 +66,22 @@ void nmt_text_free(nmt_text *t) {
   if (t->raw) tok_config_free(&t->src);
   if (t->detok) tok_config_free(&t->tgt);
   tok_scratch_free(&t->scratch);
-  free(t->norm.p), free(t->tok.p), free(t->bpe_out.s), free(t->words.s);
+  free(t->norm.s), free(t->tok.s), free(t->bpe_out.s), free(t->words.s);
   nmt_bpe_free(t->bpe);
   free(t);
 }
 
 int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n) {
   if (!t->raw) return *out = line, *out_n = n, NMT_OK;
-  t->norm.n = t->tok.n = 0;
+  t->norm.len = t->tok.len = 0;
   bool ok = true;
   if (t->m->tok.normalize) {
     ok = tok_normalize(&t->src, &t->scratch, line, n, &t->norm);
-    line = t->norm.p, n = t->norm.n - 1; /* without its '\n' */
+    line = t->norm.s, n = t->norm.len - 1; /* without its '\n' */
   }
   if (!ok || !tok_tokenize(&t->src, &t->scratch, line, n, &t->tok)) return nmt_fail(NMT_EIO, "out of memory");
   t->bpe_out.len = 0;
-  int st = nmt_bpe_apply_line(t->bpe, t->tok.p, t->tok.n - 1, &t->bpe_out);
+  int st = nmt_bpe_apply_line(t->bpe, t->tok.s, t->tok.len - 1, &t->bpe_out);
   *out = t->bpe_out.s ? t->bpe_out.s : "";
   *out_n = t->bpe_out.len;
   return st;
@@ -91,11 +91,11 @@ int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out) {
   if (!t->detok) return nmt_ids_text(t->m->tgt, ids, n, t->join, out);
   t->words.len = 0;
   int st = nmt_ids_text(t->m->tgt, ids, n, true, &t->words);
-  t->tok.n = 0;
+  t->tok.len = 0;
   if (!st && t->words.len &&
       !tok_detokenize(&t->tgt, &t->scratch, t->words.s, t->words.len, &t->tok))
     st = nmt_fail(NMT_EIO, "out of memory");
-  if (!st && t->words.len && nmt_strbuf_add(out, t->tok.p, t->tok.n - 1))
+  if (!st && t->words.len && nmt_strbuf_add(out, t->tok.s, t->tok.len - 1))
     st = nmt_fail(NMT_EIO, "out of memory");
   return st;
 }

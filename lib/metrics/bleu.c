@@ -11,7 +11,7 @@
 #include "metrics/sacre_tok.h"
 
 typedef struct {
-  nmt_buf text;   /* tokenized line; token spans point into it */
+  nmt_strbuf text;   /* tokenized line; token spans point into it */
   nmt_span *tok;
   size_t ntok, tcap;
 } side;
@@ -21,7 +21,7 @@ struct nmt_bleu {
   int smooth;     /* index into smooth_names */
   double smooth_value;
   nmt_tokenizer *tok;
-  nmt_buf low;
+  nmt_strbuf low;
   side *sides;    /* [0] hypothesis, [1..] references */
   int nsides;
   nmt_idmap words, grams;
@@ -63,8 +63,8 @@ int nmt_bleu_new(nmt_bleu **out, const nmt_bleu_opts *o) {
 void nmt_bleu_free(nmt_bleu *b) {
   if (!b) return;
   nmt_tokenizer_free(b->tok);
-  nmt_buf_free(&b->low);
-  for (int i = 0; i < b->nsides; i++) { nmt_buf_free(&b->sides[i].text); free(b->sides[i].tok); }
+  nmt_strbuf_free(&b->low);
+  for (int i = 0; i < b->nsides; i++) { nmt_strbuf_free(&b->sides[i].text); free(b->sides[i].tok); }
   free(b->sides);
   nmt_idmap_free(&b->words);
   nmt_idmap_free(&b->grams);
@@ -83,8 +83,8 @@ static int grow_u32(uint32_t **p, size_t n) {
 /* multi-bleu.perl: bytes, ASCII lowercase, split on [ \t\n\r\f\v]. */
 static int split_ascii(side *s) {
   s->ntok = 0;
-  const char *p = s->text.p;
-  size_t n = s->text.n, i = 0;
+  const char *p = s->text.s;
+  size_t n = s->text.len, i = 0;
   while (i < n) {
     while (i < n && strchr(" \t\n\r\f\v", p[i]) && p[i]) i++;
     if (i >= n) break;
@@ -104,28 +104,28 @@ static int split_ascii(side *s) {
 
 static int prepare(nmt_bleu *b, side *s, const char *line, size_t n) {
   if (b->o.multibleu) {
-    s->text.n = 0;
-    if (nmt_buf_add(&s->text, line, n)) return NMT_EIO;
+    s->text.len = 0;
+    if (nmt_strbuf_add(&s->text, line, n)) return NMT_EIO;
     if (b->o.lowercase)
       for (size_t i = 0; i < n; i++)
-        if (s->text.p[i] >= 'A' && s->text.p[i] <= 'Z') s->text.p[i] += 32;
+        if (s->text.s[i] >= 'A' && s->text.s[i] <= 'Z') s->text.s[i] += 32;
     return split_ascii(s);
   }
   n = nmt_py_rstrip(line, n);
   if (b->o.lowercase) {
     if (nmt_py_lower(line, n, &b->low)) return NMT_EIO;
-    line = b->low.p;
-    n = b->low.n;
+    line = b->low.s;
+    n = b->low.len;
   }
   if (nmt_tokenize(b->tok, line, n, &s->text)) return NMT_EIO;
-  return nmt_py_split(s->text.p, s->text.n, &s->tok, &s->tcap, &s->ntok);
+  return nmt_py_split(s->text.s, s->text.len, &s->tok, &s->tcap, &s->ntok);
 }
 
 /* Ids of the side's tokens into b->ids; then, order by order, b->prev[i] holds
  * the id of the n-gram starting at i. visit() sees each n-gram id. */
 static void word_ids(nmt_bleu *b, const side *s) {
   for (size_t i = 0; i < s->ntok; i++)
-    b->ids[i] = nmt_idmap_str(&b->words, s->text.p + s->tok[i].off, s->tok[i].len);
+    b->ids[i] = nmt_idmap_str(&b->words, s->text.s + s->tok[i].off, s->tok[i].len);
 }
 
 static inline uint32_t gram_id(nmt_bleu *b, int n, size_t i, bool *fresh) {

@@ -9,7 +9,7 @@
 #include "metrics/sacre_text.h"
 
 typedef struct {
-  nmt_buf text;    /* the (lowercased) line; word spans point into it */
+  nmt_strbuf text;    /* the (lowercased) line; word spans point into it */
   uint32_t *cps;   /* code points (whitespace removed unless kept) */
   size_t ncp, cpcap;
   nmt_span *words; /* punctuation-split words */
@@ -49,7 +49,7 @@ int nmt_chrf_new(nmt_chrf **out, const nmt_chrf_opts *o) {
 void nmt_chrf_free(nmt_chrf *c) {
   if (!c) return;
   for (int i = 0; i < c->nsides; i++) {
-    nmt_buf_free(&c->sides[i].text);
+    nmt_strbuf_free(&c->sides[i].text);
     free(c->sides[i].cps);
     free(c->sides[i].words);
   }
@@ -85,9 +85,9 @@ static int add_word(side *s, size_t off, size_t len) {
 
 static int prepare(nmt_chrf *c, side *s, const char *line, size_t n) {
   if (c->o.lowercase) { if (nmt_py_lower(line, n, &s->text)) return NMT_EIO; }
-  else { s->text.n = 0; if (nmt_buf_add(&s->text, line, n)) return NMT_EIO; }
-  const char *p = s->text.p;
-  n = s->text.n;
+  else { s->text.len = 0; if (nmt_strbuf_add(&s->text, line, n)) return NMT_EIO; }
+  const char *p = s->text.s;
+  n = s->text.len;
   if (s->cpcap < n + 1) {
     uint32_t *cps = grow(s->cps, n + 1, sizeof *cps);
     if (!cps) return NMT_EIO;
@@ -118,19 +118,19 @@ static int prepare(nmt_chrf *c, side *s, const char *line, size_t n) {
 }
 
 /* Calls back with each n-gram id of side s, order by order (o = 0..order-1). */
-#define FOR_EACH_GRAM(c, s, o, id, body)                                                   \
+#define FOR_EACH_GRAM(c, sd, o, id, body)                                                   \
   do {                                                                                    \
     bool fresh_;                                                                          \
     for (int o = 0; o < (c)->order; o++) {                                                \
       bool word_ = o >= (c)->o.char_order;                                                \
       int n_ = word_ ? o - (c)->o.char_order + 1 : o + 1;                                \
-      size_t len_ = word_ ? (s)->nw : (s)->ncp;                                           \
+      size_t len_ = word_ ? (sd)->nw : (sd)->ncp;                                           \
       if (word_ && n_ == 1)                                                               \
         for (size_t i_ = 0; i_ < len_; i_++)                                              \
-          (c)->ids[i_] = nmt_idmap_str(&(c)->words, (s)->text.p + (s)->words[i_].off,     \
-                                       (s)->words[i_].len);                               \
+          (c)->ids[i_] = nmt_idmap_str(&(c)->words, (sd)->text.s + (sd)->words[i_].off,     \
+                                       (sd)->words[i_].len);                               \
       for (size_t i_ = 0; i_ + n_ <= len_; i_++) {                                        \
-        uint32_t item_ = word_ ? (c)->ids[i_ + n_ - 1] : (s)->cps[i_ + n_ - 1];           \
+        uint32_t item_ = word_ ? (c)->ids[i_ + n_ - 1] : (sd)->cps[i_ + n_ - 1];           \
         uint32_t pre_ = n_ == 1 ? UINT32_MAX : (c)->prev[i_];                             \
         uint32_t id = nmt_idmap_key(&(c)->grams, nmt_ngram_key(pre_, item_, word_), &fresh_); \
         (c)->prev[i_] = id;                                                               \

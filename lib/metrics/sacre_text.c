@@ -7,30 +7,6 @@
 #include "base/err.h"
 #include "base/utf8.h"
 
-int nmt_buf_reserve(nmt_buf *b, size_t extra) {
-  if (b->n + extra + 1 <= b->cap) return NMT_OK;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap < b->n + extra + 1) cap *= 2;
-  char *p = realloc(b->p, cap);
-  if (!p) return nmt_fail(NMT_EIO, "out of memory");
-  b->p = p;
-  b->cap = cap;
-  return NMT_OK;
-}
-
-int nmt_buf_add(nmt_buf *b, const char *s, size_t n) {
-  if (nmt_buf_reserve(b, n)) return NMT_EIO;
-  memcpy(b->p + b->n, s, n);
-  b->n += n;
-  return NMT_OK;
-}
-
-void nmt_buf_free(nmt_buf *b) {
-  free(b->p);
-  b->p = NULL;
-  b->n = b->cap = 0;
-}
-
 size_t nmt_py_rstrip(const char *s, size_t n) {
   size_t end = n;
   while (end > 0) {
@@ -65,14 +41,14 @@ static bool is_letter(uint32_t c, locale_t loc) {
   return c < 0x80 ? ((c | 32) >= 'a' && (c | 32) <= 'z') : loc && iswalpha_l((wint_t)c, loc);
 }
 
-int nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
-  out->n = 0;
-  if (nmt_buf_reserve(out, n + 8)) return NMT_EIO;
+int nmt_py_lower(const char *s, size_t n, nmt_strbuf *out) {
+  out->len = 0;
+  if (nmt_strbuf_reserve(out, n + 8)) return NMT_EIO;
   size_t i = 0;
   /* ASCII fast path until the first non-ASCII byte */
   while (i < n && (unsigned char)s[i] < 0x80) {
     char c = s[i++];
-    out->p[out->n++] = (c >= 'A' && c <= 'Z') ? c + 32 : c;
+    out->s[out->len++] = (c >= 'A' && c <= 'Z') ? c + 32 : c;
   }
   if (i == n) return NMT_OK;
   locale_t loc = utf8_locale();
@@ -81,7 +57,7 @@ int nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
     uint32_t c = nmt_utf8_next(s, &i), l;
     if (c < 0x80) l = (c >= 'A' && c <= 'Z') ? c + 32 : c;
     else if (c == 0x130) { /* İ lowers to i + combining dot above */
-      if (nmt_buf_add(out, "i\xCC\x87", 3)) return NMT_EIO;
+      if (nmt_strbuf_add(out, "i\xCC\x87", 3)) return NMT_EIO;
       prev = c;
       continue;
     } else if (c == 0x3A3) { /* Σ: final sigma at the end of a word */
@@ -90,7 +66,7 @@ int nmt_py_lower(const char *s, size_t n, nmt_buf *out) {
       l = is_letter(prev, loc) && !is_letter(next, loc) ? 0x3C2 : 0x3C3;
     } else l = loc ? (uint32_t)towlower_l((wint_t)c, loc) : c;
     char enc[4];
-    if (nmt_buf_add(out, enc, (size_t)nmt_utf8_encode(l, enc))) return NMT_EIO;
+    if (nmt_strbuf_add(out, enc, (size_t)nmt_utf8_encode(l, enc))) return NMT_EIO;
     prev = c;
   }
   return NMT_OK;

@@ -7,24 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/err.h"
+#include "base/strbuf.h"
 #include "base/utf8.h"
 
-/* A growable byte buffer reused across lines. The functions that grow it
- * return NMT_OK, or NMT_EIO "out of memory" (nmt_fail) leaving it unchanged. */
-typedef struct {
-  char *p;
-  size_t n, cap;
-} nmt_buf;
-
-/* Room for `extra` more bytes plus one. */
-int nmt_buf_reserve(nmt_buf *b, size_t extra);
-static inline int nmt_buf_put(nmt_buf *b, char c) {
-  if (b->n + 1 >= b->cap && nmt_buf_reserve(b, 1)) return NMT_EIO;
-  b->p[b->n++] = c;
-  return NMT_OK;
-}
-int nmt_buf_add(nmt_buf *b, const char *s, size_t n);
-void nmt_buf_free(nmt_buf *b);
 
 /* Python's str.isspace() set (what str.split() with no argument splits on). */
 static inline bool nmt_py_space(uint32_t c) {
@@ -37,7 +22,7 @@ static inline bool nmt_py_space(uint32_t c) {
 size_t nmt_py_rstrip(const char *s, size_t n);
 
 /* out = str.lower() of s[0..n) (replaces out's content). NMT_OK or NMT_EIO. */
-int nmt_py_lower(const char *s, size_t n, nmt_buf *out);
+int nmt_py_lower(const char *s, size_t n, nmt_strbuf *out);
 
 /* A slice of a buffer: one token. */
 typedef struct {

@@ -13,7 +13,7 @@ enum { TOK_13A, TOK_INTL, TOK_NONE, TOK_CHAR };
 
 struct nmt_tokenizer {
   int kind;
-  nmt_buf a, b;
+  nmt_strbuf a, b;
   pcre2_code *re[3];
   pcre2_match_data *md;
 };
@@ -54,8 +54,8 @@ void nmt_tokenizer_free(nmt_tokenizer *t) {
   if (!t) return;
   for (int i = 0; i < 3; i++) pcre2_code_free(t->re[i]);
   pcre2_match_data_free(t->md);
-  nmt_buf_free(&t->a);
-  nmt_buf_free(&t->b);
+  nmt_strbuf_free(&t->a);
+  nmt_strbuf_free(&t->b);
   free(t);
 }
 
@@ -70,139 +70,139 @@ static inline bool is_13a_punct(unsigned char c) {
 /* Every function that writes a buffer returns NMT_OK or NMT_EIO (out of memory). */
 
 /* out = in with every occurrence of `from` replaced by `to` (str.replace). */
-static int replace_all(const nmt_buf *in, const char *from, const char *to, nmt_buf *out) {
+static int replace_all(const nmt_strbuf *in, const char *from, const char *to, nmt_strbuf *out) {
   size_t fl = strlen(from), tl = strlen(to), i = 0;
-  out->n = 0;
-  if (nmt_buf_reserve(out, in->n)) return NMT_EIO;
-  while (i < in->n) {
-    const char *hit = memmem(in->p + i, in->n - i, from, fl);
-    size_t end = hit ? (size_t)(hit - in->p) : in->n;
-    if (nmt_buf_add(out, in->p + i, end - i)) return NMT_EIO;
+  out->len = 0;
+  if (nmt_strbuf_reserve(out, in->len)) return NMT_EIO;
+  while (i < in->len) {
+    const char *hit = memmem(in->s + i, in->len - i, from, fl);
+    size_t end = hit ? (size_t)(hit - in->s) : in->len;
+    if (nmt_strbuf_add(out, in->s + i, end - i)) return NMT_EIO;
     if (!hit) break;
-    if (nmt_buf_add(out, to, tl)) return NMT_EIO;
+    if (nmt_strbuf_add(out, to, tl)) return NMT_EIO;
     i = end + fl;
   }
   return NMT_OK;
 }
 
-static void swap(nmt_buf *a, nmt_buf *b) { nmt_buf t = *a; *a = *b; *b = t; }
+static void swap(nmt_strbuf *a, nmt_strbuf *b) { nmt_strbuf t = *a; *a = *b; *b = t; }
 
 /* The punctuation passes shared by 13a and tercom's western normalisation,
  * applied to a (result in a; b is scratch). */
-static int punct_pass(nmt_buf *a, nmt_buf *b) {
-  b->n = 0; /* ([{-~[-` -&(-+:-@/]) -> " \1 " */
-  if (nmt_buf_reserve(b, a->n * 3)) return NMT_EIO;
-  for (size_t i = 0; i < a->n; i++) {
-    unsigned char c = (unsigned char)a->p[i];
-    if (is_13a_punct(c)) { b->p[b->n++] = ' '; b->p[b->n++] = c; b->p[b->n++] = ' '; }
-    else b->p[b->n++] = c;
+static int punct_pass(nmt_strbuf *a, nmt_strbuf *b) {
+  b->len = 0; /* ([{-~[-` -&(-+:-@/]) -> " \1 " */
+  if (nmt_strbuf_reserve(b, a->len * 3)) return NMT_EIO;
+  for (size_t i = 0; i < a->len; i++) {
+    unsigned char c = (unsigned char)a->s[i];
+    if (is_13a_punct(c)) { b->s[b->len++] = ' '; b->s[b->len++] = c; b->s[b->len++] = ' '; }
+    else b->s[b->len++] = c;
   }
   swap(a, b);
   return NMT_OK;
 }
 
-static int number_passes(nmt_buf *a, nmt_buf *b) {
+static int number_passes(nmt_strbuf *a, nmt_strbuf *b) {
   size_t i;
-  b->n = 0; /* ([^0-9])([\.,]) -> "\1 \2 " */
-  if (nmt_buf_reserve(b, a->n * 2)) return NMT_EIO;
-  for (i = 0; i < a->n;) {
-    unsigned char c = (unsigned char)a->p[i];
-    if (i + 1 < a->n && !is_digit(c) && (a->p[i + 1] == '.' || a->p[i + 1] == ',')) {
-      b->p[b->n++] = c; b->p[b->n++] = ' '; b->p[b->n++] = a->p[i + 1]; b->p[b->n++] = ' ';
+  b->len = 0; /* ([^0-9])([\.,]) -> "\1 \2 " */
+  if (nmt_strbuf_reserve(b, a->len * 2)) return NMT_EIO;
+  for (i = 0; i < a->len;) {
+    unsigned char c = (unsigned char)a->s[i];
+    if (i + 1 < a->len && !is_digit(c) && (a->s[i + 1] == '.' || a->s[i + 1] == ',')) {
+      b->s[b->len++] = c; b->s[b->len++] = ' '; b->s[b->len++] = a->s[i + 1]; b->s[b->len++] = ' ';
       i += 2;
-    } else b->p[b->n++] = a->p[i++];
+    } else b->s[b->len++] = a->s[i++];
   }
   swap(a, b);
-  b->n = 0; /* ([\.,])([^0-9]) -> " \1 \2" */
-  if (nmt_buf_reserve(b, a->n * 2)) return NMT_EIO;
-  for (i = 0; i < a->n;) {
-    char c = a->p[i];
-    if (i + 1 < a->n && (c == '.' || c == ',') && !is_digit((unsigned char)a->p[i + 1])) {
-      b->p[b->n++] = ' '; b->p[b->n++] = c; b->p[b->n++] = ' '; b->p[b->n++] = a->p[i + 1];
+  b->len = 0; /* ([\.,])([^0-9]) -> " \1 \2" */
+  if (nmt_strbuf_reserve(b, a->len * 2)) return NMT_EIO;
+  for (i = 0; i < a->len;) {
+    char c = a->s[i];
+    if (i + 1 < a->len && (c == '.' || c == ',') && !is_digit((unsigned char)a->s[i + 1])) {
+      b->s[b->len++] = ' '; b->s[b->len++] = c; b->s[b->len++] = ' '; b->s[b->len++] = a->s[i + 1];
       i += 2;
-    } else b->p[b->n++] = a->p[i++];
+    } else b->s[b->len++] = a->s[i++];
   }
   swap(a, b);
-  b->n = 0; /* ([0-9])(-) -> "\1 \2 " */
-  if (nmt_buf_reserve(b, a->n * 2)) return NMT_EIO;
-  for (i = 0; i < a->n;) {
-    unsigned char c = (unsigned char)a->p[i];
-    if (i + 1 < a->n && is_digit(c) && a->p[i + 1] == '-') {
-      b->p[b->n++] = c; b->p[b->n++] = ' '; b->p[b->n++] = '-'; b->p[b->n++] = ' ';
+  b->len = 0; /* ([0-9])(-) -> "\1 \2 " */
+  if (nmt_strbuf_reserve(b, a->len * 2)) return NMT_EIO;
+  for (i = 0; i < a->len;) {
+    unsigned char c = (unsigned char)a->s[i];
+    if (i + 1 < a->len && is_digit(c) && a->s[i + 1] == '-') {
+      b->s[b->len++] = c; b->s[b->len++] = ' '; b->s[b->len++] = '-'; b->s[b->len++] = ' ';
       i += 2;
-    } else b->p[b->n++] = a->p[i++];
+    } else b->s[b->len++] = a->s[i++];
   }
   swap(a, b);
   return NMT_OK;
 }
 
 /* XML entities mteval unescapes (not &apos;), in sacreBLEU's order. */
-static int unescape(nmt_buf *a, nmt_buf *b) {
+static int unescape(nmt_strbuf *a, nmt_strbuf *b) {
   static const char *const ent[4][2] = {{"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}};
   for (int k = 0; k < 4; k++) {
-    if (!memchr(a->p, '&', a->n)) return NMT_OK;
+    if (!memchr(a->s, '&', a->len)) return NMT_OK;
     if (replace_all(a, ent[k][0], ent[k][1], b)) return NMT_EIO;
     swap(a, b);
   }
   return NMT_OK;
 }
 
-static int tok_13a(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
-  nmt_buf *a = &t->a, *b = &t->b;
-  a->n = 0;
-  if (nmt_buf_put(a, ' ') || nmt_buf_add(a, s, n)) return NMT_EIO;
-  if (memmem(a->p, a->n, "<skipped>", 9)) {
+static int tok_13a(nmt_tokenizer *t, const char *s, size_t n, nmt_strbuf *out) {
+  nmt_strbuf *a = &t->a, *b = &t->b;
+  a->len = 0;
+  if (nmt_strbuf_addc(a, ' ') || nmt_strbuf_add(a, s, n)) return NMT_EIO;
+  if (memmem(a->s, a->len, "<skipped>", 9)) {
     if (replace_all(a, "<skipped>", "", b)) return NMT_EIO;
     swap(a, b);
   }
-  if (unescape(a, b) || nmt_buf_put(a, ' ') || punct_pass(a, b) || number_passes(a, b)) return NMT_EIO;
-  out->n = 0;
-  return nmt_buf_add(out, a->p, a->n);
+  if (unescape(a, b) || nmt_strbuf_addc(a, ' ') || punct_pass(a, b) || number_passes(a, b)) return NMT_EIO;
+  out->len = 0;
+  return nmt_strbuf_add(out, a->s, a->len);
 }
 
-static int tok_intl(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
-  nmt_buf *a = &t->a, *b = &t->b;
-  a->n = 0;
-  if (nmt_buf_add(a, s, n)) return NMT_EIO;
+static int tok_intl(nmt_tokenizer *t, const char *s, size_t n, nmt_strbuf *out) {
+  nmt_strbuf *a = &t->a, *b = &t->b;
+  a->len = 0;
+  if (nmt_strbuf_add(a, s, n)) return NMT_EIO;
   for (int k = 0; k < 3; k++) {
     for (;;) {
-      if (nmt_buf_reserve(b, a->n * 3 + 16)) return NMT_EIO;
+      if (nmt_strbuf_reserve(b, a->len * 3 + 16)) return NMT_EIO;
       PCRE2_SIZE len = b->cap;
-      int rc = pcre2_substitute(t->re[k], (PCRE2_SPTR)a->p, a->n, 0,
+      int rc = pcre2_substitute(t->re[k], (PCRE2_SPTR)a->s, a->len, 0,
                                 PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH | PCRE2_NO_UTF_CHECK,
                                 t->md, NULL, (PCRE2_SPTR)intl_rep[k], PCRE2_ZERO_TERMINATED,
-                                (PCRE2_UCHAR *)b->p, &len);
+                                (PCRE2_UCHAR *)b->s, &len);
       if (rc == PCRE2_ERROR_NOMEMORY) {
-        b->n = 0;
-        if (nmt_buf_reserve(b, len)) return NMT_EIO;
+        b->len = 0;
+        if (nmt_strbuf_reserve(b, len)) return NMT_EIO;
         continue;
       }
-      b->n = rc >= 0 ? len : 0;
+      b->len = rc >= 0 ? len : 0;
       break;
     }
     swap(a, b);
   }
-  out->n = 0;
-  return nmt_buf_add(out, a->p, a->n);
+  out->len = 0;
+  return nmt_strbuf_add(out, a->s, a->len);
 }
 
-static int tok_char(const char *s, size_t n, nmt_buf *out) {
-  out->n = 0;
-  if (nmt_buf_reserve(out, n * 2)) return NMT_EIO;
+static int tok_char(const char *s, size_t n, nmt_strbuf *out) {
+  out->len = 0;
+  if (nmt_strbuf_reserve(out, n * 2)) return NMT_EIO;
   for (size_t i = 0; i < n;) {
     size_t st = i;
     nmt_utf8_next(s, &i);
-    if (nmt_buf_add(out, s + st, i - st) || nmt_buf_put(out, ' ')) return NMT_EIO;
+    if (nmt_strbuf_add(out, s + st, i - st) || nmt_strbuf_addc(out, ' ')) return NMT_EIO;
   }
   return NMT_OK;
 }
 
-int nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out) {
+int nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_strbuf *out) {
   switch (t->kind) {
   case TOK_13A: return tok_13a(t, s, n, out);
   case TOK_INTL: return tok_intl(t, s, n, out);
   case TOK_CHAR: return tok_char(s, n, out);
-  default: out->n = 0; return nmt_buf_add(out, s, n);
+  default: out->len = 0; return nmt_strbuf_add(out, s, n);
   }
 }
 
@@ -219,40 +219,40 @@ static bool is_asian_punct(uint32_t c) {
          c == 0xFF1A || c == 0xFF1B || c == 0xFF01 || c == 0xFF02 || c == 0xFF08 || c == 0xFF09;
 }
 
-int nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_buf *out,
-                        nmt_buf *tmp) {
-  nmt_buf *a = out, *b = tmp;
-  if (o->case_sensitive) { a->n = 0; if (nmt_buf_add(a, s, n)) return NMT_EIO; }
+int nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_strbuf *out,
+                        nmt_strbuf *tmp) {
+  nmt_strbuf *a = out, *b = tmp;
+  if (o->case_sensitive) { a->len = 0; if (nmt_strbuf_add(a, s, n)) return NMT_EIO; }
   else if (nmt_py_lower(s, n, a)) return NMT_EIO;
   if (!n) return NMT_OK;
   if (o->normalized) {
-    b->n = 0;
-    if (nmt_buf_put(b, ' ') || nmt_buf_add(b, a->p, a->n) || nmt_buf_put(b, ' ')) return NMT_EIO;
+    b->len = 0;
+    if (nmt_strbuf_addc(b, ' ') || nmt_strbuf_add(b, a->s, a->len) || nmt_strbuf_addc(b, ' ')) return NMT_EIO;
     swap(a, b);
     /* possessives ('s$ cannot match after padding) */
     if (punct_pass(a, b) || replace_all(a, "'s ", " 's ", b)) return NMT_EIO;
     swap(a, b);
     if (number_passes(a, b)) return NMT_EIO;
     if (o->asian_support) {
-      b->n = 0;
-      for (size_t i = 0; i < a->n;) {
+      b->len = 0;
+      for (size_t i = 0; i < a->len;) {
         size_t st = i;
-        uint32_t c = nmt_utf8_next(a->p, &i);
+        uint32_t c = nmt_utf8_next(a->s, &i);
         bool pad = is_cjk(c) || is_asian_punct(c);
-        if ((pad && nmt_buf_put(b, ' ')) || nmt_buf_add(b, a->p + st, i - st) || (pad && nmt_buf_put(b, ' ')))
+        if ((pad && nmt_strbuf_addc(b, ' ')) || nmt_strbuf_add(b, a->s + st, i - st) || (pad && nmt_strbuf_addc(b, ' ')))
           return NMT_EIO;
       }
       swap(a, b);
     }
   }
   if (o->no_punct) {
-    b->n = 0;
-    for (size_t i = 0; i < a->n;) {
+    b->len = 0;
+    for (size_t i = 0; i < a->len;) {
       size_t st = i;
-      uint32_t c = nmt_utf8_next(a->p, &i);
+      uint32_t c = nmt_utf8_next(a->s, &i);
       bool drop = c < 0x80 ? c && strchr(".,?:;!\"()", (int)c) : o->asian_support && is_asian_punct(c);
       if (drop) continue;
-      if (nmt_buf_add(b, a->p + st, i - st)) return NMT_EIO;
+      if (nmt_strbuf_add(b, a->s + st, i - st)) return NMT_EIO;
     }
     swap(a, b);
   }

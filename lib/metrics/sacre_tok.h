@@ -12,7 +12,7 @@ typedef struct nmt_tokenizer nmt_tokenizer;
 int nmt_tokenizer_new(nmt_tokenizer **t, const char *name);
 const char *nmt_tokenizer_name(const nmt_tokenizer *t);
 /* out = tokenized s[0..n). NMT_OK or NMT_EIO (out of memory). */
-int nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_buf *out);
+int nmt_tokenize(nmt_tokenizer *t, const char *s, size_t n, nmt_strbuf *out);
 void nmt_tokenizer_free(nmt_tokenizer *t);
 
 /* TER's TercomTokenizer options (sacreBLEU defaults: all false). */
@@ -21,7 +21,7 @@ typedef struct {
 } nmt_tercom_opts;
 
 /* out = tercom-tokenized s[0..n); tmp is scratch space. NMT_OK or NMT_EIO. */
-int nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_buf *out,
-                        nmt_buf *tmp);
+int nmt_tercom_tokenize(const nmt_tercom_opts *o, const char *s, size_t n, nmt_strbuf *out,
+                        nmt_strbuf *tmp);
 
 #endif

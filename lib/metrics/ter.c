@@ -269,7 +269,7 @@ int nmt_ter_edits(const uint32_t *hyp, int nh, const uint32_t *ref, int nr, long
 
 struct nmt_ter {
   nmt_tercom_opts o;
-  nmt_buf *text, tmp;
+  nmt_strbuf *text, tmp;
   int ntext;
   nmt_span *tok;
   size_t tcap;
@@ -288,9 +288,9 @@ int nmt_ter_new(nmt_ter **out, const nmt_tercom_opts *o) {
 
 void nmt_ter_free(nmt_ter *t) {
   if (!t) return;
-  for (int i = 0; i < t->ntext; i++) nmt_buf_free(&t->text[i]);
+  for (int i = 0; i < t->ntext; i++) nmt_strbuf_free(&t->text[i]);
   free(t->text);
-  nmt_buf_free(&t->tmp);
+  nmt_strbuf_free(&t->tmp);
   free(t->tok);
   nmt_idmap_free(&t->words);
   free(t->ids);
@@ -300,7 +300,7 @@ void nmt_ter_free(nmt_ter *t) {
 int nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *const *refs,
                     const size_t *ref_lens, int nrefs, double *stats) {
   if (t->ntext < nrefs + 1) {
-    nmt_buf *text = realloc(t->text, sizeof *t->text * (size_t)(nrefs + 1));
+    nmt_strbuf *text = realloc(t->text, sizeof *t->text * (size_t)(nrefs + 1));
     if (!text) return nmt_fail(NMT_EIO, "out of memory");
     t->text = text;
     memset(t->text + t->ntext, 0, sizeof *t->text * (size_t)(nrefs + 1 - t->ntext));
@@ -311,7 +311,7 @@ int nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *con
     const char *s = r ? refs[r - 1] : hyp;
     size_t n = nmt_py_rstrip(s, r ? ref_lens[r - 1] : hyp_len);
     if (nmt_tercom_tokenize(&t->o, s, n, &t->text[r], &t->tmp)) return NMT_EIO;
-    total += t->text[r].n / 2 + 1;
+    total += t->text[r].len / 2 + 1;
   }
   if (nmt_idmap_reset(&t->words, total, true)) return NMT_EIO;
   if (total > t->idcap) {
@@ -325,10 +325,10 @@ int nmt_ter_segment(nmt_ter *t, const char *hyp, size_t hyp_len, const char *con
   for (int r = 0; r <= nrefs; r++) {
     start[r] = k;
     size_t nt;
-    if (nmt_py_split(t->text[r].p, t->text[r].n, &t->tok, &t->tcap, &nt)) return NMT_EIO;
+    if (nmt_py_split(t->text[r].s, t->text[r].len, &t->tok, &t->tcap, &nt)) return NMT_EIO;
     if (nt > NMT_TER_MAX_WORDS) return nmt_fail(NMT_EINPUT, "TER: a line has more than %d words", NMT_TER_MAX_WORDS);
     for (size_t i = 0; i < nt; i++)
-      t->ids[k++] = nmt_idmap_str(&t->words, t->text[r].p + t->tok[i].off, t->tok[i].len);
+      t->ids[k++] = nmt_idmap_str(&t->words, t->text[r].s + t->tok[i].off, t->tok[i].len);
   }
   start[nrefs + 1] = k;
   int nh = (int)(start[1] - start[0]);

@@ -109,14 +109,13 @@ void nmt_shuffle(long *a, long n, uint64_t seed, uint64_t stream) {
   }
 }
 
-static const nmt_corpus *sort_corpus; /* qsort has no context argument */
-
 static long len_of(const long *off, long i) { return off[i + 1] - off[i]; }
 
-static int by_length(const void *x, const void *y) {
+static int by_length(const void *x, const void *y, void *corpus) {
+  const nmt_corpus *c = corpus;
   long a = *(const long *)x, b = *(const long *)y;
-  long d = len_of(sort_corpus->src_off, a) - len_of(sort_corpus->src_off, b);
-  if (!d) d = len_of(sort_corpus->tgt_off, a) - len_of(sort_corpus->tgt_off, b);
+  long d = len_of(c->src_off, a) - len_of(c->src_off, b);
+  if (!d) d = len_of(c->tgt_off, a) - len_of(c->tgt_off, b);
   if (!d) d = a - b; /* total order: the same plan on every libc */
   return d < 0 ? -1 : d > 0;
 }
@@ -173,9 +172,9 @@ int nmt_plan_epoch(nmt_plan *p, const nmt_corpus *c, const nmt_batch_opts *o, ui
   }
   for (long i = 0; i < c->n; i++) p->pairs[i] = i;
   if (o->shuffle) nmt_shuffle(p->pairs, c->n, seed, SHUFFLE_STREAM + 2 * (uint64_t)epoch);
-  sort_corpus = c;
   for (long i = 0; o->window > 1 && i < c->n; i += o->window)
-    qsort(p->pairs + i, (size_t)(c->n - i < o->window ? c->n - i : o->window), sizeof(long), by_length);
+    qsort_r(p->pairs + i, (size_t)(c->n - i < o->window ? c->n - i : o->window), sizeof(long), by_length,
+            (void *)c);
   p->nbatches = cut(p, c, o);
   int st = o->shuffle ? shuffle_batches(p, c->n, seed, epoch) : NMT_OK;
   if (st) nmt_plan_free(p);

@@ -51,6 +51,16 @@ nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   return m->cfg.family->forward(g, m, p, b, ntokens);
 }
 
+int nn_net_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len, int S,
+                  int B, const float *src_mask, nn_enc_out *out) {
+  return m->cfg.family->encode(g, m, p, src, src_len, S, B, src_mask, out);
+}
+
+nn_tensor *nn_net_step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev, nn_tensor **state,
+                       const nn_dec_ctx *ctx, nn_tensor **align) {
+  return m->cfg.family->step(g, m, p, prev, state, ctx, align);
+}
+
 int nn_net_cells(const nn_net_cfg *c, unsigned cells) {
   const char *const *cell_names = nmt_option_by_key("enc-cell")->names;
   const char *name = c->family ? c->family->name : "?";

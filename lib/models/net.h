@@ -144,6 +144,11 @@ const char *nn_family_names(void);
 int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p);
 nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
                           long *ntokens);
+/* Inference: the family's encode and step (see nn_family). */
+int nn_net_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len, int S,
+                  int B, const float *src_mask, nn_enc_out *out);
+nn_tensor *nn_net_step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev, nn_tensor **state,
+                       const nn_dec_ctx *ctx, nn_tensor **align);
 
 /* Helpers for families. */
 /* NMT_OK, or NMT_EUSAGE when the encoder or decoder cell is not among `cells`, the

@@ -1,8 +1,8 @@
-/* Fork-join over pthreads; see nn/parallel.h. A thread costs ~20-50 µs to
- * start, so only loops of 256K elements or more (~0.2 ms and up) are split. */
+/* Fork-join over the worker pool; see nn/parallel.h. A thread costs ~20-50 µs
+ * to start, so only loops of 256K elements or more (~0.2 ms and up) are split. */
 #include "nn/parallel.h"
+#include "base/pool.h"
 #include <cblas.h>
-#include <pthread.h>
 
 enum { MAX_THREADS = 8, MIN_WORK = 1 << 18 };
 
@@ -19,31 +19,8 @@ void nn_set_threads(int n) { set_threads = n > 0 ? n : 0; }
 
 void nn_parallel_nested(bool on) { nested = on; }
 
-typedef struct {
-  void (*fn)(void *ctx, int part, int parts);
-  void *ctx;
-  int part, parts;
-} job;
-
-static void *run(void *arg) {
-  job *j = arg;
-  j->fn(j->ctx, j->part, j->parts);
-  return NULL;
-}
-
 void nn_parallel(size_t work, void (*fn)(void *ctx, int part, int parts), void *ctx) {
-  int parts = work >= MIN_WORK ? nn_threads() : 1;
-  pthread_t tid[MAX_THREADS];
-  job jobs[MAX_THREADS];
-  bool started[MAX_THREADS] = {false};
-  for (int i = 1; i < parts; i++) {
-    jobs[i] = (job){fn, ctx, i, parts};
-    started[i] = pthread_create(&tid[i], NULL, run, &jobs[i]) == 0;
-    if (!started[i]) run(&jobs[i]); /* no thread: do it here */
-  }
-  fn(ctx, 0, parts);
-  for (int i = 1; i < parts; i++)
-    if (started[i]) pthread_join(tid[i], NULL);
+  nmt_pool_run(work >= MIN_WORK ? nn_threads() : 1, fn, ctx);
 }
 
 void nn_part_range(size_t n, int part, int parts, size_t *lo, size_t *hi) {

@@ -3,9 +3,9 @@
 #include "text/bpe.h"
 #include "text/bpe_internal.h"
 #include "base/err.h"
+#include "base/pool.h"
 #include "base/utf8.h"
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,10 +99,9 @@ typedef struct {
   int st;
 } count_job;
 
-static void *count_thread(void *arg) {
-  count_job *j = arg;
+static void count_part(void *ctx, int part, int parts) {
+  count_job *j = (count_job *)ctx + part;
   j->st = count_text(j->wf, j->text, j->n);
-  return NULL;
 }
 
 /* Add `from` to `to`: words new to `to` keep their order of first appearance. */
@@ -120,17 +119,14 @@ enum { THREAD_MIN_BYTES = 1 << 20 };
 static int count_text_parallel(nmt_wordfreq *wf, const char *text, size_t n) {
   const char *mid = n >= THREAD_MIN_BYTES ? memchr(text + n / 2, '\n', n - n / 2) : NULL;
   if (!mid) return count_text(wf, text, n);
-  count_job second = {NULL, mid + 1, (size_t)(text + n - mid - 1), NMT_OK};
-  int st = nmt_wordfreq_new(&second.wf);
+  count_job half[2] = {{wf, text, (size_t)(mid - text), NMT_OK},
+                       {NULL, mid + 1, (size_t)(text + n - mid - 1), NMT_OK}};
+  int st = nmt_wordfreq_new(&half[1].wf);
   if (st) return st;
-  pthread_t t;
-  bool threaded = !pthread_create(&t, NULL, count_thread, &second);
-  st = count_text(wf, text, (size_t)(mid - text));
-  if (threaded) pthread_join(t, NULL);
-  else count_thread(&second);
-  if (!st) st = second.st;
-  if (!st) st = merge_counts(wf, second.wf);
-  nmt_wordfreq_free(second.wf);
+  nmt_pool_run(2, count_part, half);
+  st = half[0].st ? half[0].st : half[1].st;
+  if (!st) st = merge_counts(wf, half[1].wf);
+  nmt_wordfreq_free(half[1].wf);
   return st;
 }
 

@@ -5,16 +5,6 @@
 #include <string.h>
 #include "text/tok_unicode.h"
 
-bool tok_str_reserve(tok_str *s, size_t need) {
-  if (need <= s->cap) return true;
-  size_t cap = s->cap ? s->cap : 256;
-  while (cap < need) cap *= 2;
-  char *p = realloc(s->p, cap);
-  if (!p) return false;
-  s->p = p, s->cap = cap;
-  return true;
-}
-
 bool tok_cps_reserve(tok_cps *c, size_t need) {
   if (need <= c->cap) return true;
   size_t cap = c->cap ? c->cap : 256;
@@ -26,7 +16,7 @@ bool tok_cps_reserve(tok_cps *c, size_t need) {
 }
 
 void tok_scratch_free(tok_scratch *s) {
-  free(s->a.p), free(s->b.p), free(s->s.p), free(s->t.p), free(s->word.p), free(s->words);
+  free(s->a.p), free(s->b.p), free(s->s.s), free(s->t.s), free(s->word.s), free(s->words);
   memset(s, 0, sizeof *s);
 }
 
@@ -39,11 +29,11 @@ bool tok_decode(tok_cps *c, const char *str, size_t n) {
   return true;
 }
 
-bool tok_encode(tok_str *o, const uint32_t *cp, size_t n) {
-  if (!tok_str_reserve(o, o->n + 4 * n)) return false;
-  char *q = o->p + o->n;
+bool tok_encode(nmt_strbuf *o, const uint32_t *cp, size_t n) {
+  if (nmt_strbuf_reserve(o, 4 * n)) return false;
+  char *q = o->s + o->len;
   for (size_t i = 0; i < n; i++) q = nmt_utf8_put(q, cp[i]);
-  o->n = (size_t)(q - o->p);
+  o->len = (size_t)(q - o->s);
   return true;
 }
 

@@ -166,7 +166,7 @@ static long *quote_slot(quote_count *q, int *nq, word w) {
 }
 
 bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n,
-                    tok_str *out) {
+                    nmt_strbuf *out) {
   if (!tok_cps_reserve(&s->a, n + 3) || !tok_cps_reserve(&s->b, n + 3)) return false;
   size_t i, k = 0; /* decode " $line " into s->a */
   bool blank = true;
@@ -207,8 +207,8 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
   int nq = 0;
   /* written straight out as UTF-8; s/ +/ /g and the trim happen as spaces
    * are written: 4 bytes a character, 2 spaces a word at most */
-  if (!tok_str_reserve(out, out->n + 6 * s->a.n + 8)) return false;
-  char *q = out->p + out->n, *start = q;
+  if (nmt_strbuf_reserve(out, 6 * s->a.n + 8)) return false;
+  char *q = out->s + out->len, *start = q;
   bool space = true; /* $prependSpace */
 #define PUT(x) (q = put_word(q, (x)))
 #define SPACE() (space ? (void)(q = put_space(q, start)) : (void)0)
@@ -279,6 +279,6 @@ bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, siz
 #undef SPACE
   if (q > start && q[-1] == ' ') q--;
   *q++ = '\n';
-  out->n = (size_t)(q - out->p);
+  out->len = (size_t)(q - out->s);
   return true;
 }

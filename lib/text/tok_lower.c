@@ -19,8 +19,8 @@ size_t tok_lower_into(char *dst, const char *line, size_t n) {
   return (size_t)(q - dst);
 }
 
-bool tok_lowercase(tok_scratch *s, const char *line, size_t n, tok_str *out) {
-  if (!tok_str_reserve(out, out->n + TOK_LOWER_ROOM(n) + 1)) return false;
-  out->n += tok_lower_into(out->p + out->n, line, n);
+bool tok_lowercase(tok_scratch *s, const char *line, size_t n, nmt_strbuf *out) {
+  if (nmt_strbuf_reserve(out, TOK_LOWER_ROOM(n) + 1)) return false;
+  out->len += tok_lower_into(out->s + out->len, line, n);
   return tok_put(out, "\n", 1);
 }

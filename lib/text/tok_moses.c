@@ -225,9 +225,9 @@ static bool keeps_period(const tok_config *cfg, tok_scratch *s, const uint32_t *
     else if (IS(w[i], TOK_ALPHA)) alpha = true;
   }
   if (dot && alpha) return true;
-  s->word.n = 0;
+  s->word.len = 0;
   if (!tok_encode(&s->word, w, len - 1)) return false;
-  int kind = tok_nbp_get(cfg->nbp, s->word.p, s->word.n);
+  int kind = tok_nbp_get(cfg->nbp, s->word.s, s->word.len);
   if (kind == TOK_NBP_ALWAYS) return true;
   if (next && IS(next, TOK_LOWER)) return true;
   return kind == TOK_NBP_NUMERIC && next >= '0' && next <= '9';
@@ -250,14 +250,14 @@ static inline char *put(char *q, uint32_t c, const char *const *ent) {
 
 /* The word loop (split /\s/, the final-period rule) and the space clean-up,
  * written straight out as UTF-8 with the dot runs restored and escaping. */
-static bool emit_words(const tok_config *cfg, tok_scratch *s, tok_str *out) {
+static bool emit_words(const tok_config *cfg, tok_scratch *s, nmt_strbuf *out) {
   const uint32_t *a = s->a.p;
   size_t n = s->a.n, last = 0, end = 0; /* the last word is a[last..end) */
   const char *const *ent = cfg->escape ? ESCAPED : UNESCAPED;
   /* 6 bytes a character at most ("&#124;"), a split period 1 more, then the
    * final rule and the '\n' */
-  if (!tok_str_reserve(out, out->n + 7 * n + 16)) return false;
-  char *q = out->p + out->n, *start = q;
+  if (nmt_strbuf_reserve(out, 7 * n + 16)) return false;
+  char *q = out->s + out->len, *start = q;
   for (size_t i = 0; i < n;) {
     if (a[i] == ' ') {
       i++;
@@ -286,12 +286,12 @@ static bool emit_words(const tok_config *cfg, tok_scratch *s, tok_str *out) {
     *q++ = ' ';
   }
   *q++ = '\n';
-  out->n = (size_t)(q - out->p);
+  out->len = (size_t)(q - out->s);
   return true;
 }
 
 bool tok_tokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n,
-                  tok_str *out) {
+                  nmt_strbuf *out) {
   /* worst growth: 3x for specials, then 5x per hyphen, plus a few */
   if (!tok_cps_reserve(&s->a, 16 * n + 16) || !tok_cps_reserve(&s->b, 16 * n + 16)) return false;
   int has = clean_space(s, line, n);

@@ -7,16 +7,16 @@
 #define NBSP "\xC2\xA0"
 
 typedef struct {
-  tok_str *in, *out;
+  nmt_strbuf *in, *out;
   uint8_t seen[256]; /* bytes that may be in `in`: rules needing an absent one are skipped */
   bool spaced;       /* `in` may hold "  ": set on every change, cleared by squeeze */
 } norm;
 
 static void swap(norm *m) {
-  tok_str *t = m->in;
+  nmt_strbuf *t = m->in;
   m->in = m->out;
   m->out = t;
-  m->out->n = 0;
+  m->out->len = 0;
   m->spaced = true;
 }
 
@@ -34,7 +34,7 @@ static void mark(norm *m, const char *s) {
 /* s/from/to/g for a literal `from` */
 static bool replace(norm *m, const char *from, const char *to) {
   size_t fl = strlen(from), tl = strlen(to);
-  const char *p = m->in->p, *end = p + m->in->n;
+  const char *p = m->in->s, *end = p + m->in->len;
   const char *hit = memmem(p, (size_t)(end - p), from, fl);
   if (!hit) return true;
   mark(m, to);
@@ -70,11 +70,11 @@ static size_t two_spaces(const char *s, size_t n) {
 static void squeeze(norm *m) {
   if (!m->spaced) return;
   m->spaced = false;
-  char *s = m->in->p;
-  size_t n = m->in->n, k = two_spaces(s, n);
+  char *s = m->in->s;
+  size_t n = m->in->len, k = two_spaces(s, n);
   for (size_t i = k; i < n; i++)
     if (!(s[i] == ' ' && s[k - 1] == ' ')) s[k++] = s[i];
-  if (k < n) m->in->n = k;
+  if (k < n) m->in->len = k;
 }
 
 static bool digit(char c) { return c >= '0' && c <= '9'; }
@@ -85,8 +85,8 @@ static bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
  * match consumes B, so "1 2 3" gives "1,2 3". */
 static bool rep_between(norm *m, bool (*ok)(char), const char *mid, const char *to) {
   if (!all_seen(m, mid)) return true;
-  size_t ml = strlen(mid), tl = strlen(to), n = m->in->n;
-  const char *s = m->in->p;
+  size_t ml = strlen(mid), tl = strlen(to), n = m->in->len;
+  const char *s = m->in->s;
   bool any = false;
   for (size_t i = 0; i < n; i++) {
     if (i + ml + 1 < n && ok(s[i]) && !memcmp(s + i + 1, mid, ml) && ok(s[i + ml + 1])) {
@@ -100,27 +100,27 @@ static bool rep_between(norm *m, bool (*ok)(char), const char *mid, const char *
     }
   }
   if (any) mark(m, to), swap(m);
-  else m->out->n = 0;
+  else m->out->len = 0;
   return true;
 }
 
 /* s/\) ([\.\!\:\?\;\,])/\)$1/g and s/(\d) \%/$1\%/g: drop a space between two bytes */
 static void drop_space(norm *m, bool (*left)(char), const char *right) {
-  char *s = m->in->p;
-  size_t k = 0, n = m->in->n;
+  char *s = m->in->s;
+  size_t k = 0, n = m->in->len;
   for (size_t i = 0; i < n; i++) {
     s[k++] = s[i];
     if (left(s[i]) && i + 2 < n && s[i + 1] == ' ' && s[i + 2] && strchr(right, s[i + 2]))
       s[k++] = s[i + 2], i += 2;
   }
-  m->in->n = k;
+  m->in->len = k;
 }
 static bool close_paren(char c) { return c == ')'; }
 
 /* English: s/\"([,\.]+)/$1\"/g — the quote goes after the punctuation */
 static void quote_after_punct(norm *m) {
-  char *s = m->in->p;
-  size_t n = m->in->n;
+  char *s = m->in->s;
+  size_t n = m->in->len;
   for (size_t i = 0; i < n; i++) {
     if (s[i] != '"') continue;
     size_t j = i + 1;
@@ -135,8 +135,8 @@ static void quote_after_punct(norm *m) {
 /* s/(\.+)\"(\s*[^<])/\"$1$2/g: periods go after the quote unless "<" follows
  * directly or nothing does ("\n" counts as something). */
 static void quote_before_periods(norm *m) {
-  char *s = m->in->p;
-  size_t n = m->in->n;
+  char *s = m->in->s;
+  size_t n = m->in->len;
   for (size_t i = 0; i < n; i++) {
     if (s[i] != '.') continue;
     size_t j = i;
@@ -158,9 +158,9 @@ static void quote_before_periods(norm *m) {
 }
 
 bool tok_normalize(const tok_config *cfg, tok_scratch *sc, const char *line, size_t n,
-                   tok_str *out) {
+                   nmt_strbuf *out) {
   norm m = {&sc->s, &sc->t, {0}, true};
-  m.in->n = m.out->n = 0;
+  m.in->len = m.out->len = 0;
   if (!tok_put(m.in, line, n) || !tok_put(m.in, "\n", 1)) return false;
   for (size_t i = 0; i < n; i++) m.seen[(uint8_t)line[i]] = 1;
   m.seen['\n'] = 1;
@@ -205,5 +205,5 @@ bool tok_normalize(const tok_config *cfg, tok_scratch *sc, const char *line, siz
   bool comma = !strcmp(L, "de") || !strcmp(L, "es") || !strcmp(L, "cz") || !strcmp(L, "cs") ||
                !strcmp(L, "fr");
   if (!rep_between(&m, digit, NBSP, comma ? "," : ".")) return false;
-  return tok_put(out, m.in->p, m.in->n); /* keeps the "\n" */
+  return tok_put(out, m.in->s, m.in->len); /* keeps the "\n" */
 }

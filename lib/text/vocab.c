@@ -110,11 +110,10 @@ static int count_line(void *c, char *line, size_t len, const char *name, long li
 
 static int count_file(counter *c, const char *path) { return nmt_each_utf8_line(path, count_line, c); }
 
-static const long *sort_counts; /* qsort has no context argument */
-
-static int by_count_then_first(const void *a, const void *b) {
+static int by_count_then_first(const void *a, const void *b, void *counts) {
+  const long *n = counts;
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  if (sort_counts[x] != sort_counts[y]) return sort_counts[x] > sort_counts[y] ? -1 : 1;
+  if (n[x] != n[y]) return n[x] > n[y] ? -1 : 1;
   return x < y ? -1 : x > y;
 }
 
@@ -123,8 +122,7 @@ static int add_sorted(nmt_vocab *v, const counter *c, long min_count, long max_s
   int32_t *order = malloc(sizeof *order * (size_t)(n ? n : 1));
   if (!order) return nmt_fail(NMT_EIO, "out of memory");
   for (int32_t i = 0; i < n; i++) order[i] = i;
-  sort_counts = c->count;
-  qsort(order, (size_t)n, sizeof *order, by_count_then_first);
+  qsort_r(order, (size_t)n, sizeof *order, by_count_then_first, c->count);
   for (int32_t i = 0; i < n && c->count[order[i]] >= min_count; i++) {
     if (max_size > 0 && nmt_vocab_size(v) >= max_size) break;
     if (nmt_strmap_intern(v->map, nmt_strmap_str(c->seen, order[i]), nmt_strmap_len(c->seen, order[i])) < 0) {

@@ -1,10 +1,10 @@
 /* The data-parallel gradient; see train/step.h. */
 #include "train/step.h"
 #include "base/err.h"
+#include "base/pool.h"
 #include "nn/arena.h"
 #include "nn/parallel.h"
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +49,11 @@ void nmt_stepper_free(nmt_stepper *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Forward and backward of one worker's part. */
-static void *work(void *arg) {
-  nmt_worker *k = arg;
+/* Forward and backward of worker `part`'s part of the batch; with several
+ * parts, its nn_parallel loops stay in its thread. */
+static void work(void *ctx, int part, int parts) {
+  nmt_worker *k = &((nmt_stepper *)ctx)->w[part];
+  nn_parallel_nested(parts > 1);
   if (k->index) memset(k->p.g, 0, sizeof(float) * k->p.n);
   k->g.seed = k->seed;
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
@@ -61,12 +63,7 @@ static void *work(void *arg) {
   k->status = loss ? NMT_OK : nmt_errcode();
   k->loss = loss ? loss->v[0] : NAN;
   if (loss && isfinite(k->loss)) k->status = nn_tape_backward(&k->g, loss, k->scale);
-  return NULL;
-}
-
-static void *work_nested(void *arg) {
-  nn_parallel_nested(true);
-  return work(arg);
+  nn_parallel_nested(false);
 }
 
 typedef struct {
@@ -107,15 +104,7 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
     k->scale = 1.0f / (float)(s->words ? s->words : 1);
     if (i) k->p.g = k->grad;
   }
-  pthread_t tid[NMT_MAX_WORKERS];
-  bool started[NMT_MAX_WORKERS] = {false};
-  for (int i = 1; i < used; i++)
-    if (!(started[i] = pthread_create(&tid[i], NULL, work_nested, &s->w[i]) == 0)) work(&s->w[i]);
-  if (used > 1) nn_parallel_nested(true);
-  work(&s->w[0]);
-  nn_parallel_nested(false);
-  for (int i = 1; i < used; i++)
-    if (started[i]) pthread_join(tid[i], NULL);
+  nmt_pool_run(used, work, s);
   *loss = 0, *ntokens = 0;
   for (int i = 0; i < used && !st; i++) {
     st = s->w[i].status;

@@ -41,7 +41,7 @@ static double forced_score(nmt_model *m, const int *src, const int *src_len, int
   double nll = 0;
   for (int b = 0; b < nb; b++) prev[b] = NMT_BOS;
   for (int t = 0; t < T; t++) {
-    CHECK_INT(nmt_dec_step(&d, prev), NMT_OK);
+    CHECK_INT(nmt_dec_step(&d, prev, NULL), NMT_OK);
     for (int b = 0; b < nb; b++) {
       int y = tgt_out[t * nb + b];
       if (y != NMT_PAD) nll -= d.logp[b * V + y];
@@ -244,13 +244,12 @@ TEST(decode_shortlist_renormalises) {
   nmt_dec full = {0}, sl = {0};
   const int prev[B] = {NMT_BOS, NMT_BOS, NMT_BOS};
   CHECK_INT(nmt_dec_start(&full, &m.net, &m.params, fsrc, fsrc_len, B, 4, 1), NMT_OK);
-  CHECK_INT(nmt_dec_step(&full, prev), NMT_OK);
+  CHECK_INT(nmt_dec_step(&full, prev, NULL), NMT_OK);
   for (int W = 2; W <= 6; W += 4) { /* 2 < 2K = 4 for beam 2: 4 ids */
     int K = W == 2 ? 2 : 1, n = W < 2 * K ? 2 * K : W, prevk[2 * B];
     for (int r = 0; r < B * K; r++) prevk[r] = NMT_BOS;
-    sl.shortlist = W;
     CHECK_INT(nmt_dec_start(&sl, &m.net, &m.params, fsrc, fsrc_len, B, 4, K), NMT_OK);
-    CHECK_INT(nmt_dec_step(&sl, prevk), NMT_OK);
+    CHECK_INT(nmt_dec_step(&sl, prevk, &(nmt_step_args){.shortlist = W}), NMT_OK);
     for (int b = 0; b < B; b++) {
       const float *f = full.logp + b * V, *s = sl.logp + b * K * V;
       double z = 0;

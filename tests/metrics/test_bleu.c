@@ -152,7 +152,7 @@ TEST(bleu_expected_sentence) { CHECK_INT(run_groups(is_sentence), 2048); }
 TEST(bleu_expected_multibleu) { CHECK_INT(run_groups(is_multibleu), 18); }
 
 static const char *tok13a(const char *s) {
-  static nmt_buf out;
+  static nmt_strbuf out;
   nmt_tokenizer *t;
   nmt_tokenizer_new(&t, "13a");
   CHECK_INT(nmt_tokenize(t, s, strlen(s), &out), 0);
@@ -161,9 +161,9 @@ static const char *tok13a(const char *s) {
   static char buf[512];
   nmt_span *sp = NULL;
   size_t cap = 0, n = 0, k = 0;
-  CHECK_INT(nmt_py_split(out.p, out.n, &sp, &cap, &n), 0);
+  CHECK_INT(nmt_py_split(out.s, out.len, &sp, &cap, &n), 0);
   for (size_t i = 0; i < n; i++)
-    k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%.*s", i ? " " : "", (int)sp[i].len, out.p + sp[i].off);
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%.*s", i ? " " : "", (int)sp[i].len, out.s + sp[i].off);
   buf[k] = 0;
   free(sp);
   return buf;
@@ -177,11 +177,11 @@ TEST(bleu_tokenizer_13a) {
 }
 
 TEST(bleu_python_text) {
-  nmt_buf b = {0};
+  nmt_strbuf b = {0};
   CHECK_INT(nmt_py_lower("İSTANBUL ΟΔΟΣ", strlen("İSTANBUL ΟΔΟΣ"), &b), 0);
-  CHECK(b.n == strlen("i̇stanbul οδος") && !memcmp(b.p, "i̇stanbul οδος", b.n));
+  CHECK(b.len == strlen("i̇stanbul οδος") && !memcmp(b.s, "i̇stanbul οδος", b.len));
   CHECK_INT(nmt_py_rstrip("a b\xc2\xa0\r\t ", 8), 3);
-  nmt_buf_free(&b);
+  nmt_strbuf_free(&b);
 }
 
 TEST(bleu_corpus_api) {

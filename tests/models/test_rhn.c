@@ -78,7 +78,7 @@ static double forced_nll(const nn_net *m, nn_params *p) {
   CHECK_INT(nmt_dec_start(&d, m, p, src, src_len, B, S, 1), NMT_OK);
   double nll = 0;
   for (int t = 0; t < TT; t++) {
-    CHECK_INT(nmt_dec_step(&d, tgt_in + t * B), NMT_OK);
+    CHECK_INT(nmt_dec_step(&d, tgt_in + t * B, NULL), NMT_OK);
     for (int b = 0; b < B; b++)
       if (tgt_out[t * B + b] != PAD) nll -= d.logp[b * V + tgt_out[t * B + b]];
   }

@@ -70,14 +70,14 @@ static const char *run(int mode, const char *lang, bool aggressive, bool escape,
   tok_config cfg;
   tok_config_init(&cfg, lang, aggressive, escape);
   tok_scratch s = {0};
-  tok_str out = {0};
+  nmt_strbuf out = {0};
   bool ok = mode == TOK     ? tok_tokenize(&cfg, &s, line, strlen(line), &out)
             : mode == DETOK ? tok_detokenize(&cfg, &s, line, strlen(line), &out)
             : mode == NORM  ? tok_normalize(&cfg, &s, line, strlen(line), &out)
                             : tok_lowercase(&s, line, strlen(line), &out);
-  CHECK(ok && out.n > 0 && out.p[out.n - 1] == '\n');
-  snprintf(buf, sizeof buf, "%.*s", (int)(out.n ? out.n - 1 : 0), out.p);
-  free(out.p);
+  CHECK(ok && out.len > 0 && out.s[out.len - 1] == '\n');
+  snprintf(buf, sizeof buf, "%.*s", (int)(out.len ? out.len - 1 : 0), out.s);
+  free(out.s);
   tok_scratch_free(&s);
   tok_config_free(&cfg);
   return buf;

@@ -1,5 +1,6 @@
 /* nmt-decode: translate BPE'd (or, with --raw, plain) text with a model from nmt-train. */
 #include "base/cli.h"
+#include "decode/stream.h"
 #include "decode_tool.h"
 #include "nn/device.h"
 #include "base/err.h"
@@ -58,6 +59,35 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   return st;
 }
 
+enum { SHOWN_WARNINGS = 10 };
+
+/* The first few warnings are shown, the rest counted. */
+static void warn(void *ctx, const char *msg) {
+  if ((*(long *)ctx)++ < SHOWN_WARNINGS) nmt_warn(PROG, "%s", msg);
+}
+
+/* a.input into a.output, committed only when every line is translated. */
+static int translate(const nmt_model *m, const decode_args *a) {
+  long warnings = 0;
+  int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
+  nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
+                       .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
+                       .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
+                       .alignment = a->alignment, .warn = warn, .warn_ctx = &warnings};
+  nmt_text *text = NULL;
+  nmt_reader *r = NULL;
+  nmt_writer *w = NULL;
+  int st = nmt_text_new(&text, m, a->model, a->raw, !a->no_postprocess);
+  if (!st) st = nmt_reader_open(&r, a->input);
+  if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
+  if (!st) st = nmt_decode_stream(m, text, &o, r, w);
+  if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
+  if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
+  if (r) nmt_reader_close(r);
+  nmt_text_free(text);
+  return st;
+}
+
 int main(int argc, char **argv) {
   tool_init(PROG);
   decode_args a;
@@ -71,7 +101,7 @@ int main(int argc, char **argv) {
   if (a.alignment && m.net.cfg.no_attention)
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.model));
   if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
-  if ((st = decode_stream(&m, &a))) nmt_die(PROG, st);
+  if ((st = translate(&m, &a))) nmt_die(PROG, st);
   nmt_model_free(&m);
   return 0;
 }

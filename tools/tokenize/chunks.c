@@ -1,6 +1,7 @@
 /* See chunks.h. A ring of chunks: each is filled by the reader, claimed by a
  * worker in order, and written once done; memory stays flat in the input size. */
 #include "chunks.h"
+#include "base/pool.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +12,10 @@ enum { CHUNK_LINES = 2048, CHUNK_BYTES = 1 << 18 };
 enum { FREE, QUEUED, DONE };
 
 typedef struct {
-  tok_str text;  /* the lines, back to back */
+  nmt_strbuf text;  /* the lines, back to back */
   size_t *start; /* line i is text[start[i] .. start[i+1]) */
   size_t nlines;
-  tok_str out;
+  nmt_strbuf out;
   int state;
   bool ok;
 } chunk;
@@ -31,14 +32,14 @@ typedef struct {
 } pool;
 
 static void process(pool *p, chunk *c, chunk_worker *w) {
-  c->out.n = 0;
+  c->out.len = 0;
   c->ok = true;
   for (size_t i = 0; i < c->nlines && c->ok; i++)
-    c->ok = p->fn(p->ctx, w, c->text.p + c->start[i], c->start[i + 1] - c->start[i], &c->out);
+    c->ok = p->fn(p->ctx, w, c->text.s + c->start[i], c->start[i + 1] - c->start[i], &c->out);
 }
 
-static void *worker(void *arg) {
-  pool *p = arg;
+static void worker(void *ctx, int part, int parts) {
+  pool *p = ctx;
   chunk_worker w = {0};
   pthread_mutex_lock(&p->mu);
   for (;;) {
@@ -53,8 +54,7 @@ static void *worker(void *arg) {
   }
   pthread_mutex_unlock(&p->mu);
   tok_scratch_free(&w.scratch);
-  free(w.tmp.p);
-  return NULL;
+  free(w.tmp.s);
 }
 
 /* The input has no whole line ready: what was read so far must be answered first. */
@@ -66,10 +66,10 @@ static bool stalled(nmt_reader **in, int nin, int cur) {
  * lines, 0 at the end, -1 on error. */
 static int fill(chunk *c, nmt_reader **in, int nin, int *cur) {
   c->nlines = 0;
-  c->text.n = 0;
+  c->text.len = 0;
   if (!c->start && !(c->start = malloc((CHUNK_LINES + 1) * sizeof *c->start)))
     return nmt_fail(NMT_EIO, "out of memory"), -1;
-  while (*cur < nin && c->nlines < CHUNK_LINES && c->text.n < CHUNK_BYTES) {
+  while (*cur < nin && c->nlines < CHUNK_LINES && c->text.len < CHUNK_BYTES) {
     if (c->nlines && stalled(in, nin, *cur)) break;
     char *line;
     size_t len;
@@ -80,16 +80,16 @@ static int fill(chunk *c, nmt_reader **in, int nin, int *cur) {
       continue;
     }
     if (nmt_utf8_check_line(line, len, nmt_reader_name(in[*cur]), nmt_reader_lineno(in[*cur]))) return -1;
-    c->start[c->nlines++] = c->text.n;
+    c->start[c->nlines++] = c->text.len;
     if (!tok_put(&c->text, line, len)) return nmt_fail(NMT_EIO, "out of memory"), -1;
   }
-  c->start[c->nlines] = c->text.n;
+  c->start[c->nlines] = c->text.len;
   return c->nlines > 0;
 }
 
 static int write_chunk(chunk *c, nmt_writer *w) {
   if (!c->ok) return nmt_fail(NMT_EIO, "out of memory");
-  return nmt_writer_write(w, c->out.p, c->out.n);
+  return nmt_writer_write(w, c->out.s, c->out.len);
 }
 
 /* Wait for the oldest unwritten chunk, then write it unless an error came first. */
@@ -115,7 +115,7 @@ static int run_serial(nmt_reader **in, int nin, nmt_writer *w, line_fn fn, void 
     st = write_chunk(&c, w);
   }
   if (st == NMT_OK && r < 0) st = nmt_errcode();
-  free(c.text.p), free(c.start), free(c.out.p), free(cw.tmp.p);
+  free(c.text.s), free(c.start), free(c.out.s), free(cw.tmp.s);
   tok_scratch_free(&cw.scratch);
   return st;
 }
@@ -124,13 +124,11 @@ int chunks_run(nmt_reader **in, int nin, nmt_writer *w, int threads, line_fn fn,
   if (threads <= 1) return run_serial(in, nin, w, fn, ctx);
   pool p = {.nring = 2 * threads + 2, .fn = fn, .ctx = ctx};
   p.ring = calloc((size_t)p.nring, sizeof *p.ring);
-  pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-  if (!p.ring || !tid) return free(p.ring), free(tid), nmt_fail(NMT_EIO, "out of memory");
+  if (!p.ring) return nmt_fail(NMT_EIO, "out of memory");
   pthread_mutex_init(&p.mu, NULL);
   pthread_cond_init(&p.cv, NULL);
-  int started = 0;
-  for (; started < threads; started++)
-    if (pthread_create(&tid[started], NULL, worker, &p)) break;
+  nmt_pool workers;
+  int started = nmt_pool_start(&workers, 0, threads, worker, &p);
   int cur = 0, st = started ? NMT_OK : nmt_fail(NMT_EIO, "cannot start threads");
   long written = 0;
   for (;;) { /* read chunk `queued` into a free slot */
@@ -154,10 +152,10 @@ int chunks_run(nmt_reader **in, int nin, nmt_writer *w, int threads, line_fn fn,
   p.stop = true;
   pthread_cond_broadcast(&p.cv);
   pthread_mutex_unlock(&p.mu);
-  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  nmt_pool_join(&workers);
   for (int i = 0; i < p.nring; i++)
-    free(p.ring[i].text.p), free(p.ring[i].start), free(p.ring[i].out.p);
-  free(p.ring), free(tid);
+    free(p.ring[i].text.s), free(p.ring[i].start), free(p.ring[i].out.s);
+  free(p.ring);
   pthread_mutex_destroy(&p.mu);
   pthread_cond_destroy(&p.cv);
   return st;

@@ -10,11 +10,11 @@
 /* Per-thread state handed to the line function. */
 typedef struct {
   tok_scratch scratch;
-  tok_str tmp; /* for two-step modes (normalize, then tokenize) */
+  nmt_strbuf tmp; /* for two-step modes (normalize, then tokenize) */
 } chunk_worker;
 
 /* Appends the processed line (with its '\n') to out; false when out of memory. */
-typedef bool (*line_fn)(void *ctx, chunk_worker *w, const char *line, size_t n, tok_str *out);
+typedef bool (*line_fn)(void *ctx, chunk_worker *w, const char *line, size_t n, nmt_strbuf *out);
 
 /* Runs fn over every line of the readers, in order, writing to w. Lines are
  * checked to be valid UTF-8. Returns NMT_OK or an error status (message set). */

@@ -19,7 +19,7 @@ typedef struct {
   tok_config cfg;
 } job;
 
-static bool one_line(void *ctx, chunk_worker *w, const char *line, size_t n, tok_str *out) {
+static bool one_line(void *ctx, chunk_worker *w, const char *line, size_t n, nmt_strbuf *out) {
   job *j = ctx;
   switch (j->mode) {
   case TOKENIZE: return tok_tokenize(&j->cfg, &w->scratch, line, n, out);
@@ -27,9 +27,9 @@ static bool one_line(void *ctx, chunk_worker *w, const char *line, size_t n, tok
   case NORMALIZE_ONLY: return tok_normalize(&j->cfg, &w->scratch, line, n, out);
   case LOWERCASE: return tok_lowercase(&w->scratch, line, n, out);
   case NORMALIZE_TOKENIZE:
-    w->tmp.n = 0;
+    w->tmp.len = 0;
     return tok_normalize(&j->cfg, &w->scratch, line, n, &w->tmp) &&
-           tok_tokenize(&j->cfg, &w->scratch, w->tmp.p, w->tmp.n - 1, out);
+           tok_tokenize(&j->cfg, &w->scratch, w->tmp.s, w->tmp.len - 1, out);
   }
   return false;
 }

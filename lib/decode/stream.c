@@ -1,20 +1,14 @@
-/* Windowed batch translation of a line stream; see decode_tool.h. */
-#include "decode/align.h"
-#include "decode/search.h"
-#include "decode/text.h"
-#include "decode_tool.h"
+/* Windowed batch translation of a line stream; see decode/stream.h. */
+#include "decode/stream.h"
 #include "base/err.h"
-#include "io/io.h"
-#include "nn/parallel.h"
+#include "base/pool.h"
 #include "base/utf8.h"
-#include "tool.h"
+#include "decode/align.h"
+#include "nn/parallel.h"
 #include <cblas.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { SHOWN_WARNINGS = 10 };
 
 typedef struct {
   int *ids;
@@ -32,32 +26,29 @@ typedef struct {
 } worker;
 
 typedef struct {
-  nmt_model *m;
-  const decode_args *a;
-  nmt_search_opts so;
-  int threads;   /* --cpu-threads: worker threads (or BLAS threads for one batch) */
+  const nmt_model *m;
+  const nmt_decode_opts *o;
+  int threads;   /* worker threads (or BLAS threads for one batch) */
   worker *w;     /* (threads) */
   nmt_text *text;
   line_job *jobs;
   int *order;    /* window lines with tokens, sorted by length */
   long first;    /* input line number (0-based) of jobs[0] */
-  long warnings;
 } stream;
 
 static void warn(stream *s, const char *msg) {
-  if (s->warnings++ < SHOWN_WARNINGS) nmt_warn(PROG, "%s", msg);
+  if (s->o->warn) s->o->warn(s->o->warn_ctx, msg);
 }
 
-static const line_job *sort_jobs; /* qsort has no context argument */
-
-static int by_length(const void *x, const void *y) {
-  int a = *(const int *)x, b = *(const int *)y, d = sort_jobs[a].n - sort_jobs[b].n;
+static int by_length(const void *x, const void *y, void *jobs) {
+  const line_job *j = jobs;
+  int a = *(const int *)x, b = *(const int *)y, d = j[a].n - j[b].n;
   return d ? d : a - b;
 }
 
 /* The alignments of the hypotheses shown for lines jobs[idx[0..nb)]. */
 static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
-  int shown = s->a->n_best ? s->a->beam : 1, R = 0, st = NMT_OK;
+  int shown = s->o->n_best ? s->o->search.beam : 1, R = 0, st = NMT_OK;
   size_t rows = (size_t)nb * shown;
   const int **src = malloc(sizeof *src * rows), **tgt = malloc(sizeof *tgt * rows);
   int *src_n = malloc(sizeof *src_n * rows), *tgt_n = malloc(sizeof *tgt_n * rows);
@@ -75,7 +66,7 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
       at += hyp->n;
     }
   }
-  if (!st) st = nmt_align(dec, &s->m->net, &s->m->params, src, src_n, tgt, tgt_n, R, out);
+  if (!st) st = nmt_align(dec, &s->m->net, (nn_params *)&s->m->params, src, src_n, tgt, tgt_n, R, out);
   free(src), free(tgt), free(src_n), free(tgt_n), free(out);
   return st;
 }
@@ -84,27 +75,26 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
  * sorted lines (lengths ascend, so the shares are even). */
 typedef struct {
   stream *s;
-  int k, part, parts, status;
+  int k, status;
   char msg[512]; /* the error of a worker thread (messages are per thread) */
 } share;
 
-static void *translate_share(void *arg) {
-  share *sh = arg;
+static void translate_share(void *ctx, int part, int parts) {
+  share *sh = (share *)ctx + part;
   stream *s = sh->s;
-  worker *w = &s->w[sh->part];
-  int B = (int)s->a->mini_batch, st = NMT_OK;
-  if (sh->parts > 1) nn_parallel_nested(true);
-  for (int i = sh->part * B; !st && i < sh->k; i += sh->parts * B) {
+  worker *w = &s->w[part];
+  int B = s->o->mini_batch, st = NMT_OK;
+  if (parts > 1) nn_parallel_nested(true);
+  for (int i = part * B; !st && i < sh->k; i += parts * B) {
     int nb = sh->k - i < B ? sh->k - i : B;
     for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
-    st = nmt_search(&w->dec, &s->m->net, &s->m->params, w->src, w->len, nb, &s->so, w->out);
+    st = nmt_search(&w->dec, &s->m->net, (nn_params *)&s->m->params, w->src, w->len, nb, &s->o->search, w->out);
     for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
-    if (!st && s->a->alignment) st = align_batch(s, &w->dec, s->order + i, nb);
+    if (!st && s->o->alignment) st = align_batch(s, &w->dec, s->order + i, nb);
   }
   nn_parallel_nested(false);
   sh->status = st;
   if (st) snprintf(sh->msg, sizeof sh->msg, "%s", nmt_errmsg());
-  return NULL;
 }
 
 /* The window's mini-batches over the worker threads, each with one BLAS
@@ -114,20 +104,13 @@ static int translate_window(stream *s, int n) {
   int k = 0, st = NMT_OK;
   for (int i = 0; i < n; i++)
     if (s->jobs[i].n) s->order[k++] = i;
-  sort_jobs = s->jobs;
-  qsort(s->order, (size_t)k, sizeof *s->order, by_length);
-  int batches = (int)((k + s->a->mini_batch - 1) / s->a->mini_batch);
+  qsort_r(s->order, (size_t)k, sizeof *s->order, by_length, s->jobs);
+  int batches = (k + s->o->mini_batch - 1) / s->o->mini_batch;
   int parts = batches < s->threads ? (batches ? batches : 1) : s->threads;
   openblas_set_num_threads(parts > 1 ? 1 : s->threads);
   share sh[NMT_MAX_DECODE_THREADS];
-  pthread_t tid[NMT_MAX_DECODE_THREADS];
-  bool started[NMT_MAX_DECODE_THREADS] = {false};
-  for (int p = 0; p < parts; p++) sh[p] = (share){s, k, p, parts, NMT_OK, ""};
-  for (int p = 1; p < parts; p++)
-    if (!(started[p] = pthread_create(&tid[p], NULL, translate_share, &sh[p]) == 0)) translate_share(&sh[p]);
-  translate_share(&sh[0]);
-  for (int p = 1; p < parts; p++)
-    if (started[p]) pthread_join(tid[p], NULL);
+  for (int p = 0; p < parts; p++) sh[p] = (share){s, k, NMT_OK, ""};
+  nmt_pool_run(parts, translate_share, sh);
   for (int p = 0; p < parts && !st; p++)
     if (sh[p].status) st = p ? nmt_fail(sh[p].status, "%s", sh[p].msg) : sh[p].status;
   return st;
@@ -149,14 +132,14 @@ static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, co
                      nmt_strbuf *line) {
   line->len = 0;
   int st = NMT_OK;
-  if (s->a->n_best) {
+  if (s->o->n_best) {
     char head[32];
     if (nmt_strbuf_add(line, head, (size_t)snprintf(head, sizeof head, "%ld ||| ", lineno)))
       st = nmt_fail(NMT_EIO, "out of memory");
   }
   if (!st && h) st = nmt_text_target(s->text, h->ids, h->n, line);
-  if (!st && s->a->alignment) st = add_alignment(line, align, h ? h->n : 0);
-  if (!st && s->a->n_best) {
+  if (!st && s->o->alignment) st = add_alignment(line, align, h ? h->n : 0);
+  if (!st && s->o->n_best) {
     char score[48];
     if (nmt_strbuf_add(line, score, (size_t)snprintf(score, sizeof score, " ||| %.6f", h ? (double)h->score : 0.0)))
       st = nmt_fail(NMT_EIO, "out of memory");
@@ -169,13 +152,13 @@ static int write_window(stream *s, int n, nmt_writer *w) {
   int st = NMT_OK;
   for (int i = 0; i < n && !st; i++) {
     const line_job *j = &s->jobs[i];
-    int shown = s->a->n_best ? j->out.n : 1, at = 0;
+    int shown = s->o->n_best ? j->out.n : 1, at = 0;
     for (int h = 0; h < shown && !st; h++) {
       const nmt_hyp *hyp = j->out.n ? &j->out.hyps[h] : NULL;
       st = write_hyp(s, w, s->first + i, hyp, j->align + at, &line);
       at += hyp ? hyp->n : 0;
     }
-    if (!st && s->a->n_best && !j->out.n) st = write_hyp(s, w, s->first + i, NULL, NULL, &line);
+    if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, s->first + i, NULL, NULL, &line);
   }
   for (int i = 0; i < n; i++) nmt_nbest_free(&s->jobs[i].out);
   free(line.s);
@@ -196,11 +179,11 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   size_t ntoks;
   int st = nmt_text_source(s->text, line, len, &toks, &ntoks);
   if (!st) st = nmt_vocab_encode(s->m->src, toks, ntoks, &j->ids, &j->n, &j->cap);
-  if (!st && j->n > s->a->max_length) {
-    snprintf(msg, sizeof msg, "%s:%ld: %d subwords, translating the first %ld (--max-length)", name, lineno,
-             j->n, s->a->max_length);
+  if (!st && j->n > s->o->max_length) {
+    snprintf(msg, sizeof msg, "%s:%ld: %d subwords, translating the first %d (--max-length)", name, lineno,
+             j->n, s->o->max_length);
     warn(s, msg);
-    j->n = (int)s->a->max_length;
+    j->n = s->o->max_length;
   }
   return st;
 }
@@ -223,40 +206,28 @@ static int read_window(stream *s, nmt_reader *r, nmt_writer *w, int cap) {
   return k < 0 ? -1 : n;
 }
 
-int decode_stream(nmt_model *m, const decode_args *a) {
-  int cap = (int)(a->mini_batch * a->maxi_batch);
-  int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
-  threads = threads < 1 ? 1 : threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : threads;
-  stream s = {.m = m, .a = a, .so = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor},
-              .threads = threads, .w = calloc((size_t)threads, sizeof(worker)),
+int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts *o, nmt_reader *r,
+                      nmt_writer *w) {
+  int cap = o->mini_batch * o->maxi_batch;
+  int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
+  stream s = {.m = m, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
               .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
   bool ok = s.w && s.jobs && s.order;
   for (int i = 0; ok && i < threads; i++) {
     worker *wk = &s.w[i];
-    wk->dec.shortlist = (int)a->shortlist;
-    wk->src = malloc(sizeof *wk->src * (size_t)a->mini_batch);
-    wk->len = malloc(sizeof *wk->len * (size_t)a->mini_batch);
-    wk->out = malloc(sizeof *wk->out * (size_t)a->mini_batch);
+    wk->src = malloc(sizeof *wk->src * (size_t)o->mini_batch);
+    wk->len = malloc(sizeof *wk->len * (size_t)o->mini_batch);
+    wk->out = malloc(sizeof *wk->out * (size_t)o->mini_batch);
     ok = wk->src && wk->len && wk->out;
   }
-  nmt_reader *r = NULL;
-  nmt_writer *w = NULL;
-  int st = ok ? nmt_text_new(&s.text, m, a->model, a->raw, !a->no_postprocess)
-              : nmt_fail(NMT_EIO, "out of memory");
-  if (!st) st = nmt_reader_open(&r, a->input);
-  if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
+  int st = ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   for (int n; !st && (n = read_window(&s, r, w, cap)) != 0; s.first += n) {
     if (n < 0) st = nmt_errcode();
     if (!st) st = translate_window(&s, n);
     if (!st) st = write_window(&s, n, w);
   }
-  if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
-  if (!st && s.warnings > SHOWN_WARNINGS)
-    nmt_warn(PROG, "%ld warnings in all, the first %d shown", s.warnings, SHOWN_WARNINGS);
-  if (r) nmt_reader_close(r);
   for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align);
   free(s.jobs), free(s.order);
-  nmt_text_free(s.text);
   for (int i = 0; s.w && i < threads; i++) {
     nmt_dec_free(&s.w[i].dec);
     free(s.w[i].src), free(s.w[i].len), free(s.w[i].out);

@@ -1,0 +1,32 @@
+/* Translating a stream of lines: windows of maxi_batch × mini_batch lines,
+ * sorted by length into mini-batches, the mini-batches shared out over decoding
+ * threads (each with one BLAS thread; a window of one mini-batch gets them all
+ * as BLAS threads), the answers written back in input order. A window is cut
+ * short when the input stalls, and the answers are flushed before waiting. */
+#ifndef NMT_DECODE_STREAM_H
+#define NMT_DECODE_STREAM_H
+#include "decode/search.h"
+#include "decode/text.h"
+#include "io/io.h"
+
+enum { NMT_MAX_DECODE_THREADS = 8 };
+
+typedef struct {
+  nmt_search_opts search;
+  int mini_batch, maxi_batch; /* sentences per mini-batch; mini-batches per window */
+  int max_length;             /* longer sources are cut to this many subwords (with a warning) */
+  int threads;                /* decoding threads, 1..NMT_MAX_DECODE_THREADS */
+  bool n_best;                /* every hypothesis: "N ||| text ||| score" */
+  bool alignment;             /* " ||| s-t ..." after each translation */
+  /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
+   * written; too long: cut): one message naming file and line. May be NULL. */
+  void (*warn)(void *ctx, const char *msg);
+  void *warn_ctx;
+} nmt_decode_opts;
+
+/* Translate r's lines into w (text: the model's source and output text
+ * handling). NMT_OK or the first error; w is left to the caller to commit. */
+int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts *o, nmt_reader *r,
+                      nmt_writer *w);
+
+#endif

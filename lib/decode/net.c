@@ -58,12 +58,9 @@ int nmt_dec_start(nmt_dec *d, const nn_net *net, nn_params *p, const int *src,
   d->mask = nn_floats(g, (size_t)R * S, NULL);
   d->len = nn_ints(g, (size_t)R, NULL);
   if (g->failed) return graph_status(g);
-  for (int r = 0; r < R; r++) {
-    d->len[r] = src_len[r / K];
-    for (int s = 0; s < S; s++) d->mask[r * S + s] = s < d->len[r];
-  }
-  for (int s = 0; s < S; s++)
-    for (int b = 0; b < B; b++) src_mask[s * B + b] = s < src_len[b];
+  for (int r = 0; r < R; r++) d->len[r] = src_len[r / K];
+  nn_seq_masks(src_len, S, B, src_mask, NULL); /* the batch's rule: models/batch.h */
+  nn_seq_masks(d->len, S, R, NULL, d->mask);
   nn_enc_out eo = {0};
   int st = nn_net_encode(g, net, p, src, src_len, S, B, src_mask, &eo);
   if (!st) st = alloc_states(d, &eo);

@@ -189,43 +189,73 @@ void nmt_plan_free(nmt_plan *p) {
 
 /* ---- batches ---- */
 
-int nmt_batch_fill(nmt_batch *b, const nmt_corpus *c, const long *pairs, int n) {
+void nn_seq_masks(const int *len, int T, int B, float *steps, float *rows) {
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++) {
+      float real = t < len[b];
+      if (steps) steps[(size_t)t * B + b] = real;
+      if (rows) rows[(size_t)b * T + t] = real;
+    }
+}
+
+/* Room for the ids (src, src_len, tgt_in, tgt_out, tgt_len) of a B×S, B×T batch. */
+static int *own_ids(nn_batch *b, int B, int S, int T) {
+  size_t n = (size_t)S * B + 3 * (size_t)B + 2 * (size_t)T * B;
+  return grow((void **)&b->own.ids, &b->own.cap_ids, n, sizeof(int)) ? NULL : b->own.ids;
+}
+
+void nn_batch_set_masks(nn_batch *b, int *tgt_len, float *masks) {
+  int B = b->B, S = b->S, T = b->T;
+  if (!b->tgt_len) { /* ids given: the targets count up to the first pad */
+    for (int i = 0; i < B; i++)
+      for (tgt_len[i] = 0; tgt_len[i] < T && b->tgt_out[(size_t)tgt_len[i] * B + i] != NMT_PAD;) tgt_len[i]++;
+    b->tgt_len = tgt_len;
+  }
+  float *m = masks;
+  nn_seq_masks(b->src_len, S, B, m, m + (size_t)S * B);
+  nn_seq_masks(b->tgt_len, T, B, m + 2 * (size_t)S * B, m + (2 * (size_t)S + T) * B);
+  b->src_mask = m, b->src_rows = m + (size_t)S * B;
+  b->tgt_mask = m + 2 * (size_t)S * B, b->tgt_rows = m + (2 * (size_t)S + T) * B;
+}
+
+int nn_batch_masks(nn_batch *b) {
+  int B = b->B, S = b->S, T = b->T;
+  int *ids = b->tgt_len ? NULL : own_ids(b, B, S, T);
+  if (!b->tgt_len && !ids) return NMT_EIO;
+  if (grow((void **)&b->own.masks, &b->own.cap_masks, 2 * ((size_t)S + T) * B, sizeof(float))) return NMT_EIO;
+  nn_batch_set_masks(b, ids ? ids + (size_t)S * B + 2 * (size_t)T * B + B : NULL, b->own.masks);
+  return NMT_OK;
+}
+
+int nn_batch_fill(nn_batch *b, const nmt_corpus *c, const long *pairs, int n) {
   int S = 0, T = 0;
   for (int i = 0; i < n; i++) {
     int s = (int)len_of(c->src_off, pairs[i]) + 1, t = (int)len_of(c->tgt_off, pairs[i]) + 1;
     S = s > S ? s : S;
     T = t > T ? t : T;
   }
-  if (grow((void **)&b->src, &b->cap_src, (size_t)S * n, sizeof(int)) ||
-      grow((void **)&b->src_len, &b->cap_b, (size_t)n, sizeof(int)))
-    return NMT_EIO;
-  size_t cap = b->cap_tgt;
-  if (grow((void **)&b->tgt_in, &cap, (size_t)T * n, sizeof(int)) ||
-      grow((void **)&b->tgt_out, &b->cap_tgt, (size_t)T * n, sizeof(int)))
-    return NMT_EIO;
+  int *src = own_ids(b, n, S, T);
+  if (!src) return NMT_EIO;
+  int *tgt_in = src + (size_t)S * n, *tgt_out = tgt_in + (size_t)T * n, *src_len = tgt_out + (size_t)T * n;
+  int *tgt_len = src_len + n;
   b->B = n, b->S = S, b->T = T, b->words = 0;
+  b->src = src, b->src_len = src_len, b->tgt_in = tgt_in, b->tgt_out = tgt_out, b->tgt_len = tgt_len;
   for (int i = 0; i < n; i++) {
     const int *x = c->src + c->src_off[pairs[i]], *y = c->tgt + c->tgt_off[pairs[i]];
     int m = (int)len_of(c->src_off, pairs[i]), k = (int)len_of(c->tgt_off, pairs[i]);
-    b->src_len[i] = m + 1;
-    for (int s = 0; s < S; s++) b->src[s * n + i] = s < m ? x[s] : s == m ? NMT_EOS : NMT_PAD;
+    src_len[i] = m + 1, tgt_len[i] = k + 1;
+    for (int s = 0; s < S; s++) src[s * n + i] = s < m ? x[s] : s == m ? NMT_EOS : NMT_PAD;
     for (int t = 0; t < T; t++) {
-      b->tgt_in[t * n + i] = t == 0 ? NMT_BOS : t <= k ? y[t - 1] : NMT_PAD;
-      b->tgt_out[t * n + i] = t < k ? y[t] : t == k ? NMT_EOS : NMT_PAD;
+      tgt_in[t * n + i] = t == 0 ? NMT_BOS : t <= k ? y[t - 1] : NMT_PAD;
+      tgt_out[t * n + i] = t < k ? y[t] : t == k ? NMT_EOS : NMT_PAD;
     }
     b->words += k + 1;
   }
-  return NMT_OK;
+  return nn_batch_masks(b);
 }
 
-nn_batch nmt_batch_view(const nmt_batch *b) {
-  return (nn_batch){b->B, b->S, b->T, b->src, b->src_len, b->tgt_in, b->tgt_out};
-}
-
-void nmt_batch_free(nmt_batch *b) {
-  free(b->src);
-  free(b->src_len);
-  free(b->tgt_in);
-  free(b->tgt_out);
+void nn_batch_free(nn_batch *b) {
+  free(b->own.ids);
+  free(b->own.masks);
   memset(b, 0, sizeof *b);
 }

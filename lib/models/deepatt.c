@@ -265,30 +265,6 @@ static nn_tensor *first_f(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor 
   return cW ? nn_add(g, F, cW) : F;
 }
 
-/* Masks and ids from the batch, in the arena. */
-typedef struct {
-  float *src;  /* (S*B) 1 real source position, 0 padding */
-  float *attn; /* (B,S) the same, per sentence */
-  float *tgt;  /* (T*B) 1 where a target is */
-  int *len;    /* (B) source lengths */
-  int *sent;   /* (T*B) the sentence of each target row: b */
-} masks;
-
-static masks make_masks(nn_graph *g, const nn_batch *bt, int pad) {
-  int B = bt->B, S = bt->S, T = bt->T;
-  masks mk = {nn_floats(g, (size_t)S * B, NULL), nn_floats(g, (size_t)B * S, NULL),
-              nn_floats(g, (size_t)T * B, NULL), nn_ints(g, (size_t)B, bt->src_len),
-              nn_ints(g, (size_t)T * B, NULL)};
-  if (g->failed) return mk;
-  for (int b = 0; b < B; b++) {
-    nn_require(g, bt->src_len[b] >= 1 && bt->src_len[b] <= S, "deep-att: source length %d of %d",
-               bt->src_len[b], S);
-    for (int s = 0; s < S; s++) mk.attn[b * S + s] = mk.src[s * B + b] = s < bt->src_len[b];
-  }
-  for (int i = 0; i < T * B; i++) mk.tgt[i] = bt->tgt_out[i] != pad, mk.sent[i] = i % B;
-  return mk;
-}
-
 /* The summed loss over the batch's targets: the top decoder h of the rows
  * with a target through the output layer and nn_xent. */
 static nn_tensor *loss_of(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
@@ -297,7 +273,7 @@ static nn_tensor *loss_of(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   size_t TB = (size_t)bt->T * bt->B;
   int n = 0, *rows = nn_ints(g, TB, NULL), *tgt = nn_ints(g, TB, NULL);
   for (size_t i = 0; rows && tgt && i < TB; i++)
-    if (bt->tgt_out[i] != c->pad) rows[n] = i, tgt[n++] = bt->tgt_out[i];
+    if (bt->tgt_mask[i]) rows[n] = i, tgt[n++] = bt->tgt_out[i];
   if (g->failed || !nn_require(g, n > 0, "%s: a batch without target tokens", c->family->name))
     return NULL;
   nn_tensor *logits = nn_linear(g, nn_embed(g, top, rows, n), nn_net_param(g, p, m->slot[OUT_W]),
@@ -311,29 +287,27 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                           long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T;
-  if (g->failed || !nn_require(g, B > 0 && S > 0 && T > 0, "%s: empty batch (%d,%d,%d)",
-                               c->family->name, B, S, T))
-    return NULL;
-  masks mk = make_masks(g, bt, c->pad);
-  nn_tensor *enc = g->failed ? NULL : encoder(g, m, p, bt->src, S, B, mk.src);
+  int *sent = nn_ints(g, (size_t)T * B, NULL); /* the sentence of each target row */
+  for (int i = 0; sent && i < T * B; i++) sent[i] = i % B;
+  nn_tensor *enc = g->failed ? NULL : encoder(g, m, p, bt->src, S, B, bt->src_mask);
   nn_tensor *Ey = nn_embed(g, nn_net_param(g, p, m->slot[TGT_EMB]), bt->tgt_in, T * B);
   nn_tensor *F, *Hs;
   if (attends(m)) {
     nn_tensor *mem[2] = {enc, att_keys(g, m, p, enc)};
-    nn_dec_ctx ctx = {mem, mk.attn, mk.len, S, B, NULL, B};
+    nn_dec_ctx ctx = {mem, bt->src_rows, bt->src_len, S, B, NULL, B};
     F = first_f(g, m, p, Ey, NULL);
-    Hs = g->failed ? NULL : att_layer(g, m, p, F, &ctx, mk.tgt, T);
+    Hs = g->failed ? NULL : att_layer(g, m, p, F, &ctx, bt->tgt_mask, T);
   } else {
     nn_tensor *cW = nn_matmul(g, enc, false, nn_net_param(g, p, m->slot[DEC_WC]), false);
     layer_w w0 = layer(g, m, p, dec_slot(0));
-    F = first_f(g, m, p, Ey, nn_embed(g, cW, mk.sent, T * B));
-    Hs = run_layer(g, &w0, F, mk.tgt, T, false, NULL);
+    F = first_f(g, m, p, Ey, nn_embed(g, cW, sent, T * B));
+    Hs = run_layer(g, &w0, F, bt->tgt_mask, T, false, NULL);
   }
   nn_tensor *h = nn_dropout(g, Hs, c->dropout);
   for (int l = 1; l < c->dec_layers && !g->failed; l++) {
     layer_w w = layer(g, m, p, dec_slot(l));
     F = next_f(g, m, &w, F, h);
-    h = nn_dropout(g, run_layer(g, &w, F, mk.tgt, T, false, NULL), c->dropout);
+    h = nn_dropout(g, run_layer(g, &w, F, bt->tgt_mask, T, false, NULL), c->dropout);
   }
   return g->failed ? NULL : loss_of(g, m, p, bt, h, ntokens);
 }

@@ -1,5 +1,6 @@
 /* The Luong model: parameter layout, encoder, decoder step and the training forward pass. */
 #include "models/luong.h"
+#include "models/encoder.h"
 #include "base/err.h"
 #include "nn/cells/lstm.h"
 #include "nn/ops.h"
@@ -19,10 +20,6 @@ static void add_layer(nn_params *p, int *st, const char *prefix, int in, int rec
 }
 
 /* Encoder layers [0, n) run in both directions. */
-static int bi_layers(const nn_net_cfg *c) {
-  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
-}
-
 static bool valid_cfg(const nn_net_cfg *c) {
   bool attn_sized = c->no_attention || !(c->attn.score == NN_ATTN_MLP || c->attn.local);
   return c->enc_layers >= 1 && c->enc_layers <= NN_MAX_LAYERS && c->dec_layers >= 1 &&
@@ -34,7 +31,7 @@ static bool valid_cfg(const nn_net_cfg *c) {
 
 static void layout_encoder(nn_net *m, nn_params *p, int *st) {
   const nn_net_cfg *c = &m->cfg;
-  int E = c->emb, H = c->hidden, nbi = bi_layers(c);
+  int E = c->emb, H = c->hidden, nbi = nn_enc_bi_layers(c);
   char prefix[32];
   for (int l = 0; l < c->enc_layers; l++) {
     snprintf(prefix, sizeof prefix, "enc.l%d", l);
@@ -92,71 +89,31 @@ static nn_lstm_w layer_w(nn_graph *g, nn_params *p, int wx, int wh, int b) {
   return (nn_lstm_w){nn_net_param(g, p, wx), nn_net_param(g, p, wh), nn_net_param(g, p, b)};
 }
 
-/* Masks from the batch, in the arena: source steps (S*B), attention (B,S),
- * target steps (T*B). */
-typedef struct {
-  float *src, *attn, *tgt;
-  int *len;
-} masks;
-
-static masks make_masks(nn_graph *g, const nn_batch *bt, int pad) {
-  int B = bt->B, S = bt->S, T = bt->T;
-  masks mk = {nn_floats(g, (size_t)S * B, NULL), nn_floats(g, (size_t)B * S, NULL),
-              nn_floats(g, (size_t)T * B, NULL), nn_ints(g, (size_t)B, bt->src_len)};
-  if (g->failed) return mk;
-  for (int b = 0; b < B; b++) {
-    nn_require(g, bt->src_len[b] >= 1 && bt->src_len[b] <= S, "luong: source length %d of %d",
-               bt->src_len[b], S);
-    for (int s = 0; s < S; s++) mk.attn[b * S + s] = mk.src[s * B + b] = s < bt->src_len[b];
-  }
-  for (int i = 0; i < T * B; i++) mk.tgt[i] = bt->tgt_out[i] != pad;
-  return mk;
-}
-
 static nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_net *m, nn_params *p) {
   return (nn_attn_w){nn_net_param(g, p, m->luong.attn_wa), nn_net_param(g, p, m->luong.attn_wq), nn_net_param(g, p, m->luong.attn_v),
                      nn_net_param(g, p, m->luong.attn_wp), nn_net_param(g, p, m->luong.attn_vp), nn_net_param(g, p, m->luong.attn_wc)};
 }
 
-/* One direction of one encoder layer over X: outputs (S*B,H'), final state into *h, *c. */
-static nn_tensor *enc_layer(nn_graph *g, nn_lstm_w w, nn_tensor *X, const float *mask, int S,
-                            int B, nn_tensor **h, nn_tensor **c) {
+/* One direction of encoder layer l over X: outputs (S*B,H'), final h and c into fin. */
+static nn_tensor *enc_layer(nn_graph *g, const nn_net *m, nn_params *p, int l, int dir, nn_tensor *X,
+                            const float *mask, int S, nn_tensor **fin) {
+  const struct nn_luong_views *v = &m->luong;
+  nn_lstm_w w = dir ? layer_w(g, p, v->enc_rwx[l], v->enc_rwh[l], v->enc_rb[l])
+                    : layer_w(g, p, v->enc_wx[l], v->enc_wh[l], v->enc_b[l]);
   nn_tensor *Cs, *Hs = nn_lstm_layer(g, &w, X, mask, S, NULL, NULL, &Cs);
   if (!Hs) return NULL;
-  *h = nn_rows(g, Hs, (S - 1) * B, B);
-  *c = nn_rows(g, Cs, (S - 1) * B, B);
+  int B = X->rows / S;
+  fin[0] = nn_rows(g, Hs, (S - 1) * B, B);
+  fin[1] = nn_rows(g, Cs, (S - 1) * B, B);
   return Hs;
 }
 
 static nn_tensor *nn_luong_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src,
                            const int *src_len, int S, int B, const float *mask, nn_tensor **h0,
                            nn_tensor **c0) {
-  const nn_net_cfg *c = &m->cfg;
-  int nbi = bi_layers(c);
-  int *rev = c->opt.reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
-  int *ids = c->opt.reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
-  if (g->failed) return NULL;
-  for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
-  nn_tensor *x = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.src_emb), ids ? ids : src, S * B), c->dropout);
-  /* The backward direction runs forward over each sentence's reversed rows. */
-  nn_tensor *bw = nbi ? nn_embed(g, x, rev, S * B) : NULL;
-  for (int l = 0; l < c->enc_layers && !g->failed; l++) {
-    nn_lstm_w fw_w = layer_w(g, p, m->luong.enc_wx[l], m->luong.enc_wh[l], m->luong.enc_b[l]);
-    nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x;
-    if (l >= nbi) {
-      x = enc_layer(g, fw_w, in, mask, S, B, &h0[l], &c0[l]);
-      continue;
-    }
-    nn_lstm_w bw_w = layer_w(g, p, m->luong.enc_rwx[l], m->luong.enc_rwh[l], m->luong.enc_rb[l]);
-    nn_tensor *hf, *cf, *hb, *cb;
-    x = enc_layer(g, fw_w, in, mask, S, B, &hf, &cf);
-    bw = enc_layer(g, bw_w, l ? nn_dropout(g, bw, c->dropout) : bw, mask, S, B, &hb, &cb);
-    if (g->failed) break;
-    h0[l] = nn_concat(g, hf, hb);
-    c0[l] = nn_concat(g, cf, cb);
-    if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rev, S * B));
-  }
-  return g->failed ? NULL : x;
+  nn_tensor **fin[NN_ENC_MAX_FINALS] = {h0, c0};
+  return nn_encode_stack(g, m, p, nn_net_param(g, p, m->luong.src_emb), src, src_len, S, B, mask, enc_layer, 2,
+                         fin);
 }
 
 static void nn_luong_init_state(nn_graph *g, const nn_net *m, nn_tensor **h0, nn_tensor **c0,
@@ -199,13 +156,9 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
                             const nn_batch *bt, long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, T = bt->T, H = c->hidden;
-  if (g->failed || !nn_require(g, B > 0 && bt->S > 0 && T > 0, "luong: empty batch (%d,%d,%d)", B,
-                               bt->S, T))
-    return NULL;
-  masks mk = make_masks(g, bt, c->pad);
   nn_tensor *h0[NN_MAX_LAYERS], *c0[NN_MAX_LAYERS];
   nn_tensor *h[NN_MAX_LAYERS], *cs[NN_MAX_LAYERS];
-  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, mk.src, h0, c0); /* (S*B,H) */
+  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, bt->src_mask, h0, c0); /* (S*B,H) */
   if (Hs) nn_luong_init_state(g, m, h0, c0, h, cs, B);
   nn_attn_w aw = nn_luong_attn_w(g, m, p);
   nn_tensor *K = Hs && !c->no_attention ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
@@ -220,14 +173,14 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
   if (g->failed) return NULL;
   memset(feed->v, 0, sizeof(float) * (size_t)B * H);
   for (int t = 0; t < T && !g->failed; t++) {
-    nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, mk.tgt + (size_t)t * B, h, cs, rec, t);
+    nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, bt->tgt_mask + (size_t)t * B, h, cs, rec, t);
     if (!top) break;
-    feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, mk.attn, mk.len);
+    feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, bt->src_rows, bt->src_len);
   }
   /* The output layer only on the rows with a target (padding costs ~12% of them). */
   int n = 0, *rows = nn_ints(g, (size_t)T * B, NULL), *tgt = nn_ints(g, (size_t)T * B, NULL);
   for (int i = 0; rows && tgt && i < T * B; i++)
-    if (bt->tgt_out[i] != c->pad) rows[n] = i, tgt[n++] = bt->tgt_out[i];
+    if (bt->tgt_mask[i]) rows[n] = i, tgt[n++] = bt->tgt_out[i];
   if (g->failed || !nn_require(g, n > 0, "luong: a batch without target tokens")) return NULL;
   nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), rows, n), c->dropout); /* (n,H) */
   nn_tensor *logits = nn_linear(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b)); /* (n,Vt) */

@@ -48,6 +48,15 @@ int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p) {
 
 nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
                           long *ntokens) {
+  const char *fam = m->cfg.family->name;
+  if (g->failed || !nn_require(g, b->B > 0 && b->S > 0 && b->T > 0, "%s: empty batch (%d,%d,%d)", fam, b->B,
+                               b->S, b->T) ||
+      !nn_require(g, b->src_mask && b->tgt_mask, "%s: a batch without masks (nn_batch_masks)", fam))
+    return NULL;
+  for (int i = 0; i < b->B; i++)
+    if (!nn_require(g, b->src_len[i] >= 1 && b->src_len[i] <= b->S, "%s: source length %d of %d", fam,
+                    b->src_len[i], b->S))
+      return NULL;
   return m->cfg.family->forward(g, m, p, b, ntokens);
 }
 

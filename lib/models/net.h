@@ -17,6 +17,7 @@
 #define NMT_NN_NET_H
 #include "nn/cells/luong_attn.h"
 #include "nn/params.h"
+#include "models/batch.h"
 #include "models/options.h"
 #include "nn/tape.h"
 
@@ -75,15 +76,6 @@ typedef struct nn_net {
     int slot[NN_NET_MAX_VIEWS];
   };
 } nn_net;
-
-/* A training batch, time-major: token (t, b) at index t*B+b. */
-typedef struct {
-  int B, S, T;
-  const int *src;     /* (S*B) source ids, </s> then pad after each sentence */
-  const int *src_len; /* (B) source lengths with </s>, 1..S */
-  const int *tgt_in;  /* (T*B) decoder inputs: <s> y1 .. y_{n-1}, pad after */
-  const int *tgt_out; /* (T*B) targets: y1 .. </s>, pad after */
-} nn_batch;
 
 /* What `encode` gives the decoder for B sentences. */
 typedef struct {

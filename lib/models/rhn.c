@@ -16,6 +16,7 @@
  * L_d + β·L_r, *ntokens counting L_d's tokens only. Encode and step ignore the
  * rec.* weights. */
 #include "models/rhn.h"
+#include "models/encoder.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/cells/rhn.h"
@@ -38,10 +39,6 @@ enum {
 _Static_assert((int)NSLOTS <= (int)NN_NET_MAX_VIEWS, "rhn: more views than nn_net holds");
 
 /* Encoder layers [0, n) run in both directions. */
-static int bi_layers(const nn_net_cfg *c) {
-  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
-}
-
 static bool reconstructs(const nn_net_cfg *c) { return c->opt.recon_beta > 0; }
 
 static int check_cfg(const nn_net_cfg *c) {
@@ -116,7 +113,7 @@ static int layout(nn_net *m, nn_params *p) {
   int st = check_cfg(c);
   if (st) return st;
   c->input_feed = c->input_feed && !c->no_attention;
-  int E = c->emb, H = c->hidden, nbi = bi_layers(c);
+  int E = c->emb, H = c->hidden, nbi = nn_enc_bi_layers(c);
   char prefix[32];
   nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   for (int l = 0; l < c->enc_layers; l++) {
@@ -149,55 +146,22 @@ static nn_tensor *embed(nn_graph *g, nn_params *p, const nn_net *m, int slot, co
   return nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[slot]), ids, n), m->cfg.dropout);
 }
 
-/* 1 where ids[t*B+b] is not pad, time-major (T*B) and batch-major (B,T), and
- * the counts per sentence (B): the masks of a sequence in the arena. */
-typedef struct {
-  float *steps, *attn;
-  int *len;
-} seq_mask;
-
-static seq_mask mask_of(nn_graph *g, const int *ids, int T, int B, int pad) {
-  seq_mask k = {nn_floats(g, (size_t)T * B, NULL), nn_floats(g, (size_t)B * T, NULL),
-                nn_ints(g, (size_t)B, NULL)};
-  for (int b = 0; b < B && !g->failed; b++) {
-    k.len[b] = 0;
-    for (int t = 0; t < T; t++)
-      k.len[b] += k.attn[b * T + t] = k.steps[t * B + b] = ids[t * B + b] != pad;
-  }
-  return k;
-}
-
-/* One direction of an encoder layer: its states (S*B,H'), the final ones into *fin. */
-static nn_tensor *enc_layer(nn_graph *g, nn_params *p, const nn_net *m, int base, nn_tensor *X,
+/* One direction of encoder layer l: its states (S*B,H'), the final ones into fin[0]. */
+static nn_tensor *enc_layer(nn_graph *g, const nn_net *m, nn_params *p, int l, int dir, nn_tensor *X,
                             const float *mask, int S, nn_tensor **fin) {
-  nn_rhn_w w = layer_w(g, p, m, base, m->cfg.enc_cell_depth);
+  nn_rhn_w w = layer_w(g, p, m, (dir ? ENC_R : ENC) + l * LAYER_SLOTS, m->cfg.enc_cell_depth);
   nn_tensor *Ss = nn_rhn_layer(g, &w, X, mask, S, NULL);
   int B = X->rows / S;
-  *fin = Ss ? nn_rows(g, Ss, (S - 1) * B, B) : NULL;
+  fin[0] = Ss ? nn_rows(g, Ss, (S - 1) * B, B) : NULL;
   return Ss;
 }
 
 /* The encoder: top states (S*B,H); layer l's final state (B,H) into fin[l]. */
 static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int *src,
                           const int *src_len, int S, int B, const float *mask, nn_tensor **fin) {
-  const nn_net_cfg *c = &m->cfg;
-  int nbi = bi_layers(c);
-  int *rev = c->opt.reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
-  int *ids = c->opt.reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
-  if (g->failed) return NULL;
-  for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
-  nn_tensor *x = embed(g, p, m, SRC_EMB, ids ? ids : src, S * B);
-  nn_tensor *bw = nbi ? nn_embed(g, x, rev, S * B) : NULL; /* the backward direction's rows */
-  for (int l = 0; l < c->enc_layers && !g->failed; l++) {
-    nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *ff, *fb;
-    x = enc_layer(g, p, m, ENC + l * LAYER_SLOTS, in, mask, S, l < nbi ? &ff : &fin[l]);
-    if (l >= nbi || !x) continue;
-    if (l) bw = nn_dropout(g, bw, c->dropout);
-    bw = enc_layer(g, p, m, ENC_R + l * LAYER_SLOTS, bw, mask, S, &fb);
-    fin[l] = nn_concat(g, ff, fb);
-    if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rev, S * B));
-  }
-  return g->failed ? NULL : x;
+  nn_tensor **fins[NN_ENC_MAX_FINALS] = {fin};
+  return nn_encode_stack(g, m, p, nn_net_param(g, p, m->slot[SRC_EMB]), src, src_len, S, B, mask, enc_layer, 1,
+                         fins);
 }
 
 /* The decoder's initial states s[l] (B,H). */
@@ -235,10 +199,9 @@ static nn_tensor *output_loss(nn_graph *g, const nn_net_cfg *c, nn_tensor **outs
   return nn_xent(g, nn_linear(g, X, W, b), tgt, c->pad, c->label_smoothing, ntokens);
 }
 
-/* Tu et al.'s reconstructor over the decoder's top states D (T*B,H), whose
- * target mask is tm: the summed loss of regenerating the source. */
-static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
-                              nn_tensor *D, const seq_mask *tm, const seq_mask *sm) {
+/* Tu et al.'s reconstructor over the decoder's top states D (T*B,H): the
+ * summed loss of regenerating the source. */
+static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt, nn_tensor *D) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, H = c->hidden;
   int *in = nn_ints(g, (size_t)S * B, NULL); /* <s> (the decoder's first input) x_1 .. x_{S-1} */
@@ -253,9 +216,9 @@ static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const 
   nn_rhn_recur rec;
   if (!Z1 || !nn_rhn_recur_begin(g, &rec, &w, Z1, S, B)) return NULL;
   for (int i = 0; i < S && !g->failed; i++) {
-    s = nn_rhn_step(g, &w, NULL, feed ? nn_concat(g, feed, s) : s, s, sm->steps + (size_t)i * B,
+    s = nn_rhn_step(g, &w, NULL, feed ? nn_concat(g, feed, s) : s, s, bt->src_mask + (size_t)i * B,
                     &rec, i, NULL);
-    outs[i] = nn_attn_step(g, &c->attn, &aw, s, K, D, tm->attn, tm->len, NULL);
+    outs[i] = nn_attn_step(g, &c->attn, &aw, s, K, D, bt->tgt_rows, bt->tgt_len, NULL);
     feed = c->input_feed ? outs[i] : NULL;
   }
   long nsrc;
@@ -267,11 +230,8 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                           long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T, H = c->hidden;
-  if (g->failed || !nn_require(g, B > 0 && S > 0 && T > 0, "rhn: empty batch (%d,%d,%d)", B, S, T))
-    return NULL;
-  seq_mask sm = mask_of(g, bt->src, S, B, c->pad), tm = mask_of(g, bt->tgt_out, T, B, c->pad);
   nn_tensor *fin[MAX_LAYERS], *s[MAX_LAYERS];
-  nn_tensor *Hs = encoder(g, m, p, bt->src, bt->src_len, S, B, sm.steps, fin); /* (S*B,H) */
+  nn_tensor *Hs = encoder(g, m, p, bt->src, bt->src_len, S, B, bt->src_mask, fin); /* (S*B,H) */
   if (!Hs) return NULL;
   init_state(g, m, fin, s, B);
   nn_attn_w aw = attn_w(g, p, m, ATTN);
@@ -288,15 +248,15 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
     nn_rhn_recur_begin(g, &rec[l], &w, l ? NULL : Z1, T, B);
   }
   for (int t = 0; t < T && !g->failed; t++) {
-    nn_tensor *top = tops[t] = dec_step(g, m, p, NULL, feed, tm.steps + (size_t)t * B, s, rec, t);
-    outs[t] = c->no_attention ? top : nn_attn_step(g, &c->attn, &aw, top, K, Hs, sm.attn, sm.len, NULL);
+    nn_tensor *top = tops[t] = dec_step(g, m, p, NULL, feed, bt->tgt_mask + (size_t)t * B, s, rec, t);
+    outs[t] = c->no_attention ? top : nn_attn_step(g, &c->attn, &aw, top, K, Hs, bt->src_rows, bt->src_len, NULL);
     feed = c->input_feed ? outs[t] : NULL;
   }
   if (g->failed) return NULL;
   nn_tensor *loss = output_loss(g, c, outs, T, B, bt->tgt_out, nn_net_param(g, p, m->slot[OUT_W]),
                                 nn_net_param(g, p, m->slot[OUT_B]), ntokens);
   if (reconstructs(c)) {
-    nn_tensor *Lr = reconstruct(g, m, p, bt, nn_stack(g, tops, T), &tm, &sm);
+    nn_tensor *Lr = reconstruct(g, m, p, bt, nn_stack(g, tops, T));
     loss = nn_add(g, loss, nn_scale(g, Lr, c->opt.recon_beta));
   }
   return g->failed ? NULL : loss;

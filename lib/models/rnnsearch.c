@@ -13,6 +13,7 @@
 #include "nn/cells/gru.h"
 #include "nn/cells/lstm.h"
 #include "models/rnnsearch.h"
+#include "models/encoder.h"
 #include "nn/ops.h"
 #include <stdio.h>
 #include <string.h>
@@ -32,13 +33,10 @@ enum { ENC_FW = 0, ENC_BW = NN_MAX_LAYERS, DEC = 2 * NN_MAX_LAYERS, DEC_CTX = 3 
 static int gates(enum nn_cell cell) { return cell == NN_CELL_LSTM ? 4 : cell == NN_CELL_GRU ? 3 : 1; }
 
 /* Encoder layers [0, n) are bidirectional (the context-aware layer 0 aside). */
-static int bi_layers(const nn_net_cfg *c) {
-  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
-}
 
 /* The output width of encoder layer l; the last one's is the annotation size F. */
 static int enc_width(const nn_net_cfg *c, int l) {
-  return (l || !c->opt.context_aware) && l < bi_layers(c) ? 2 * c->hidden : c->hidden;
+  return (l || !c->opt.context_aware) && l < nn_enc_bi_layers(c) ? 2 * c->hidden : c->hidden;
 }
 static int enc_in(const nn_net_cfg *c, int l) { return l ? enc_width(c, l - 1) : c->emb; }
 static int mem_width(const nn_net_cfg *c) { return enc_width(c, c->enc_layers - 1); }
@@ -83,7 +81,7 @@ static int layout(nn_net *m, nn_params *p) {
   char name[32];
   nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   for (int l = 0; l < c->enc_layers; l++) {
-    bool ca = !l && c->opt.context_aware, bi = !ca && l < bi_layers(c);
+    bool ca = !l && c->opt.context_aware, bi = !ca && l < nn_enc_bi_layers(c);
     snprintf(name, sizeof name, "enc.l%d", l);
     add_cell(m, p, &st, ENC_FW + l, c->enc_cell, name, enc_in(c, l) + (ca ? H : 0));
     snprintf(name, sizeof name, "enc.l%dr", l);
@@ -152,7 +150,7 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
     cell_w fw = cell_of(g, m, p, ENC_FW + l), bw = cell_of(g, m, p, ENC_BW + l);
     if (!l && c->opt.context_aware) /* a backward pass, then a forward pass over [x_i; h←_i] */
       out = enc_run(g, cell, fw, nn_concat(g, in, enc_backward(g, cell, bw, in, rev, mask, S)), mask, S);
-    else if (l < bi_layers(c))
+    else if (l < nn_enc_bi_layers(c))
       out = nn_concat(g, enc_run(g, cell, fw, in, mask, S), enc_backward(g, cell, bw, in, rev, mask, S));
     else
       out = enc_run(g, cell, fw, in, mask, S);
@@ -297,18 +295,13 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                           long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T;
-  if (g->failed || !nn_require(g, B > 0 && S > 0 && T > 0, "rnnsearch: empty batch (%d,%d,%d)", B, S, T))
-    return NULL;
-  float *smask = nn_floats(g, (size_t)S * B, NULL), *amask = nn_floats(g, (size_t)B * S, NULL);
-  for (int b = 0; smask && amask && b < B; b++)
-    for (int s = 0; s < S; s++) amask[b * S + s] = smask[s * B + b] = s < bt->src_len[b];
-  nn_tensor *Hs = g->failed ? NULL : encoder(g, m, p, bt->src, bt->src_len, S, B, smask);
+  nn_tensor *Hs = g->failed ? NULL : encoder(g, m, p, bt->src, bt->src_len, S, B, bt->src_mask);
   if (!Hs) return NULL;
   nn_tensor *h[NN_MAX_LAYERS], *cs[NN_MAX_LAYERS];
   nn_tensor *s0 = init_state(g, m, p, Hs, bt->src_len, S, B);
   if (!s0) return NULL;
   start_states(g, m, s0, h, cs);
-  attn_in at = {nn_linear(g, Hs, W(g, m, p, ATT_WA), W(g, m, p, ATT_BA)), Hs, amask, NULL, NULL};
+  attn_in at = {nn_linear(g, Hs, W(g, m, p, ATT_WA), W(g, m, p, ATT_BA)), Hs, bt->src_rows, NULL, NULL};
   dec_w w = dec_weights(g, m, p);
   /* Layer 0's input side for all steps in one GEMM. */
   nn_tensor *Ey = nn_dropout(g, nn_embed(g, W(g, m, p, TGT_EMB), bt->tgt_in, T * B), c->dropout);

@@ -1,6 +1,7 @@
 /* The SR-NMT / SRU family (models/srnmt.h): layout, encoder, decoder
  * layers, the training loss, encode and step. */
 #include "models/srnmt.h"
+#include "models/encoder.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/cells/highway.h"
@@ -36,10 +37,6 @@ static int dec_slot(int l) { return DEC0 + l * NVIEW; }
 static bool is_sru(const nn_net_cfg *c) { return c->dec_cell == NN_CELL_SRU; }
 /* Decoder layers with attention: every one (SR-NMT), the top one (SRU). */
 static bool attends(const nn_net_cfg *c, int l) { return !is_sru(c) || l == c->dec_layers - 1; }
-/* Encoder layers [0, n) are bidirectional. */
-static int bi_layers(const nn_net_cfg *c) {
-  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
-}
 
 /* ---- layout ---- */
 
@@ -94,7 +91,7 @@ static int check_cfg(const nn_net_cfg *c) {
                     NN_NET_MAX_MEM - 1);
   if (c->emb < 1 || c->hidden < 1 || c->attn_size < 1 || c->src_vocab < 1 || c->tgt_vocab < 1)
     return nmt_fail(NMT_EUSAGE, "--type srnmt: sizes must be at least 1");
-  if (bi_layers(c) && c->hidden % 2)
+  if (nn_enc_bi_layers(c) && c->hidden % 2)
     return nmt_fail(NMT_EUSAGE, "--type srnmt: --dim-rnn must be even with a bidirectional encoder");
   return NMT_OK;
 }
@@ -158,7 +155,7 @@ static nn_tensor *highway_input(nn_graph *g, const nn_net *m, nn_params *p, nn_t
 static nn_tensor *encode_src(nn_graph *g, const nn_net *m, nn_params *p, const int *src, int S,
                              int B, const float *mask) {
   const nn_net_cfg *c = &m->cfg;
-  int H = c->hidden, nbi = bi_layers(c);
+  int H = c->hidden, nbi = nn_enc_bi_layers(c);
   nn_tensor *x = nn_embed(g, view(g, m, p, SRC_EMB), src, S * B);
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
     int base = enc_slot(l);
@@ -251,19 +248,12 @@ static nn_tensor *target_loss(nn_graph *g, const nn_net *m, nn_params *p, nn_ten
 static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
                           long *ntokens) {
   int B = bt->B, S = bt->S, T = bt->T;
-  if (g->failed || !nn_require(g, B > 0 && S > 0 && T > 0, "srnmt: empty batch (%d,%d,%d)", B, S, T))
-    return NULL;
-  float *src_mask = nn_floats(g, (size_t)S * B, NULL), *attn_mask = nn_floats(g, (size_t)T * B * S, NULL);
-  float *tgt_mask = nn_floats(g, (size_t)T * B, NULL);
+  /* the attention's queries are all T*B decoder rows: row t*B+b reads sentence b's mask */
+  float *attn_mask = nn_floats(g, (size_t)T * B * S, NULL);
   if (g->failed) return NULL;
-  for (int b = 0; b < B; b++)
-    if (!nn_require(g, bt->src_len[b] >= 1 && bt->src_len[b] <= S, "srnmt: source length %d of %d",
-                    bt->src_len[b], S))
-      return NULL;
-  for (int i = 0; i < S * B; i++) src_mask[i] = i / B < bt->src_len[i % B];
-  for (int r = 0; r < T * B; r++) /* query row t*B+b reads sentence b */
-    for (int s = 0; s < S; s++) attn_mask[(size_t)r * S + s] = s < bt->src_len[r % B];
-  for (int i = 0; i < T * B; i++) tgt_mask[i] = bt->tgt_out[i] != m->cfg.pad;
+  for (int t = 0; t < T; t++)
+    memcpy(attn_mask + (size_t)t * B * S, bt->src_rows, sizeof(float) * (size_t)B * S);
+  const float *src_mask = bt->src_mask, *tgt_mask = bt->tgt_mask;
   memory mem = {.Hs = encode_src(g, m, p, bt->src, S, B, src_mask), .mask = attn_mask, .S = S};
   if (!mem.Hs) return NULL;
   make_keys(g, m, p, &mem);

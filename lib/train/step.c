@@ -14,7 +14,7 @@ enum { MIN_SENTENCES = 8 };
 struct nmt_worker {
   int index;
   int part;         /* this step's part of the batch: its index in the split, which names its masks */
-  nmt_batch batch;
+  nn_batch batch;
   nn_graph g;
   float *grad;      /* workers > 0: their own gradient buffer */
   /* this step's job */
@@ -42,7 +42,7 @@ int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
 void nmt_stepper_free(nmt_stepper *s) {
   for (int i = 0; s->w && i < s->workers; i++) {
     nn_graph_free(&s->w[i].g);
-    nmt_batch_free(&s->w[i].batch);
+    nn_batch_free(&s->w[i].batch);
     free(s->w[i].grad);
   }
   free(s->w);
@@ -58,8 +58,7 @@ static void work(void *ctx, int part, int parts) {
   k->g.seed = k->seed;
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
   nn_graph_reset(&k->g, true, k->step);
-  nn_batch view = nmt_batch_view(&k->batch);
-  nn_tensor *loss = nn_net_forward(&k->g, k->net, &k->p, &view, &k->ntok);
+  nn_tensor *loss = nn_net_forward(&k->g, k->net, &k->p, &k->batch, &k->ntok);
   k->status = loss ? NMT_OK : nmt_errcode();
   k->loss = loss ? loss->v[0] : NAN;
   if (loss && isfinite(k->loss)) k->status = nn_tape_backward(&k->g, loss, k->scale);
@@ -93,7 +92,7 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
   for (int i = 0; i < used && !st; i++) {
     long a = (long)n * i / used, b = (long)n * (i + 1) / used;
     s->w[i].part = i;
-    st = nmt_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
+    st = nn_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
     s->words += s->w[i].batch.words;
   }
   if (st) return st;

@@ -66,21 +66,20 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
   nmt_batch_opts o = {VALID_BATCH, 0, 0, false};
   nmt_plan plan;
   int st = nmt_plan_epoch(&plan, c, &o, 0, 0);
-  nmt_batch b = {0};
+  nn_batch b = {0};
   nn_graph g = {0};
   double loss = 0;
   long tokens = 0;
   for (long i = 0; !st && i < plan.nbatches; i++) {
-    st = nmt_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
-    nn_batch view = nmt_batch_view(&b);
+    st = nn_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
     long n = 0;
-    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, &m->params, &view, &n));
+    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, &m->params, &b, &n));
     if (!st && !l) st = nmt_errcode();
     if (!st) loss += l->v[0], tokens += n;
   }
   *ppl = exp(loss / (double)(tokens ? tokens : 1));
   nn_graph_free(&g);
-  nmt_batch_free(&b);
+  nn_batch_free(&b);
   nmt_plan_free(&plan);
   return st;
 }

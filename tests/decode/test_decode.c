@@ -61,6 +61,9 @@ static const int tgt_out[4 * B] = {5, 8, 4, 6, NMT_EOS, 7, NMT_EOS, NMT_PAD, 7, 
 /* The training loss of the forced batch. */
 static double forward_loss(nmt_model *m) {
   nn_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
+  int tgt_len[B];
+  float masks[2 * (4 + 4) * B];
+  nn_batch_set_masks(&batch, tgt_len, masks);
   nn_graph g = {0};
   nn_graph_reset(&g, false, 0);
   long ntok;

@@ -21,6 +21,8 @@ bool model_setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, nn_batch b
   if (st || nn_params_alloc(p)) return false;
   nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
   mc->batch = b;
+  if ((b.S + b.T) * b.B > MODEL_CASE_MAX_TOKENS) return T_FAIL("batch too big for model_case"), false;
+  nn_batch_set_masks(&mc->batch, mc->tgt_len, mc->masks);
   return true;
 }
 

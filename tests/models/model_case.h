@@ -10,10 +10,14 @@
  * targets; ids 0 pad, 1 <s>, 2 </s>, words 3..6 of a vocabulary of 7. */
 extern const int copy_src[4 * 3], copy_src_len[3], copy_tgt_in[5 * 3], copy_tgt_out[5 * 3];
 
+enum { MODEL_CASE_MAX_TOKENS = 64 }; /* (S+T)·B of a test batch */
+
 typedef struct {
   nn_net m;
   nn_batch batch;
   long ntokens;
+  int tgt_len[MODEL_CASE_MAX_TOKENS];     /* the batch's lengths and masks */
+  float masks[2 * MODEL_CASE_MAX_TOKENS];
 } model_case;
 
 /* The training loss of mc's batch (ctx: a model_case), for T_NN_GRADCHECK. */

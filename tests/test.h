@@ -47,4 +47,16 @@ bool t_same_file(const char *got, const char *want);
 #define CHECK_SAME_FILE(got, want) t_same_file_at(__FILE__, __LINE__, got, want)
 bool t_same_file_at(const char *file, int line, const char *got, const char *want);
 
+/* For the CLI cases (tests/cli_cases.c): register a case run by run(ctx); load
+ * tests/cli's suites (fixtures under tmp_root); note the $SHARED/<folder> a
+ * command names (true when one is missing: the case skips); a file's bytes (malloc'ed, NULL
+ * when unreadable); print line `no` (1-based) of d with a label. */
+void t_register_cli(const char *name, void (*run)(void *ctx), void *ctx);
+void t_load_cli_cases(const char *dir, const char *tmp_root);
+bool t_note_shared(const char *cmd);
+/* The case's temp directory (t_tmp's). */
+const char *t_tmpdir(void);
+char *t_slurp(const char *path, size_t *n);
+void t_show_line(const char *label, const char *d, size_t n, long no);
+
 #endif

@@ -87,7 +87,7 @@ CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 # What a CUDA program links before libnmt.a: the CUDA device.o, then the kernels.
 CUDA_LINK := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
-CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
+CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
 $(BUILD)/kernels/%.o: kernels/%.cu kernels/nn_cuda.h kernels/nn_cuda_internal.cuh
 	@mkdir -p $(dir $@)
@@ -133,7 +133,7 @@ EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthrea
                 -include kernels/emu/cuda_emu.h -I$(EMU)/kernels -Ikernels/emu -Ikernels -Ilib $(SAN)
 EMU_CU       := $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC) $(wildcard tests/emu/*.cu))
 EMU_RT       := $(patsubst %.cpp,$(EMU)/%.o,$(wildcard kernels/emu/*.cpp))
-EMU_TEST_OBJ := $(BUILD)/tests/main.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
+EMU_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
 EMU_SCHEDULES := lockstep warp reverse
 
 $(EMU)/%.cu: %.cu kernels/emu/rewrite.pl

@@ -7,7 +7,8 @@
 # the decoder step of bench/train.sh's formula, plus the encoder per source token.
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
 # the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000,
-# NMT_DEVICE=cuda: both sides decode on the GPU).
+# NMT_DEVICE=cuda: both sides decode on the GPU; NMT_KERNELS="native Haswell": a table per
+# OpenBLAS kernel).
 # The int8 rows (--gemm-type int8) reuse the peer's figures of the float rows.
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
@@ -104,8 +105,8 @@ decode_bench() {
   mkdir -p "$out"
   decode_models "$out" "$th" || return 1
   echo
-  echo "Decoding test2016 (1,000 sentences), peer config models trained one epoch, $th threads;" \
-    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "Decoding test2016 (1,000 sentences), peer config models trained one epoch, $th threads," \
+    "OpenBLAS core $(blas_core); load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "| search | batch | peer sent/s | nmt-decode sent/s | speed-up | nmt out tokens | nmt GFLOP/s |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   local vt src k bs p n peers=""
@@ -131,4 +132,4 @@ decode_bench() {
   [ "${NMT_DECODE_B1:-1}" = 0 ] || decode_shortlist_rows
   decode_int8_rows "$peers"
 }
-decode_bench
+for_kernels decode_bench

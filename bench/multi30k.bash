@@ -33,3 +33,21 @@ if [ -z "${NMT_PEER:-}" ] && ! /usr/bin/python3 -c 'import torch' 2>/dev/null; t
   echo "bench: python3-torch is not installed: the PyTorch peer is skipped (apt-get install python3-torch libopenblas0-openmp)" >&2
   NMT_PEER=0
 fi
+
+# The OpenBLAS core type the benches run on, as the environment selects it.
+blas_core() {
+  [ -x "$BENCH_DIR/corename" ] || cc -O2 -o "$BENCH_DIR/corename" bench/corename.c -lopenblas || return 1
+  "$BENCH_DIR/corename"
+}
+
+# Run FN once per OpenBLAS kernel of NMT_KERNELS, side by side in one run: "native" (the
+# CPU's own: OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), "Haswell", or any core type
+# name; unset, the environment's as it is.
+for_kernels() {
+  local fn=$1 k
+  [ -n "${NMT_KERNELS:-}" ] || { "$fn"; return; }
+  for k in $NMT_KERNELS; do
+    if [ "$k" = native ]; then (unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE; "$fn") || return 1
+    else (export OPENBLAS_CORETYPE=$k; "$fn") || return 1; fi
+  done
+}

@@ -5,7 +5,8 @@
 # then STEPS timed steps, one after the other. Also: FLOPs per target token, achieved
 # GFLOP/s, and OpenBLAS sgemm on the step's own GEMM shapes (bench/sgemm.c) in the same run.
 # Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
-# NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides).
+# NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides,
+# NMT_KERNELS="native Haswell" for a table per OpenBLAS kernel).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
@@ -17,8 +18,8 @@ train_bench() {
   mkdir -p "$out"
   cc -O2 -o "$out/sgemm" bench/sgemm.c -lopenblas || return 1
   echo
-  echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads;" \
-    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads," \
+    "OpenBLAS core $(blas_core); load $(cut -d' ' -f1-3 /proc/loadavg)"
   local ptok=0 prss=0 psrc=0 ptgt=0
   if [ "${NMT_PEER:-1}" != 0 ]; then
     /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \
@@ -77,4 +78,4 @@ train_bench() {
     if (p > 0) printf "; nmt-train / peer = %.2fx", n / p
     print "" }'
 }
-train_bench
+for_kernels train_bench

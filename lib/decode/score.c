@@ -1,0 +1,33 @@
+/* Forced scores; see decode/score.h. */
+#include "decode/score.h"
+#include "base/err.h"
+#include "decode/forced.h"
+#include "text/vocab.h"
+
+typedef struct {
+  const int *const *tgt;
+  const int *tgt_n;
+  double *logp;
+  float *const *word;
+} score_job;
+
+/* Each row's token t (its </s> at t = tgt_n): its log-probability. */
+static int take_score(void *ctx, const nmt_dec *d, int r0, int B, int t) {
+  const score_job *j = ctx;
+  int V = d->net->cfg.tgt_vocab;
+  for (int b = 0; b < B; b++) {
+    int r = r0 + b, n = j->tgt_n[r];
+    if (t > n) continue;
+    float lp = d->logp[(size_t)b * V + (t < n ? j->tgt[r][t] : NMT_EOS)];
+    j->logp[r] += lp;
+    if (j->word) j->word[r][t] = lp;
+  }
+  return NMT_OK;
+}
+
+int nmt_score(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src, const int *src_n,
+              const int *const *tgt, const int *tgt_n, int R, double *logp, float *const *word) {
+  for (int r = 0; r < R; r++) logp[r] = 0;
+  score_job j = {tgt, tgt_n, logp, word};
+  return nmt_forced(d, net, p, src, src_n, tgt, tgt_n, R, true, false, take_score, &j);
+}

@@ -139,10 +139,10 @@ static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, co
   }
   if (!st && h) st = nmt_text_target(s->text, h->ids, h->n, line);
   if (!st && s->o->alignment) st = add_alignment(line, align, h ? h->n : 0);
-  if (!st && s->o->n_best) {
-    char score[48];
-    if (nmt_strbuf_add(line, score, (size_t)snprintf(score, sizeof score, " ||| %.6f", h ? (double)h->score : 0.0)))
-      st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && s->o->n_best) { /* Marian's features field (one feature, F0: the model) and total */
+    char score[96];
+    double v = h ? (double)h->score : 0.0;
+    st = nmt_strbuf_add(line, score, (size_t)snprintf(score, sizeof score, " ||| F0= %.6f ||| %.6f", v, v));
   }
   return st ? st : nmt_writer_line(w, line->s ? line->s : "", line->len);
 }

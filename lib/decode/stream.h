@@ -16,7 +16,7 @@ typedef struct {
   int mini_batch, maxi_batch; /* sentences per mini-batch; mini-batches per window */
   int max_length;             /* longer sources are cut to this many subwords (with a warning) */
   int threads;                /* decoding threads, 1..NMT_MAX_DECODE_THREADS */
-  bool n_best;                /* every hypothesis: "N ||| text ||| score" */
+  bool n_best;                /* every hypothesis, in Marian's format: "N ||| text ||| F0= score ||| score" */
   bool alignment;             /* " ||| s-t ..." after each translation */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
    * written; too long: cut): one message naming file and line. May be NULL. */

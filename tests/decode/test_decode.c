@@ -314,5 +314,6 @@ TEST(decode_end_to_end_reverse) {
   CHECK_INT(t_sh("test $(wc -l < %s) = 7 && sed -n 1p %s | grep -qx '' && sed -n 5p %s | grep -qx '' "
                  "&& sed -n 7p %s | grep -qx ''", got, got, got, got), 0);
   CHECK_INT(t_sh("head -3 %s > %s.3 && sed -n 2,4p %s | cmp -s - %s.3", want, want, got, want), 0);
-  CHECK_INT(t_sh("nmt-decode -m %s -b 3 --n-best -i %s | awk -F' [|][|][|] ' 'NF != 3 {exit 1}'", model, in), 0);
+  /* Marian's n-best format: i ||| hypothesis ||| F0= score ||| score */
+  CHECK_INT(t_sh("nmt-decode -m %s -b 3 --n-best -i %s | awk -F' [|][|][|] ' 'NF != 4 || $3 != \"F0= \" $4 {exit 1}'", model, in), 0);
 }

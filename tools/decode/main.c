@@ -23,7 +23,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
        "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
-      {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses as 'i ||| hyp ||| score'"},
+      {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses, Marian's format: 'i ||| hyp ||| F0= score ||| score'"},
       {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
        "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000; up to 100000)",

@@ -8,21 +8,13 @@
 #include "io/io.h"
 #include "io/tsv.h"
 #include "models/model.h"
+#include "score_tool.h"
 #include "tool.h"
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PROG "nmt-score"
-
-typedef struct {
-  const char *model, *output, *tsv, *summary;
-  long mini_batch, cpu_threads;
-  bool normalize, word_scores, zstd;
-  nmt_strlist files;
-} score_args;
 
 /* Where the pairs come from: two line-aligned files, or a TSV of two fields. */
 typedef struct {
@@ -39,7 +31,7 @@ typedef struct {
 static const char *const summaries[] = {"ce-sum", "ce-mean", "ce-mean-words", "perplexity"};
 
 static int parse_args(score_args *a, int argc, char **argv) {
-  *a = (score_args){.output = "-", .mini_batch = 64};
+  *a = (score_args){.output = "-", .mini_batch = 64, .feature = "Score"};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
       {"tsv", 0, NMT_OPT_STR, &a->tsv, "FILE", "pairs as SRC<TAB>TGT lines (- for stdin) instead of SRC TGT files"},
@@ -48,10 +40,12 @@ static int parse_args(score_args *a, int argc, char **argv) {
       {"normalize", 'n', NMT_OPT_FLAG, &a->normalize, NULL, "divide each score by its target length (</s> counted)"},
       {"word-scores", 0, NMT_OPT_FLAG, &a->word_scores, NULL, "after each score, \" ||| \" and every target token's"},
       {"summary", 0, NMT_OPT_STR, &a->summary, "TYPE", "one line for the corpus: ce-sum, ce-mean (per pair), ce-mean-words or perplexity"},
+      {"n-best", 0, NMT_OPT_STR, &a->nbest, "FILE", "rescore this n-best list of SRC (nmt-decode --n-best --no-postprocess): the model's score added as a feature"},
+      {"n-best-feature", 0, NMT_OPT_STR, &a->feature, "NAME", "the added feature's name (Score)"},
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "pairs scored together (64; up to 10000)", .min = 1, .max = 10000},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (the cores)", .min = 1, .max = 256},
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL SRC TGT [options]   or   -m MODEL --tsv PAIRS [options]",
+  const nmt_cli cli = {PROG, "-m MODEL SRC TGT [options]   or   -m MODEL --tsv PAIRS   or   -m MODEL SRC --n-best NBEST",
                        "Score each target sentence given its source with a model (BPE'd text, as nmt-train reads it):\n"
                        "the log-probability, </s> included, one line per pair in order. Exit 0 ok, 1 usage,\n"
                        "2 bad input or model, 3 I/O.",
@@ -60,9 +54,15 @@ static int parse_args(score_args *a, int argc, char **argv) {
                        opts, false};
   int st = nmt_cli_parse(&cli, argc, argv, &a->files);
   if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  if (!st && (a->tsv ? a->files.n != 0 : a->files.n != 2))
-    st = nmt_fail(NMT_EUSAGE, a->tsv ? "--tsv takes the pairs: no SRC TGT files beside it"
-                                     : "give SRC and TGT files, or --tsv PAIRS");
+  if (!st && a->tsv && a->nbest) st = nmt_fail(NMT_EUSAGE, "--tsv and --n-best: one input at a time");
+  if (!st && (a->tsv ? a->files.n != 0 : a->nbest ? a->files.n != 1 : a->files.n != 2))
+    st = nmt_fail(NMT_EUSAGE, a->tsv    ? "--tsv takes the pairs: no SRC TGT files beside it"
+                              : a->nbest ? "--n-best rescores the hypotheses of one SRC file"
+                                         : "give SRC and TGT files, or --tsv PAIRS");
+  if (!st && a->nbest && (a->summary || a->word_scores || a->normalize))
+    st = nmt_fail(NMT_EUSAGE, "--n-best writes the n-best list: no --summary, --word-scores or --normalize");
+  if (!st && (!a->feature[0] || strpbrk(a->feature, " |=")))
+    st = nmt_fail(NMT_EUSAGE, "--n-best-feature '%s': a name without spaces, '|' or '='", a->feature);
   int k = 0;
   while (!st && a->summary && k < 4 && strcmp(a->summary, summaries[k])) k++;
   if (!st && a->summary && k == 4)
@@ -76,6 +76,7 @@ static int parse_args(score_args *a, int argc, char **argv) {
 static int encode(const nmt_vocab *v, const char *text, size_t len, const char *name, long lineno, int **ids,
                   int *n, int *cap) {
   if (nmt_utf8_check_line(text, len, name, lineno)) return NMT_EINPUT;
+  *n = 0; /* nmt_vocab_encode appends */
   return nmt_vocab_encode(v, text, len, ids, n, cap);
 }
 
@@ -177,9 +178,9 @@ int main(int argc, char **argv) {
   pair_input in = {0};
   nmt_writer *w = NULL;
   st = a.tsv ? nmt_tsv_open(&in.tsv, a.tsv, NMT_TSV) : nmt_reader_open(&in.src, a.files.v[0]);
-  if (!st && !a.tsv) st = nmt_reader_open(&in.tgt, a.files.v[1]);
+  if (!st && !a.tsv) st = nmt_reader_open(&in.tgt, a.nbest ? a.nbest : a.files.v[1]);
   if (!st) st = nmt_writer_open(&w, a.output, a.zstd ? NMT_W_ZSTD : 0);
-  if (!st) st = score_all(&m, &a, &in, w);
+  if (!st) st = a.nbest ? score_nbest(&m, &a, in.src, in.tgt, w) : score_all(&m, &a, &in, w);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
   if (in.src) nmt_reader_close(in.src);
   if (in.tgt) nmt_reader_close(in.tgt);

@@ -84,8 +84,10 @@ CUDA_ARCH ?= -gencode arch=compute_90,code=[sm_90,compute_90]
 NVCCFLAGS ?= -O3 -std=c++17 --extended-lambda $(CUDA_ARCH)
 CU_SRC    := $(wildcard kernels/*.cu)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
-# What a CUDA program links before libnmt.a: the CUDA device.o, then the kernels.
-CUDA_LINK := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/libnmt_cuda.a
+# What a CUDA program links before libnmt.a: the CUDA device.o and backend table, then
+# the kernels.
+CUDA_HOST := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/cuda/kernels/nn_cuda_backend.o
+CUDA_LINK := $(CUDA_HOST) $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
@@ -100,6 +102,9 @@ $(BUILD)/libnmt_cuda.a: $(CU_OBJ)
 $(BUILD)/cuda/lib/nn/device.o: lib/nn/device.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNMT_CUDA -Ikernels -MMD -MP -c $< -o $@
+$(BUILD)/cuda/kernels/%.o: kernels/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Ikernels -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/cuda/%.o: CFLAGS += -Ikernels -Itests
 
@@ -151,7 +156,7 @@ $(EMU)/kernels/emu/%.o: kernels/emu/%.cpp
 
 $(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
 
-$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(BUILD)/cuda/lib/nn/device.o $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
+$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(CUDA_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -226,6 +231,6 @@ clean:
 	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d) \
-  $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
+  $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/cuda/kernels/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
   $(LIB_SRC:%.c=$(FUZZ_DIR)/%.d) $(wildcard $(FUZZ_DIR)/tests/fuzz/*.d) \
   $(shell find $(EMU) -name '*.d' 2>/dev/null)

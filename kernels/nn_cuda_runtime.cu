@@ -110,6 +110,10 @@ extern "C" int nnc_to_host(void *dst, const void *src, size_t bytes) {
   return copy(dst, src, bytes, cudaMemcpyDeviceToHost, "copy to host");
 }
 
+extern "C" int nnc_copy(void *dst, const void *src, size_t bytes) {
+  return copy(dst, src, bytes, cudaMemcpyDeviceToDevice, "copy on the device");
+}
+
 extern "C" int nnc_zero(void *p, size_t bytes) {
   if (bytes) nnc_check_cuda(cudaMemsetAsync(p, 0, bytes, nnc_stream), "memset");
   return first_error[0] ? failed() : NMT_OK;

@@ -23,9 +23,9 @@ void nn_dropout_bwd(float *dx, const float *keep, const float *dy, size_t n) {
   for (size_t i = 0; i < n; i++) dx[i] += dy[i] * keep[i];
 }
 
-static void dropout_bw(const nn_entry *e) {
+static void dropout_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0];
-  if (x->g) nn_dropout_bwd(x->g, e->save[0], e->out[0]->g, (size_t)x->rows * x->cols);
+  if (x->g) be->dropout_bwd(x->g, e->save[0], e->out[0]->g, (size_t)x->rows * x->cols);
 }
 static const nn_opdef dropout_op = {"dropout", dropout_bw};
 
@@ -38,7 +38,7 @@ nn_tensor *nn_dropout(nn_graph *g, nn_tensor *x, float p) {
   float *keep = nn_floats(g, n, NULL);
   if (g->failed) return NULL;
   uint64_t stream = (g->step << 32) | g->ndropout++;
-  nn_dropout_fwd(y->v, keep, x->v, n, p, g->seed, stream, g->part * PART_STRIDE);
+  g->be->dropout_fwd(y->v, keep, x->v, n, p, g->seed, stream, g->part * PART_STRIDE);
   nn_entry *e = nn_record(g, &dropout_op);
   if (e) *e = (nn_entry){.op = &dropout_op, .in = {x}, .out = {y}, .save = {keep}};
   return y;

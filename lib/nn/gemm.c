@@ -36,7 +36,7 @@ void nn_transpose(float *dst, const float *src, int R, int C) {
 bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const nn_tensor *W,
                      float beta, float *C, int ldc) {
   if (!W->q) {
-    nn_gemm(false, false, M, n, W->rows, 1, A, lda, W->v, W->cols, beta, C, ldc);
+    g->be->gemm(false, false, M, n, W->rows, 1, A, lda, W->v, W->cols, beta, C, ldc);
     return true;
   }
   void *scratch = nn_alloc(g, nn_qgemm_scratch(M, W->q)); /* the arena: no malloc per step */
@@ -46,21 +46,21 @@ bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const n
 }
 
 /* C = op(A)·op(B): dA = dC·op(B)ᵀ (transposed back when ta), dB likewise. */
-static void matmul_bw(const nn_entry *e) {
+static void matmul_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *a = e->in[0], *b = e->in[1], *c = e->out[0];
   bool ta = e->n[0], tb = e->n[1];
   int M = c->rows, N = c->cols, K = ta ? a->rows : a->cols;
   if (a->g) {
     if (!ta) /* dA (M,K) = dC (M,N) · op(B)ᵀ */
-      nn_gemm(false, !tb, M, K, N, 1, c->g, N, b->v, b->cols, 1, a->g, a->cols);
+      be->gemm(false, !tb, M, K, N, 1, c->g, N, b->v, b->cols, 1, a->g, a->cols);
     else /* dA (K,M) = op(B) · dCᵀ */
-      nn_gemm(tb, true, K, M, N, 1, b->v, b->cols, c->g, N, 1, a->g, a->cols);
+      be->gemm(tb, true, K, M, N, 1, b->v, b->cols, c->g, N, 1, a->g, a->cols);
   }
   if (b->g) {
     if (!tb) /* dB (K,N) = op(A)ᵀ · dC */
-      nn_gemm(!ta, false, K, N, M, 1, a->v, a->cols, c->g, N, 1, b->g, b->cols);
+      be->gemm(!ta, false, K, N, M, 1, a->v, a->cols, c->g, N, 1, b->g, b->cols);
     else /* dB (N,K) = dCᵀ · op(A) */
-      nn_gemm(true, ta, N, K, M, 1, c->g, N, a->v, a->cols, 1, b->g, b->cols);
+      be->gemm(true, ta, N, K, M, 1, c->g, N, a->v, a->cols, 1, b->g, b->cols);
   }
 }
 static const nn_opdef matmul_op = {"matmul", matmul_bw};
@@ -75,18 +75,18 @@ nn_tensor *nn_matmul(nn_graph *g, nn_tensor *a, bool ta, nn_tensor *b, bool tb) 
   if (!ta && !tb) {
     if (!nn_gemm_weights(g, M, N, a->v, a->cols, b, 0, c->v, N)) return NULL;
   } else
-    nn_gemm(ta, tb, M, N, K, 1, a->v, a->cols, b->v, b->cols, 0, c->v, N);
+    g->be->gemm(ta, tb, M, N, K, 1, a->v, a->cols, b->v, b->cols, 0, c->v, N);
   nn_entry *e = nn_record(g, &matmul_op);
   if (e) *e = (nn_entry){.op = &matmul_op, .in = {a, b}, .out = {c}, .n = {ta, tb}};
   return c;
 }
 
-static void linear_bw(const nn_entry *e) {
+static void linear_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0], *W = e->in[1], *b = e->in[2], *y = e->out[0];
   int R = y->rows, In = x->cols, Out = y->cols;
-  if (x->g) nn_gemm(false, true, R, In, Out, 1, y->g, Out, W->v, Out, 1, x->g, In);
-  if (W->g) nn_gemm(true, false, In, Out, R, 1, x->v, In, y->g, Out, 1, W->g, Out);
-  if (b->g) nn_bias_bwd(NULL, b->g, y->g, R, Out);
+  if (x->g) be->gemm(false, true, R, In, Out, 1, y->g, Out, W->v, Out, 1, x->g, In);
+  if (W->g) be->gemm(true, false, In, Out, R, 1, x->v, In, y->g, Out, 1, W->g, Out);
+  if (b->g) be->bias_bwd(NULL, b->g, y->g, R, Out);
 }
 static const nn_opdef linear_op = {"linear", linear_bw};
 

@@ -25,9 +25,9 @@ void nn_maxpool_time_bwd(float *dX, const int *arg, const float *dy, int B, int 
 }
 
 /* in: X; out: y; ids: arg. */
-static void maxpool_bw(const nn_entry *e) {
+static void maxpool_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *X = e->in[0], *y = e->out[0];
-  if (X->g) nn_maxpool_time_bwd(X->g, e->ids, y->g, y->rows, y->cols);
+  if (X->g) be->maxpool_time_bwd(X->g, e->ids, y->g, y->rows, y->cols);
 }
 static const nn_opdef maxpool_op = {"max_over_time", maxpool_bw};
 
@@ -39,7 +39,7 @@ nn_tensor *nn_max_over_time(nn_graph *g, nn_tensor *X, const float *mask, int S)
   nn_tensor *y = nn_new(g, B, F);
   int *arg = nn_ints(g, (size_t)B * F, NULL);
   if (g->failed) return NULL;
-  nn_maxpool_time_fwd(y->v, arg, X->v, mask, S, B, F);
+  g->be->maxpool_time_fwd(y->v, arg, X->v, mask, S, B, F);
   nn_entry *e = nn_record(g, &maxpool_op);
   if (e) *e = (nn_entry){.op = &maxpool_op, .in = {X}, .out = {y}, .ids = arg};
   return y;

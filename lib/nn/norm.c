@@ -42,9 +42,9 @@ void nn_layernorm_bwd(float *dx, float *dgain, float *dbias, const float *dy, co
   }
 }
 
-static void layernorm_bw(const nn_entry *e) {
+static void layernorm_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0], *gain = e->in[1], *bias = e->in[2], *y = e->out[0];
-  nn_layernorm_bwd(x->g, gain->g, bias->g, y->g, x->v, e->save[0], e->save[1], gain->v, x->rows,
+  be->layernorm_bwd(x->g, gain->g, bias->g, y->g, x->v, e->save[0], e->save[1], gain->v, x->rows,
                    x->cols);
 }
 static const nn_opdef layernorm_op = {"layernorm", layernorm_bw};
@@ -57,7 +57,7 @@ nn_tensor *nn_layernorm(nn_graph *g, nn_tensor *x, nn_tensor *gain, nn_tensor *b
   nn_tensor *y = nn_new(g, x->rows, x->cols);
   float *mean = nn_floats(g, (size_t)x->rows, NULL), *rstd = nn_floats(g, (size_t)x->rows, NULL);
   if (g->failed) return NULL;
-  nn_layernorm_fwd(y->v, mean, rstd, x->v, gain->v, bias->v, x->rows, x->cols, eps);
+  g->be->layernorm_fwd(y->v, mean, rstd, x->v, gain->v, bias->v, x->rows, x->cols, eps);
   nn_entry *e = nn_record(g, &layernorm_op);
   if (e) *e = (nn_entry){.op = &layernorm_op, .in = {x, gain, bias}, .out = {y}, .save = {mean, rstd}};
   return y;

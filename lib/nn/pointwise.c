@@ -52,14 +52,14 @@ void nn_bias_bwd(float *dx, float *dbias, const float *dy, int R, int C) {
 static size_t numel(const nn_tensor *t) { return (size_t)t->rows * t->cols; }
 
 /* Unary ops: the output is what backward needs. */
-static void sigmoid_bw(const nn_entry *e) {
-  if (e->in[0]->g) nn_sigmoid_bwd(e->in[0]->g, e->out[0]->v, e->out[0]->g, numel(e->out[0]));
+static void sigmoid_bw(const nn_backend *be, const nn_entry *e) {
+  if (e->in[0]->g) be->sigmoid_bwd(e->in[0]->g, e->out[0]->v, e->out[0]->g, numel(e->out[0]));
 }
-static void tanh_bw(const nn_entry *e) {
-  if (e->in[0]->g) nn_tanh_bwd(e->in[0]->g, e->out[0]->v, e->out[0]->g, numel(e->out[0]));
+static void tanh_bw(const nn_backend *be, const nn_entry *e) {
+  if (e->in[0]->g) be->tanh_bwd(e->in[0]->g, e->out[0]->v, e->out[0]->g, numel(e->out[0]));
 }
-static void scale_bw(const nn_entry *e) {
-  if (e->in[0]->g) nn_scale_bwd(e->in[0]->g, e->out[0]->g, e->f[0], numel(e->out[0]));
+static void scale_bw(const nn_backend *be, const nn_entry *e) {
+  if (e->in[0]->g) be->scale_bwd(e->in[0]->g, e->out[0]->g, e->f[0], numel(e->out[0]));
 }
 static const nn_opdef sigmoid_op = {"sigmoid", sigmoid_bw}, tanh_op = {"tanh", tanh_bw},
                       scale_op = {"scale", scale_bw};
@@ -68,9 +68,9 @@ static nn_tensor *unary(nn_graph *g, const nn_opdef *op, nn_tensor *x, float s) 
   if (g->failed) return NULL;
   nn_tensor *y = nn_new(g, x->rows, x->cols);
   if (!y) return NULL;
-  if (op == &sigmoid_op) nn_sigmoid_fwd(y->v, x->v, numel(x));
-  else if (op == &tanh_op) nn_tanh_fwd(y->v, x->v, numel(x));
-  else nn_scale_fwd(y->v, x->v, s, numel(x));
+  if (op == &sigmoid_op) g->be->sigmoid_fwd(y->v, x->v, numel(x));
+  else if (op == &tanh_op) g->be->tanh_fwd(y->v, x->v, numel(x));
+  else g->be->scale_fwd(y->v, x->v, s, numel(x));
   nn_entry *e = nn_record(g, op);
   if (e) *e = (nn_entry){.op = op, .in = {x}, .out = {y}, .f = {s}};
   return y;
@@ -80,11 +80,11 @@ nn_tensor *nn_tanh(nn_graph *g, nn_tensor *x) { return unary(g, &tanh_op, x, 0);
 nn_tensor *nn_scale(nn_graph *g, nn_tensor *x, float s) { return unary(g, &scale_op, x, s); }
 
 /* Binary ops on equal shapes; f[0] is the sign of b for add/sub. */
-static void axpby_bw(const nn_entry *e) {
-  nn_axpby_bwd(e->in[0]->g, e->in[1]->g, e->out[0]->g, e->f[0], numel(e->out[0]));
+static void axpby_bw(const nn_backend *be, const nn_entry *e) {
+  be->axpby_bwd(e->in[0]->g, e->in[1]->g, e->out[0]->g, e->f[0], numel(e->out[0]));
 }
-static void mul_bw(const nn_entry *e) {
-  nn_mul_bwd(e->in[0]->g, e->in[1]->g, e->in[0]->v, e->in[1]->v, e->out[0]->g, numel(e->out[0]));
+static void mul_bw(const nn_backend *be, const nn_entry *e) {
+  be->mul_bwd(e->in[0]->g, e->in[1]->g, e->in[0]->v, e->in[1]->v, e->out[0]->g, numel(e->out[0]));
 }
 static const nn_opdef add_op = {"add", axpby_bw}, sub_op = {"sub", axpby_bw},
                       mul_op = {"mul", mul_bw};
@@ -97,8 +97,8 @@ static nn_tensor *binary(nn_graph *g, const nn_opdef *op, nn_tensor *a, nn_tenso
   nn_tensor *y = nn_new(g, a->rows, a->cols);
   if (!y) return NULL;
   float sb = op == &sub_op ? -1.0f : 1.0f;
-  if (op == &mul_op) nn_mul_fwd(y->v, a->v, b->v, numel(a));
-  else nn_axpby_fwd(y->v, a->v, b->v, sb, numel(a));
+  if (op == &mul_op) g->be->mul_fwd(y->v, a->v, b->v, numel(a));
+  else g->be->axpby_fwd(y->v, a->v, b->v, sb, numel(a));
   nn_entry *e = nn_record(g, op);
   if (e) *e = (nn_entry){.op = op, .in = {a, b}, .out = {y}, .f = {sb}};
   return y;
@@ -107,8 +107,8 @@ nn_tensor *nn_add(nn_graph *g, nn_tensor *a, nn_tensor *b) { return binary(g, &a
 nn_tensor *nn_sub(nn_graph *g, nn_tensor *a, nn_tensor *b) { return binary(g, &sub_op, a, b); }
 nn_tensor *nn_mul(nn_graph *g, nn_tensor *a, nn_tensor *b) { return binary(g, &mul_op, a, b); }
 
-static void bias_bw(const nn_entry *e) {
-  nn_bias_bwd(e->in[0]->g, e->in[1]->g, e->out[0]->g, e->out[0]->rows, e->out[0]->cols);
+static void bias_bw(const nn_backend *be, const nn_entry *e) {
+  be->bias_bwd(e->in[0]->g, e->in[1]->g, e->out[0]->g, e->out[0]->rows, e->out[0]->cols);
 }
 static const nn_opdef bias_op = {"add_bias", bias_bw};
 
@@ -119,7 +119,7 @@ nn_tensor *nn_add_bias(nn_graph *g, nn_tensor *x, nn_tensor *bias) {
     return NULL;
   nn_tensor *y = nn_new(g, x->rows, x->cols);
   if (!y) return NULL;
-  nn_bias_fwd(y->v, x->v, bias->v, x->rows, x->cols);
+  g->be->bias_fwd(y->v, x->v, bias->v, x->rows, x->cols);
   nn_entry *e = nn_record(g, &bias_op);
   if (e) *e = (nn_entry){.op = &bias_op, .in = {x, bias}, .out = {y}};
   return y;

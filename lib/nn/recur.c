@@ -6,10 +6,10 @@
 #include <string.h>
 
 /* dW += Xᵀ·dY over all steps, after every step's backward has filled dY. */
-static void recur_weight_bw(const nn_entry *e) {
+static void recur_weight_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *W = e->in[0], *Y = e->in[1];
   if (W->g)
-    nn_gemm(true, false, W->rows, W->cols, Y->rows, 1, e->save[0], W->rows, Y->g, Y->cols, 1, W->g,
+    be->gemm(true, false, W->rows, W->cols, Y->rows, 1, e->save[0], W->rows, Y->g, Y->cols, 1, W->g,
             W->cols);
 }
 static const nn_opdef recur_weight_op = {"recur_weight", recur_weight_bw};
@@ -24,17 +24,17 @@ bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T,
   if (!g->train) return true;
   r->X = nn_floats(g, (size_t)T * B * W->rows, NULL);
   r->WT = nn_floats(g, (size_t)W->rows * W->cols, NULL);
-  if (r->WT) nn_transpose(r->WT, W->v, W->rows, W->cols);
+  if (r->WT) g->be->transpose(r->WT, W->v, W->rows, W->cols);
   nn_entry *e = nn_record(g, &recur_weight_op);
   if (e) *e = (nn_entry){.op = &recur_weight_op, .in = {W, r->Y}, .save = {r->X}};
   return !g->failed;
 }
 
 /* in: x; out: the step's rows of Y; save[0]: Wᵀ (Out, In). */
-static void recur_step_bw(const nn_entry *e) {
+static void recur_step_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0], *y = e->out[0];
   if (x->g)
-    nn_gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1,
+    be->gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1,
             x->g, x->cols);
 }
 static const nn_opdef recur_step_op = {"recur_step", recur_step_bw};

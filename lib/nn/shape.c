@@ -26,10 +26,10 @@ void nn_gather_bwd(float *dE, const int *ids, const float *dy, int N, int D) {
   }
 }
 
-static void concat_bw(const nn_entry *e) {
+static void concat_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *a = e->in[0], *b = e->in[1], *y = e->out[0];
-  if (a->g) nn_copy_cols(a->g, a->cols, y->g, y->cols, y->rows, a->cols, 1);
-  if (b->g) nn_copy_cols(b->g, b->cols, y->g + a->cols, y->cols, y->rows, b->cols, 1);
+  if (a->g) be->copy_cols(a->g, a->cols, y->g, y->cols, y->rows, a->cols, 1);
+  if (b->g) be->copy_cols(b->g, b->cols, y->g + a->cols, y->cols, y->rows, b->cols, 1);
 }
 static const nn_opdef concat_op = {"concat", concat_bw};
 
@@ -38,16 +38,16 @@ nn_tensor *nn_concat(nn_graph *g, nn_tensor *a, nn_tensor *b) {
     return NULL;
   nn_tensor *y = nn_new(g, a->rows, a->cols + b->cols);
   if (!y) return NULL;
-  nn_copy_cols(y->v, y->cols, a->v, a->cols, a->rows, a->cols, 0);
-  nn_copy_cols(y->v + a->cols, y->cols, b->v, b->cols, b->rows, b->cols, 0);
+  g->be->copy_cols(y->v, y->cols, a->v, a->cols, a->rows, a->cols, 0);
+  g->be->copy_cols(y->v + a->cols, y->cols, b->v, b->cols, b->rows, b->cols, 0);
   nn_entry *e = nn_record(g, &concat_op);
   if (e) *e = (nn_entry){.op = &concat_op, .in = {a, b}, .out = {y}};
   return y;
 }
 
-static void slice_bw(const nn_entry *e) {
+static void slice_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0], *y = e->out[0];
-  if (x->g) nn_copy_cols(x->g + e->n[0], x->cols, y->g, y->cols, y->rows, y->cols, 1);
+  if (x->g) be->copy_cols(x->g + e->n[0], x->cols, y->g, y->cols, y->rows, y->cols, 1);
 }
 static const nn_opdef slice_op = {"slice", slice_bw};
 
@@ -57,18 +57,18 @@ nn_tensor *nn_slice(nn_graph *g, nn_tensor *x, int c0, int n) {
     return NULL;
   nn_tensor *y = nn_new(g, x->rows, n);
   if (!y) return NULL;
-  nn_copy_cols(y->v, n, x->v + c0, x->cols, x->rows, n, 0);
+  g->be->copy_cols(y->v, n, x->v + c0, x->cols, x->rows, n, 0);
   nn_entry *e = nn_record(g, &slice_op);
   if (e) *e = (nn_entry){.op = &slice_op, .in = {x}, .out = {y}, .n = {c0}};
   return y;
 }
 
 /* The parts are kept in an arena array of tensor pointers (aux). */
-static void stack_bw(const nn_entry *e) {
+static void stack_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor **xs = e->aux, *y = e->out[0];
   size_t part = (size_t)xs[0]->rows * y->cols;
   for (int i = 0; i < e->n[0]; i++)
-    if (xs[i]->g) nn_axpby_bwd(xs[i]->g, NULL, y->g + i * part, 0, part);
+    if (xs[i]->g) be->axpby_bwd(xs[i]->g, NULL, y->g + i * part, 0, part);
 }
 static const nn_opdef stack_op = {"stack", stack_bw};
 
@@ -92,8 +92,8 @@ nn_tensor *nn_stack(nn_graph *g, nn_tensor **xs, int n) {
   return y;
 }
 
-static void embed_bw(const nn_entry *e) {
-  if (e->in[0]->g) nn_gather_bwd(e->in[0]->g, e->ids, e->out[0]->g, e->n[0], e->out[0]->cols);
+static void embed_bw(const nn_backend *be, const nn_entry *e) {
+  if (e->in[0]->g) be->gather_bwd(e->in[0]->g, e->ids, e->out[0]->g, e->n[0], e->out[0]->cols);
 }
 static const nn_opdef embed_op = {"embed", embed_bw};
 
@@ -105,7 +105,7 @@ nn_tensor *nn_embed(nn_graph *g, nn_tensor *E, const int *ids, int n) {
       return NULL;
   nn_tensor *y = nn_new(g, n, E->cols);
   if (!y) return NULL;
-  nn_gather_fwd(y->v, E->v, ids, n, E->cols);
+  g->be->gather_fwd(y->v, E->v, ids, n, E->cols);
   nn_entry *e = nn_record(g, &embed_op);
   if (e) *e = (nn_entry){.op = &embed_op, .in = {E}, .out = {y}, .ids = ids, .n = {n}};
   return y;

@@ -32,9 +32,9 @@ void nn_softmax_bwd(float *dx, const float *y, const float *dy, int R, int C) {
   }
 }
 
-static void softmax_bw(const nn_entry *e) {
+static void softmax_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0], *y = e->out[0];
-  if (x->g) nn_softmax_bwd(x->g, y->v, y->g, y->rows, y->cols);
+  if (x->g) be->softmax_bwd(x->g, y->v, y->g, y->rows, y->cols);
 }
 static const nn_opdef softmax_op = {"softmax", softmax_bw};
 
@@ -42,7 +42,7 @@ nn_tensor *nn_softmax(nn_graph *g, nn_tensor *x, const float *mask) {
   if (g->failed) return NULL;
   nn_tensor *y = nn_new(g, x->rows, x->cols);
   if (!y) return NULL;
-  nn_softmax_fwd(y->v, x->v, mask, x->rows, x->cols);
+  g->be->softmax_fwd(y->v, x->v, mask, x->rows, x->cols);
   nn_entry *e = nn_record(g, &softmax_op);
   if (e) *e = (nn_entry){.op = &softmax_op, .in = {x}, .out = {y}};
   return y;

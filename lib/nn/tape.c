@@ -7,6 +7,7 @@
 #include <string.h>
 
 int nn_graph_reset(nn_graph *g, bool train, uint64_t step) {
+  if (!g->be) g->be = &nn_cpu_backend;
   g->ntape = 0;
   g->train = train;
   g->step = step;
@@ -132,6 +133,6 @@ int nn_tape_backward(nn_graph *g, nn_tensor *loss, float seed) {
 
 int nn_tape_replay(nn_graph *g) {
   if (g->failed) return nmt_errcode() ? nmt_errcode() : NMT_EUSAGE;
-  for (int i = g->ntape - 1; i >= 0; i--) g->tape[i].op->backward(&g->tape[i]);
+  for (int i = g->ntape - 1; i >= 0; i--) g->tape[i].op->backward(g->be, &g->tape[i]);
   return NMT_OK;
 }

@@ -11,6 +11,7 @@
 #ifndef NMT_NN_TAPE_H
 #define NMT_NN_TAPE_H
 #include "nn/arena.h"
+#include "nn/backend.h"
 #include "nn/params.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,10 +24,11 @@ typedef struct {
 
 typedef struct nn_entry nn_entry;
 
-/* What the tape knows about an op: a name for messages and its backward. */
+/* What the tape knows about an op: a name for messages and its backward,
+ * which runs its kernels on the graph's backend. */
 typedef struct {
   const char *name;
-  void (*backward)(const nn_entry *e);
+  void (*backward)(const nn_backend *be, const nn_entry *e);
 } nn_opdef;
 
 struct nn_entry {
@@ -41,6 +43,7 @@ struct nn_entry {
 };
 
 typedef struct {
+  const nn_backend *be; /* where tensors live and ops compute: NULL is the CPU */
   nn_arena arena;
   nn_entry *tape;
   int ntape, cap_tape;

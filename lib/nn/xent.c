@@ -72,10 +72,10 @@ void nn_xent_bwd(float *dlogits, const float *prob, const int *targets, int R, i
   nn_parallel((size_t)R * V, xent_bwd_part, &j);
 }
 
-static void xent_bw(const nn_entry *e) {
+static void xent_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0];
   if (x->g)
-    nn_xent_bwd(x->g, e->save[0], e->ids, x->rows, x->cols, e->n[0], e->f[0], e->out[0]->g[0]);
+    be->xent_bwd(x->g, e->save[0], e->ids, x->rows, x->cols, e->n[0], e->f[0], e->out[0]->g[0]);
 }
 static const nn_opdef xent_op = {"xent", xent_bw};
 
@@ -89,7 +89,7 @@ nn_tensor *nn_xent(nn_graph *g, nn_tensor *logits, const int *targets, int pad, 
     if (!nn_require(g, targets[r] == pad || (targets[r] >= 0 && targets[r] < logits->cols),
                     "xent: target %d outside vocabulary of %d", targets[r], logits->cols))
       return NULL;
-  loss->v[0] = (float)nn_xent_fwd(prob, logits->v, targets, logits->rows, logits->cols, pad, ls, ntokens);
+  loss->v[0] = (float)g->be->xent_fwd(prob, logits->v, targets, logits->rows, logits->cols, pad, ls, ntokens);
   nn_entry *e = nn_record(g, &xent_op);
   if (e)
     *e = (nn_entry){.op = &xent_op, .in = {logits}, .out = {loss}, .save = {prob}, .ids = targets,

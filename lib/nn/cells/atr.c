@@ -49,9 +49,9 @@ void nn_atr_cell_bwd(float *dq, float *dp, float *dh_prev, const float *dh, cons
 }
 
 /* in: q, p, h_prev; out: h; save[0]: the gates i, f. */
-static void cell_bw(const nn_entry *e) {
+static void cell_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *q = e->in[0], *p = e->in[1], *hp = e->in[2], *h = e->out[0];
-  nn_atr_cell_bwd(q->g, p->g, hp->g, h->g, e->save[0], q->v, hp->v, e->mask, h->rows, h->cols);
+  be->atr_cell_bwd(q->g, p->g, hp->g, h->g, e->save[0], q->v, hp->v, e->mask, h->rows, h->cols);
 }
 static const nn_opdef cell_op = {"atr_cell", cell_bw};
 
@@ -68,7 +68,7 @@ void nn_atr_cell(nn_graph *g, nn_tensor *q, nn_tensor *p, nn_tensor *h_prev, con
     return;
   float *gates = nn_floats(g, (size_t)B * 2 * H, NULL);
   if (!gates) return;
-  nn_atr_cell_fwd(h_out->v, gates, q->v, p->v, h_prev->v, mask, B, H);
+  g->be->atr_cell_fwd(h_out->v, gates, q->v, p->v, h_prev->v, mask, B, H);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)
     *e = (nn_entry){.op = &cell_op, .in = {q, p, h_prev}, .out = {h_out}, .save = {gates},

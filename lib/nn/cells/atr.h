@@ -15,14 +15,6 @@
 #define NMT_NN_ATR_H
 #include "nn/tape.h"
 
-/* Kernels (nn/kernels.h style). q, p, h_prev (B,H) → h (B,H); gates (B,2H)
- * keeps i, f for backward. Where mask[b] == 0 (padding) h = h_prev. */
-void nn_atr_cell_fwd(float *h, float *gates, const float *q, const float *p, const float *h_prev,
-                     const float *mask, int B, int H);
-/* From dh (B,H): dq, dp, dh_prev (B,H) += (any may be NULL). */
-void nn_atr_cell_bwd(float *dq, float *dp, float *dh_prev, const float *dh, const float *gates,
-                     const float *q, const float *h_prev, const float *mask, int B, int H);
-
 /* The tape op: writes h_out (B,H), which the caller allocates (e.g. a row view
  * of a sequence). mask (B) in the arena, or NULL. */
 void nn_atr_cell(nn_graph *g, nn_tensor *q, nn_tensor *p, nn_tensor *h_prev, const float *mask,

@@ -95,9 +95,9 @@ static bool memory_fits(nn_graph *g, const char *op, nn_tensor *x, nn_tensor *me
                     mem->rows, x->rows);
 }
 
-static void dot_bw(const nn_entry *e) {
+static void dot_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *q = e->in[0], *K = e->in[1], *y = e->out[0];
-  nn_attn_dot_bwd(q->g, K->g, y->g, q->v, K->v, q->rows, y->cols, q->cols);
+  be->attn_dot_bwd(q->g, K->g, y->g, q->v, K->v, q->rows, y->cols, q->cols);
 }
 static const nn_opdef dot_op = {"attn_dot", dot_bw};
 
@@ -108,15 +108,15 @@ nn_tensor *nn_attn_dot(nn_graph *g, nn_tensor *q, nn_tensor *K) {
   int B = q->rows, S = K->rows / B;
   nn_tensor *y = nn_new(g, B, S);
   if (!y) return NULL;
-  nn_attn_dot_fwd(y->v, q->v, K->v, B, S, q->cols);
+  g->be->attn_dot_fwd(y->v, q->v, K->v, B, S, q->cols);
   nn_entry *e = nn_record(g, &dot_op);
   if (e) *e = (nn_entry){.op = &dot_op, .in = {q, K}, .out = {y}};
   return y;
 }
 
-static void mlp_bw(const nn_entry *e) {
+static void mlp_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *q = e->in[0], *K = e->in[1], *v = e->in[2], *y = e->out[0];
-  nn_attn_mlp_bwd(q->g, K->g, v->g, y->g, e->save[0], v->v, q->rows, y->cols, q->cols);
+  be->attn_mlp_bwd(q->g, K->g, v->g, y->g, e->save[0], v->v, q->rows, y->cols, q->cols);
 }
 static const nn_opdef mlp_op = {"attn_mlp", mlp_bw};
 
@@ -129,15 +129,15 @@ nn_tensor *nn_attn_mlp(nn_graph *g, nn_tensor *q, nn_tensor *K, nn_tensor *v) {
   nn_tensor *y = nn_new(g, B, S);
   float *t = nn_floats(g, (size_t)B * S * A, NULL);
   if (g->failed) return NULL;
-  nn_attn_mlp_fwd(y->v, t, q->v, K->v, v->v, B, S, A);
+  g->be->attn_mlp_fwd(y->v, t, q->v, K->v, v->v, B, S, A);
   nn_entry *e = nn_record(g, &mlp_op);
   if (e) *e = (nn_entry){.op = &mlp_op, .in = {q, K, v}, .out = {y}, .save = {t}};
   return y;
 }
 
-static void context_bw(const nn_entry *e) {
+static void context_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *a = e->in[0], *V = e->in[1], *y = e->out[0];
-  nn_attn_context_bwd(a->g, V->g, y->g, a->v, V->v, a->rows, a->cols, V->cols);
+  be->attn_context_bwd(a->g, V->g, y->g, a->v, V->v, a->rows, a->cols, V->cols);
 }
 static const nn_opdef context_op = {"attn_context", context_bw};
 
@@ -148,15 +148,15 @@ nn_tensor *nn_attn_context(nn_graph *g, nn_tensor *a, nn_tensor *V) {
     return NULL;
   nn_tensor *y = nn_new(g, a->rows, V->cols);
   if (!y) return NULL;
-  nn_attn_context_fwd(y->v, a->v, V->v, a->rows, a->cols, V->cols);
+  g->be->attn_context_fwd(y->v, a->v, V->v, a->rows, a->cols, V->cols);
   nn_entry *e = nn_record(g, &context_op);
   if (e) *e = (nn_entry){.op = &context_op, .in = {a, V}, .out = {y}};
   return y;
 }
 
-static void local_bw(const nn_entry *e) {
+static void local_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *a = e->in[0], *sig = e->in[1], *y = e->out[0];
-  nn_attn_local_bwd(a->g, sig->g, y->g, a->v, sig->v, e->ids, a->rows, a->cols, e->f[0]);
+  be->attn_local_bwd(a->g, sig->g, y->g, a->v, sig->v, e->ids, a->rows, a->cols, e->f[0]);
 }
 static const nn_opdef local_op = {"attn_local", local_bw};
 
@@ -167,7 +167,7 @@ nn_tensor *nn_attn_local(nn_graph *g, nn_tensor *a, nn_tensor *sig, const int *l
     return NULL;
   nn_tensor *y = nn_new(g, a->rows, a->cols);
   if (!y) return NULL;
-  nn_attn_local_fwd(y->v, a->v, sig->v, len, a->rows, a->cols, D);
+  g->be->attn_local_fwd(y->v, a->v, sig->v, len, a->rows, a->cols, D);
   nn_entry *e = nn_record(g, &local_op);
   if (e) *e = (nn_entry){.op = &local_op, .in = {a, sig}, .out = {y}, .ids = len, .f = {D}};
   return y;

@@ -53,9 +53,9 @@ void nn_gru_cell_bwd(float *dgx, float *dgh, float *dh_prev, const float *dh, co
 }
 
 /* in: gx, gh, h_prev; out: h; save[0]: r, z, n. */
-static void cell_bw(const nn_entry *e) {
+static void cell_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *gx = e->in[0], *gh = e->in[1], *hp = e->in[2], *h = e->out[0];
-  nn_gru_cell_bwd(gx->g, gh->g, hp->g, h->g, e->save[0], gh->v, hp->v, e->mask, h->rows, h->cols);
+  be->gru_cell_bwd(gx->g, gh->g, hp->g, h->g, e->save[0], gh->v, hp->v, e->mask, h->rows, h->cols);
 }
 static const nn_opdef cell_op = {"gru_cell", cell_bw};
 
@@ -72,7 +72,7 @@ void nn_gru_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, c
     return;
   float *act = nn_floats(g, (size_t)B * 3 * H, NULL);
   if (!act) return;
-  nn_gru_cell_fwd(h_out->v, act, gx->v, gh->v, h_prev->v, mask, B, H);
+  g->be->gru_cell_fwd(h_out->v, act, gx->v, gh->v, h_prev->v, mask, B, H);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)
     *e = (nn_entry){.op = &cell_op, .in = {gx, gh, h_prev}, .out = {h_out}, .save = {act},

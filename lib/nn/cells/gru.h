@@ -10,15 +10,6 @@
 #define NMT_NN_GRU_H
 #include "nn/tape.h"
 
-/* Kernels (nn/kernels.h style). gx, gh (B,3H) in gate order r, z, n; h_prev
- * (B,H) → h (B,H); act (B,3H) keeps r, z, n for backward. Where mask[b] == 0
- * (padding) h = h_prev. */
-void nn_gru_cell_fwd(float *h, float *act, const float *gx, const float *gh, const float *h_prev,
-                     const float *mask, int B, int H);
-/* From dh (B,H): dgx, dgh (B,3H) and dh_prev (B,H) += (any may be NULL). */
-void nn_gru_cell_bwd(float *dgx, float *dgh, float *dh_prev, const float *dh, const float *act,
-                     const float *gh, const float *h_prev, const float *mask, int B, int H);
-
 /* The tape op: writes h_out (B,H), which the caller allocates. mask (B) in the
  * arena, or NULL. */
 void nn_gru_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, const float *mask,

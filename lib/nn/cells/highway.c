@@ -29,9 +29,9 @@ void nn_highway_bwd(float *dZ, int ldz, float *da, float *dx, const float *dy, c
 }
 
 /* in: Z, a, x; out: y; save: σ(z); n[0]: z0. */
-static void highway_bw(const nn_entry *e) {
+static void highway_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *Z = e->in[0], *a = e->in[1], *x = e->in[2], *y = e->out[0];
-  nn_highway_bwd(Z->g ? Z->g + e->n[0] : NULL, Z->cols, a->g, x->g, y->g, e->save[0], a->v, x->v,
+  be->highway_bwd(Z->g ? Z->g + e->n[0] : NULL, Z->cols, a->g, x->g, y->g, e->save[0], a->v, x->v,
                  y->rows, y->cols);
 }
 static const nn_opdef highway_op = {"highway", highway_bw};
@@ -46,7 +46,7 @@ nn_tensor *nn_highway(nn_graph *g, nn_tensor *Z, int z0, nn_tensor *a, nn_tensor
   nn_tensor *y = nn_new(g, R, H);
   float *sz = nn_floats(g, (size_t)R * H, NULL);
   if (g->failed) return NULL;
-  nn_highway_fwd(y->v, sz, Z->v + z0, Z->cols, a->v, x->v, R, H);
+  g->be->highway_fwd(y->v, sz, Z->v + z0, Z->cols, a->v, x->v, R, H);
   nn_entry *e = nn_record(g, &highway_op);
   if (e) *e = (nn_entry){.op = &highway_op, .in = {Z, a, x}, .out = {y}, .save = {sz}, .n = {z0}};
   return y;

@@ -66,10 +66,10 @@ void nn_lstm_cell_bwd(float *dgx, float *dgh, float *dh_prev, float *dc_prev, co
 }
 
 /* in: gx, gh, h_prev, c_prev; out: h, c; save[0]: activated gates and tanh(c). */
-static void cell_bw(const nn_entry *e) {
+static void cell_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *gx = e->in[0], *gh = e->in[1], *hp = e->in[2], *cp = e->in[3];
   nn_tensor *h = e->out[0], *c = e->out[1];
-  nn_lstm_cell_bwd(gx->g, gh ? gh->g : NULL, hp->g, cp->g, h->g, c->g, e->save[0], c->v, cp->v,
+  be->lstm_cell_bwd(gx->g, gh ? gh->g : NULL, hp->g, cp->g, h->g, c->g, e->save[0], c->v, cp->v,
                    e->mask, h->rows, h->cols);
 }
 static const nn_opdef cell_op = {"lstm_cell", cell_bw};
@@ -88,7 +88,7 @@ void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, 
     return;
   float *act = nn_floats(g, (size_t)B * 5 * H, NULL);
   if (!act) return;
-  nn_lstm_cell_fwd(h_out->v, c_out->v, act, gx->v, gh ? gh->v : NULL, h_prev->v, c_prev->v, mask, B, H);
+  g->be->lstm_cell_fwd(h_out->v, c_out->v, act, gx->v, gh ? gh->v : NULL, h_prev->v, c_prev->v, mask, B, H);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)
     *e = (nn_entry){.op = &cell_op, .in = {gx, gh, h_prev, c_prev}, .out = {h_out, c_out},

@@ -81,10 +81,10 @@ void nn_lstm_peep_bwd(float *dgx, float *dgh, float *dpeep, float *dh_prev, floa
 }
 
 /* in: gx, gh, h_prev, c_prev; aux: peep; out: h, c; save[0]: activated gates and tanh(c). */
-static void cell_bw(const nn_entry *e) {
+static void cell_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *gx = e->in[0], *gh = e->in[1], *hp = e->in[2], *cp = e->in[3], *peep = e->aux;
   nn_tensor *h = e->out[0], *c = e->out[1];
-  nn_lstm_peep_bwd(gx->g, gh ? gh->g : NULL, peep->g, hp->g, cp->g, h->g, c->g, e->save[0],
+  be->lstm_peep_bwd(gx->g, gh ? gh->g : NULL, peep->g, hp->g, cp->g, h->g, c->g, e->save[0],
                    peep->v, c->v, cp->v, e->mask, h->rows, h->cols);
 }
 static const nn_opdef cell_op = {"lstm_peep_cell", cell_bw};
@@ -110,7 +110,7 @@ void nn_lstm_peep_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *pee
     return;
   float *act = nn_floats(g, (size_t)B * 5 * H, NULL);
   if (!act) return;
-  nn_lstm_peep_fwd(h_out->v, c_out->v, act, gx->v, gh ? gh->v : NULL, peep->v, h_prev->v,
+  g->be->lstm_peep_fwd(h_out->v, c_out->v, act, gx->v, gh ? gh->v : NULL, peep->v, h_prev->v,
                    c_prev->v, mask, B, H);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)

@@ -65,9 +65,9 @@ void nn_rhn_cell_bwd(float *dz, float *dz2, float *dbias, float *ds_prev, const 
 }
 
 /* in: z, z2, bias, s_prev; out: s; save[0]: activated gates; n[0]: coupled. */
-static void cell_bw(const nn_entry *e) {
+static void cell_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *z = e->in[0], *z2 = e->in[1], *bias = e->in[2], *sp = e->in[3], *s = e->out[0];
-  nn_rhn_cell_bwd(z->g, z2 ? z2->g : NULL, bias ? bias->g : NULL, sp->g, s->g, e->save[0], sp->v,
+  be->rhn_cell_bwd(z->g, z2 ? z2->g : NULL, bias ? bias->g : NULL, sp->g, s->g, e->save[0], sp->v,
                   e->mask, s->rows, s->cols, e->n[0]);
 }
 static const nn_opdef cell_op = {"rhn_cell", cell_bw};
@@ -86,7 +86,7 @@ void nn_rhn_cell(nn_graph *g, nn_tensor *z, nn_tensor *z2, nn_tensor *bias, nn_t
     return;
   float *act = nn_floats(g, (size_t)B * G, NULL);
   if (!act) return;
-  nn_rhn_cell_fwd(s_out->v, act, z->v, z2 ? z2->v : NULL, bias ? bias->v : NULL, s_prev->v, mask,
+  g->be->rhn_cell_fwd(s_out->v, act, z->v, z2 ? z2->v : NULL, bias ? bias->v : NULL, s_prev->v, mask,
                   B, H, coupled);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)

@@ -16,19 +16,6 @@ enum { NN_RHN_MAX_DEPTH = 5 };
 /* Gate columns per unit: H, T, C; coupled: H, T. */
 static inline int nn_rhn_gates(bool coupled) { return coupled ? 2 : 3; }
 
-/* One micro-step for B rows of H units, G = nn_rhn_gates(coupled): the
- * pre-activations are z (B,G·H) + z2 (B,G·H) + bias (1,G·H), z2 and bias
- * optional (NULL); s_prev (B,H) → s (B,H);
- * act (B,G·H) keeps the activated gates for backward. Where mask[b] == 0
- * (padding) the state is carried: s = s_prev. */
-void nn_rhn_cell_fwd(float *s, float *act, const float *z, const float *z2, const float *bias,
-                     const float *s_prev, const float *mask, int B, int H, bool coupled);
-/* From ds (B,H): dz, dz2 (B,G·H), dbias (1,G·H) and ds_prev (B,H) +=; any of
- * them may be NULL. */
-void nn_rhn_cell_bwd(float *dz, float *dz2, float *dbias, float *ds_prev, const float *ds,
-                     const float *act, const float *s_prev, const float *mask, int B, int H,
-                     bool coupled);
-
 /* The micro-step as a tape op: writes s_out (B,H), which the caller
  * allocates (e.g. a row view of a sequence tensor). z2, bias and mask may be NULL. */
 void nn_rhn_cell(nn_graph *g, nn_tensor *z, nn_tensor *z2, nn_tensor *bias, nn_tensor *s_prev,

@@ -4,13 +4,13 @@
 #include "nn/kernels.h"
 
 /* in: Q, K, v; out: scores; save: one step's tanh values (B,S,A) and scores (B,S). */
-static void mlp_seq_bw(const nn_entry *e) {
+static void mlp_seq_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *Q = e->in[0], *K = e->in[1], *v = e->in[2], *y = e->out[0];
   int S = y->cols, B = K->rows / S, T = Q->rows / B, A = Q->cols;
   for (int t = 0; t < T; t++) {
     const float *q = Q->v + (size_t)t * B * A;
-    nn_attn_mlp_fwd(e->save[1], e->save[0], q, K->v, v->v, B, S, A);
-    nn_attn_mlp_bwd(Q->g ? Q->g + (size_t)t * B * A : NULL, K->g, v->g, y->g + (size_t)t * B * S,
+    be->attn_mlp_fwd(e->save[1], e->save[0], q, K->v, v->v, B, S, A);
+    be->attn_mlp_bwd(Q->g ? Q->g + (size_t)t * B * A : NULL, K->g, v->g, y->g + (size_t)t * B * S,
                     e->save[0], v->v, B, S, A);
   }
 }
@@ -27,7 +27,7 @@ nn_tensor *nn_attn_mlp_seq(nn_graph *g, nn_tensor *Q, nn_tensor *K, nn_tensor *v
   float *tt = nn_floats(g, (size_t)B * S * A, NULL), *sc = nn_floats(g, (size_t)B * S, NULL);
   if (g->failed) return NULL;
   for (int t = 0; t < T; t++)
-    nn_attn_mlp_fwd(y->v + (size_t)t * B * S, tt, Q->v + (size_t)t * B * A, K->v, v->v, B, S, A);
+    g->be->attn_mlp_fwd(y->v + (size_t)t * B * S, tt, Q->v + (size_t)t * B * A, K->v, v->v, B, S, A);
   nn_entry *e = nn_record(g, &mlp_seq_op);
   if (e) *e = (nn_entry){.op = &mlp_seq_op, .in = {Q, K, v}, .out = {y}, .save = {tt, sc}};
   return y;
@@ -49,10 +49,10 @@ void nn_attn_context_seq_bwd(float *da, float *dV, const float *dctx, const floa
 }
 
 /* in: a, V; out: ctx; f[0]: scale. */
-static void context_seq_bw(const nn_entry *e) {
+static void context_seq_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *a = e->in[0], *V = e->in[1], *y = e->out[0];
   int S = a->cols, B = V->rows / S;
-  nn_attn_context_seq_bwd(a->g, V->g, y->g, a->v, V->v, e->f[0], a->rows / B, B, S, V->cols);
+  be->attn_context_seq_bwd(a->g, V->g, y->g, a->v, V->v, e->f[0], a->rows / B, B, S, V->cols);
 }
 static const nn_opdef context_seq_op = {"attn_context_seq", context_seq_bw};
 
@@ -65,7 +65,7 @@ nn_tensor *nn_attn_context_seq(nn_graph *g, nn_tensor *a, nn_tensor *V, float sc
   int B = V->rows / S, T = a->rows / B, F = V->cols;
   nn_tensor *y = nn_new(g, a->rows, F);
   if (!y) return NULL;
-  nn_attn_context_seq_fwd(y->v, a->v, V->v, scale, T, B, S, F);
+  g->be->attn_context_seq_fwd(y->v, a->v, V->v, scale, T, B, S, F);
   nn_entry *e = nn_record(g, &context_seq_op);
   if (e) *e = (nn_entry){.op = &context_seq_op, .in = {a, V}, .out = {y}, .f = {scale}};
   return y;

@@ -15,10 +15,4 @@ nn_tensor *nn_attn_mlp_seq(nn_graph *g, nn_tensor *Q, nn_tensor *K, nn_tensor *v
  * one GEMM per sentence over all steps. */
 nn_tensor *nn_attn_context_seq(nn_graph *g, nn_tensor *a, nn_tensor *V, float scale);
 
-/* The kernels (nn/kernels.h style). */
-void nn_attn_context_seq_fwd(float *ctx, const float *a, const float *V, float scale, int T, int B,
-                             int S, int F);
-void nn_attn_context_seq_bwd(float *da, float *dV, const float *dctx, const float *a,
-                             const float *V, float scale, int T, int B, int S, int F);
-
 #endif

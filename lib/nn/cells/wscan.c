@@ -78,10 +78,10 @@ void nn_wscan_bwd(float *dG, float *dc0, float *work, const float *dc, const flo
 }
 
 /* in: G, c0; out: c; save: σ(g), backward scratch; n: T, H, Hf. */
-static void wscan_bw(const nn_entry *e) {
+static void wscan_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *G = e->in[0], *c0 = e->in[1], *c = e->out[0];
   int T = e->n[0], H = e->n[1];
-  nn_wscan_bwd(G->g, c0 ? c0->g : NULL, e->save[1], c->g, c->v, e->save[0], G->v, G->cols,
+  be->wscan_bwd(G->g, c0 ? c0->g : NULL, e->save[1], c->g, c->v, e->save[0], G->v, G->cols,
                c0 ? c0->v : NULL, e->mask, T, c->rows / T, H, e->n[2]);
 }
 static const nn_opdef wscan_op = {"wscan", wscan_bw};
@@ -100,7 +100,7 @@ nn_tensor *nn_wscan(nn_graph *g, nn_tensor *G, nn_tensor *c0, const float *mask,
   float *sg = nn_floats(g, (size_t)G->rows * H, NULL);
   float *work = g->train ? nn_floats(g, (size_t)B * H, NULL) : NULL;
   if (g->failed) return NULL;
-  nn_wscan_fwd(c->v, sg, G->v, G->cols, c0 ? c0->v : NULL, mask, T, B, H, Hf);
+  g->be->wscan_fwd(c->v, sg, G->v, G->cols, c0 ? c0->v : NULL, mask, T, B, H, Hf);
   nn_entry *e = nn_record(g, &wscan_op);
   if (e)
     *e = (nn_entry){.op = &wscan_op, .in = {G, c0}, .out = {c}, .save = {sg, work}, .mask = mask,

@@ -20,15 +20,6 @@
 #define NMT_NN_WSCAN_H
 #include "nn/tape.h"
 
-/* Kernels (nn/kernels.h style). c (T*B, H) states; sg (T*B, H) keeps σ(g);
- * c0 (B, H) or NULL; mask (T*B) or NULL. */
-void nn_wscan_fwd(float *c, float *sg, const float *G, int ldg, const float *c0,
-                  const float *mask, int T, int B, int H, int Hf);
-/* From dc (T*B, H): dG (x̃ and g columns) +=, dc0 += unless NULL; work (B, H)
- * scratch. */
-void nn_wscan_bwd(float *dG, float *dc0, float *work, const float *dc, const float *c,
-                  const float *sg, const float *G, int ldg, const float *c0, const float *mask,
-                  int T, int B, int H, int Hf);
 /* The tape op: the scan over G (T*B, >= 2H) → c (T*B, H); c0 (B, H) or NULL;
  * mask (T*B) in the arena or NULL. */
 nn_tensor *nn_wscan(nn_graph *g, nn_tensor *G, nn_tensor *c0, const float *mask, int T, int H,

@@ -2,6 +2,7 @@
  * cell and of a masked layer. */
 #include "nn/cells/atr.h"
 #include "nn/cells/cell_case.h"
+#include "nn/kernels.h"
 #include "test.h"
 
 TEST(nn_atr_cell_values) {

@@ -1,7 +1,8 @@
 /* The GRU cell (as in RNNSearch, paper 001): values by hand, gradients of the
  * cell and of a masked layer. */
-#include "nn/cells/gru.h"
 #include "nn/cells/cell_case.h"
+#include "nn/cells/gru.h"
+#include "nn/kernels.h"
 #include "test.h"
 
 TEST(nn_gru_cell_values) {

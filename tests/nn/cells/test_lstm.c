@@ -1,8 +1,8 @@
 /* The fused LSTM cell and layer: values by hand, gradients with masking. */
-#include "nn/kernels.h"
-#include "nn/cells/lstm.h"
-#include "nn/ops.h"
 #include "nn/cells/cell_case.h"
+#include "nn/cells/lstm.h"
+#include "nn/kernels.h"
+#include "nn/ops.h"
 #include "test.h"
 
 /* One cell from params gx, gh, h_prev, c_prev; output [h c]. */

@@ -1,8 +1,9 @@
 /* The peephole LSTM cell of Deep-Att / Deep-ED (Zhou et al. 2016): values by
  * hand, gradients with and without a padded row. */
-#include "nn/cells/lstm_peep.h"
-#include "nn/ops.h"
 #include "nn/cells/cell_case.h"
+#include "nn/cells/lstm_peep.h"
+#include "nn/kernels.h"
+#include "nn/ops.h"
 #include "test.h"
 
 static const float row_mask[B] = {1, 0, 1}; /* row 1 is padding at this step */

@@ -1,7 +1,8 @@
 /* The RHN micro-step (paper 003): the fused cell by hand and by finite
  * differences, coupled or not, and a masked layer of depth 1 to 3. */
-#include "nn/cells/rhn.h"
 #include "nn/cells/cell_case.h"
+#include "nn/cells/rhn.h"
+#include "nn/kernels.h"
 #include "test.h"
 
 TEST(nn_rhn_cell_values) {

@@ -1,10 +1,10 @@
 /* SR-NMT's attention batched over decoder steps (paper 000): gradients, and each
  * step equals the per-step kernels. */
 #include "nn/cells/attn.h"
+#include "nn/cells/cell_case.h"
 #include "nn/cells/srnmt_attn.h"
 #include "nn/kernels.h"
 #include "nn/ops.h"
-#include "nn/cells/cell_case.h"
 #include "test.h"
 
 enum { S = 3, A = 5 };

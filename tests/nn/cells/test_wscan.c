@@ -1,9 +1,10 @@
 /* The weakly-recurrent scan and the highway of SRU / SR-NMT (paper 000): values
  * by hand, gradients in both directions, state carried through padding. */
+#include "nn/cells/cell_case.h"
 #include "nn/cells/highway.h"
 #include "nn/cells/wscan.h"
+#include "nn/kernels.h"
 #include "nn/ops.h"
-#include "nn/cells/cell_case.h"
 #include "test.h"
 
 TEST(nn_wscan_values) {

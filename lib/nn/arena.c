@@ -1,6 +1,7 @@
 /* The bump allocator behind nn/arena.h. */
 #include "nn/arena.h"
 #include "base/err.h"
+#include "nn/backend.h"
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -25,7 +26,11 @@ void *nn_big_alloc(size_t bytes) {
   return p;
 }
 
-static void *aligned(size_t bytes) { return nn_big_alloc(bytes); }
+static const nn_backend *backend(const nn_arena *a) { return a->be ? a->be : &nn_cpu_backend; }
+static void *aligned(const nn_arena *a, size_t bytes) {
+  void *p = NULL;
+  return backend(a)->alloc(&p, bytes) == NMT_OK ? p : NULL;
+}
 
 void *nn_arena_alloc(nn_arena *a, size_t bytes) {
   bytes = round_up(bytes);
@@ -36,7 +41,7 @@ void *nn_arena_alloc(nn_arena *a, size_t bytes) {
     return p;
   }
   nn_arena_block *b = malloc(sizeof *b);
-  void *mem = b ? aligned(bytes) : NULL;
+  void *mem = b ? aligned(a, bytes) : NULL;
   if (!mem) {
     free(b);
     nmt_fail(NMT_EIO, "out of memory: activation arena needs %zu more bytes", bytes);
@@ -52,7 +57,7 @@ static void free_spill(nn_arena *a) {
   while (a->spill) {
     nn_arena_block *b = a->spill;
     a->spill = b->next;
-    free(b->mem);
+    backend(a)->free(b->mem);
     free(b);
   }
 }
@@ -61,8 +66,8 @@ int nn_arena_reset(nn_arena *a) {
   int status = NMT_OK;
   if (a->spill) {
     free_spill(a);
-    free(a->base);
-    a->base = aligned(a->peak);
+    backend(a)->free(a->base);
+    a->base = aligned(a, a->peak);
     a->cap = a->base ? a->peak : 0;
     if (!a->base) status = nmt_fail(NMT_EIO, "out of memory: activation arena of %zu bytes", a->peak);
   }
@@ -73,6 +78,6 @@ int nn_arena_reset(nn_arena *a) {
 
 void nn_arena_free(nn_arena *a) {
   free_spill(a);
-  free(a->base);
-  *a = (nn_arena){0};
+  backend(a)->free(a->base);
+  *a = (nn_arena){.be = a->be};
 }

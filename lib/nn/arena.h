@@ -7,8 +7,10 @@
 #include <stddef.h>
 
 typedef struct nn_arena_block nn_arena_block;
+struct nn_backend;
 
 typedef struct {
+  const struct nn_backend *be; /* whose memory the blocks are: NULL is the host's */
   char *base;              /* the main block */
   size_t cap, used;        /* bytes */
   size_t peak;             /* bytes asked since the last reset, overflow included */

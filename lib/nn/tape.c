@@ -8,17 +8,19 @@
 
 int nn_graph_reset(nn_graph *g, bool train, uint64_t step) {
   if (!g->be) g->be = &nn_cpu_backend;
+  g->arena.be = g->be;
   g->ntape = 0;
   g->train = train;
   g->step = step;
   g->ndropout = 0;
   g->failed = false;
-  if (nn_arena_reset(&g->arena)) g->failed = true;
+  if (nn_arena_reset(&g->arena) || nn_arena_reset(&g->host)) g->failed = true;
   return g->failed ? NMT_EIO : NMT_OK;
 }
 
 void nn_graph_free(nn_graph *g) {
   nn_arena_free(&g->arena);
+  nn_arena_free(&g->host);
   free(g->tape);
   *g = (nn_graph){0};
 }
@@ -37,24 +39,27 @@ bool nn_require(nn_graph *g, bool cond, const char *fmt, ...) {
   return false;
 }
 
-void *nn_alloc(nn_graph *g, size_t bytes) {
+static void *arena_alloc(nn_graph *g, nn_arena *a, size_t bytes) {
   if (g->failed) return NULL;
-  void *p = nn_arena_alloc(&g->arena, bytes);
+  void *p = nn_arena_alloc(a, bytes);
   if (!p) g->failed = true;
   return p;
 }
 
-float *nn_floats(nn_graph *g, size_t n, const float *data) {
-  float *p = nn_alloc(g, n * sizeof *p);
-  if (p && data) memcpy(p, data, n * sizeof *p);
-  return p;
+void *nn_alloc(nn_graph *g, size_t bytes) { return arena_alloc(g, &g->host, bytes); }
+
+/* A backend memory call's status: a failure fails the graph. */
+static bool ok(nn_graph *g, int status) {
+  if (status != NMT_OK) g->failed = true;
+  return status == NMT_OK;
 }
 
-int *nn_ints(nn_graph *g, size_t n, const int *data) {
-  int *p = nn_alloc(g, n * sizeof *p);
-  if (p && data) memcpy(p, data, n * sizeof *p);
-  return p;
+static void *backend_array(nn_graph *g, size_t bytes, const void *data) {
+  void *p = arena_alloc(g, &g->arena, bytes);
+  return p && (!data || ok(g, g->be->to_device(p, data, bytes))) ? p : NULL;
 }
+float *nn_floats(nn_graph *g, size_t n, const float *data) { return backend_array(g, n * sizeof(float), data); }
+int *nn_ints(nn_graph *g, size_t n, const int *data) { return backend_array(g, n * sizeof(int), data); }
 
 static nn_tensor *tensor(nn_graph *g, float *v, float *grad, int rows, int cols) {
   nn_tensor *t = nn_alloc(g, sizeof *t);
@@ -69,21 +74,23 @@ nn_tensor *nn_new(nn_graph *g, int rows, int cols) {
   float *v = nn_floats(g, n, NULL), *grad = NULL;
   if (g->train && v) {
     grad = nn_floats(g, n, NULL);
-    if (grad) memset(grad, 0, n * sizeof *grad);
+    if (grad) ok(g, g->be->zero(grad, n * sizeof *grad));
   }
   return g->failed ? NULL : tensor(g, v, grad, rows, cols);
 }
 
 nn_tensor *nn_zeros(nn_graph *g, int rows, int cols) {
   nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memset(t->v, 0, sizeof(float) * (size_t)rows * cols);
-  return t;
+  return t && ok(g, g->be->zero(t->v, sizeof(float) * (size_t)rows * cols)) ? t : NULL;
 }
 
 nn_tensor *nn_input(nn_graph *g, int rows, int cols, const float *data) {
   nn_tensor *t = nn_new(g, rows, cols);
-  if (t) memcpy(t->v, data, (size_t)rows * cols * sizeof(float));
-  return t;
+  return t && ok(g, g->be->to_device(t->v, data, (size_t)rows * cols * sizeof(float))) ? t : NULL;
+}
+
+bool nn_to_host(nn_graph *g, const nn_tensor *t, float *dst) {
+  return !g->failed && ok(g, g->be->to_host(dst, t->v, (size_t)t->rows * t->cols * sizeof(float)));
 }
 
 nn_tensor *nn_rows(nn_graph *g, nn_tensor *x, int r0, int n) {
@@ -127,7 +134,7 @@ int nn_tape_backward(nn_graph *g, nn_tensor *loss, float seed) {
   if (!nn_require(g, g->train && loss->rows == 1 && loss->cols == 1,
                   "backward: needs a training graph and a (1,1) loss"))
     return NMT_EUSAGE;
-  loss->g[0] = seed;
+  if (!ok(g, g->be->to_device(loss->g, &seed, sizeof seed))) return nmt_errcode();
   return nn_tape_replay(g);
 }
 

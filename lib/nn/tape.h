@@ -44,7 +44,8 @@ struct nn_entry {
 
 typedef struct {
   const nn_backend *be; /* where tensors live and ops compute: NULL is the CPU */
-  nn_arena arena;
+  nn_arena arena;       /* the backend's memory: values, gradients, op buffers */
+  nn_arena host;        /* host memory: tensor headers, pointer arrays, scratch */
   nn_entry *tape;
   int ntape, cap_tape;
   bool train;        /* record the tape and allocate gradients */
@@ -63,15 +64,20 @@ void nn_graph_free(nn_graph *g);
 nn_tensor *nn_new(nn_graph *g, int rows, int cols);
 /* A new (rows, cols) tensor of zeros (e.g. an initial recurrent state). */
 nn_tensor *nn_zeros(nn_graph *g, int rows, int cols);
-/* A new tensor holding a copy of `data` (rows*cols floats). */
+/* A new tensor holding a copy of `data` (rows*cols floats, host memory). */
 nn_tensor *nn_input(nn_graph *g, int rows, int cols, const float *data);
+/* Copy t's values (rows*cols floats) out to host memory; false (g failed) on error. */
+bool nn_to_host(nn_graph *g, const nn_tensor *t, float *dst);
 /* Rows [r0, r0+n) of x as a tensor sharing x's values and gradient. */
 nn_tensor *nn_rows(nn_graph *g, nn_tensor *x, int r0, int n);
 /* The parameter view `index` of p (values p->w, gradients p->g). */
 nn_tensor *nn_param(nn_graph *g, nn_params *p, int index);
-/* Arena scratch, 64-byte aligned, uninitialised. */
+/* Host scratch for this step, 64-byte aligned, uninitialised: headers,
+ * arrays of tensors, arrays built before they go to nn_floats/nn_ints. */
 void *nn_alloc(nn_graph *g, size_t bytes);
-/* Arena arrays; copied in when `data` is not NULL. */
+/* Arrays in the backend's memory for this step, what ops and kernels read
+ * (masks, ids, lengths) and keep; copied in from host memory when `data` is
+ * not NULL. Host code must not read or write them: build on the host, then copy. */
 float *nn_floats(nn_graph *g, size_t n, const float *data);
 int *nn_ints(nn_graph *g, size_t n, const int *data);
 

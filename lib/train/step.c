@@ -59,8 +59,9 @@ static void work(void *ctx, int part, int parts) {
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
   nn_graph_reset(&k->g, true, k->step);
   nn_tensor *loss = nn_net_forward(&k->g, k->net, &k->p, &k->batch, &k->ntok);
-  k->status = loss ? NMT_OK : nmt_errcode();
-  k->loss = loss ? loss->v[0] : NAN;
+  float value = NAN;
+  k->status = loss && nn_to_host(&k->g, loss, &value) ? NMT_OK : nmt_errcode();
+  k->loss = value;
   if (loss && isfinite(k->loss)) k->status = nn_tape_backward(&k->g, loss, k->scale);
   nn_parallel_nested(false);
 }

@@ -74,8 +74,9 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
     st = nn_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
     long n = 0;
     nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, &m->params, &b, &n));
-    if (!st && !l) st = nmt_errcode();
-    if (!st) loss += l->v[0], tokens += n;
+    float value = 0;
+    if (!st && !(l && nn_to_host(&g, l, &value))) st = nmt_errcode();
+    if (!st) loss += value, tokens += n;
   }
   *ppl = exp(loss / (double)(tokens ? tokens : 1));
   nn_graph_free(&g);

@@ -17,9 +17,9 @@ void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, 
  * through stack buffers dz[4][NN_LSTM_CHUNK]; this adds the four gate
  * gradients of units [k0, k0+n) to d (B,4H) unless d is NULL. */
 enum { NN_LSTM_CHUNK = 256 };
-static inline void nn_lstm_add_gates(float *d, float (*dz)[NN_LSTM_CHUNK], int k0, int n, int H) {
+static inline void nn_lstm_add_gates(float *d, float (*dz)[NN_LSTM_CHUNK], int k0, int n, int units) {
   for (int q = 0; d && q < 4; q++)
-    for (int k = 0; k < n; k++) d[q * H + k0 + k] += dz[q][k];
+    for (int k = 0; k < n; k++) d[q * units + k0 + k] += dz[q][k];
 }
 
 typedef struct {

@@ -89,7 +89,8 @@ CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CUDA_HOST := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/cuda/kernels/nn_cuda_backend.o
 CUDA_LINK := $(CUDA_HOST) $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
-CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
+CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \
+                 $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
 $(BUILD)/kernels/%.o: kernels/%.cu kernels/nn_cuda.h kernels/nn_cuda_internal.cuh
 	@mkdir -p $(dir $@)
@@ -138,7 +139,7 @@ EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthrea
                 -include kernels/emu/cuda_emu.h -I$(EMU)/kernels -Ikernels/emu -Ikernels -Ilib $(SAN)
 EMU_CU       := $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC) $(wildcard tests/emu/*.cu))
 EMU_RT       := $(patsubst %.cpp,$(EMU)/%.o,$(wildcard kernels/emu/*.cpp))
-EMU_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
+EMU_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
 EMU_SCHEDULES := lockstep warp reverse
 
 $(EMU)/%.cu: %.cu kernels/emu/rewrite.pl
@@ -156,7 +157,13 @@ $(EMU)/kernels/emu/%.o: kernels/emu/%.cpp
 
 $(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
 
-$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(CUDA_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
+# The emulated programs' CUDA table checks that each kernel is given device memory.
+EMU_HOST := $(BUILD)/cuda/lib/nn/device.o $(EMU)/host/nn_cuda_backend.o
+$(EMU)/host/%.o: kernels/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DNMT_CUDA_EMU -Ikernels -Ikernels/emu -MMD -MP -c $< -o $@
+
+$(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(EMU_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -231,6 +238,6 @@ clean:
 	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d) \
-  $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/cuda/kernels/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
+  $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/cuda/kernels/*.d $(EMU)/host/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
   $(LIB_SRC:%.c=$(FUZZ_DIR)/%.d) $(wildcard $(FUZZ_DIR)/tests/fuzz/*.d) \
   $(shell find $(EMU) -name '*.d' 2>/dev/null)

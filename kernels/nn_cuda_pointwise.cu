@@ -34,6 +34,9 @@ extern "C" void nnc_scale_fwd(float *y, const float *x, float s, size_t n) {
 extern "C" void nnc_scale_bwd(float *dx, const float *dy, float s, size_t n) {
   nnc_each("scale_bwd", n, [=] __device__(size_t i) { dx[i] += s * dy[i]; });
 }
+extern "C" void nnc_shift_fwd(float *y, const float *x, float s, size_t n) {
+  nnc_each("shift_fwd", n, [=] __device__(size_t i) { y[i] = x[i] + s; });
+}
 extern "C" void nnc_bias_fwd(float *y, const float *x, const float *bias, int R, int C) {
   nnc_each("bias_fwd", (size_t)R * C, [=] __device__(size_t i) { y[i] = x[i] + bias[i % C]; });
 }

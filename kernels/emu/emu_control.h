@@ -12,6 +12,10 @@ extern "C" {
 bool emu_set_schedule(const char *name);
 /* Guard mode for the allocations made from now on (emu_memory.cpp). */
 void emu_set_guard(bool on);
+/* Pointer argument `index` (from 1) of a kernel row of lib/nn/kernels.def: when p is
+ * not device memory, reports it and faults the device (sticky, as a GPU's illegal
+ * address is); returns whether p was device memory. */
+bool emu_check_kernel_pointer(const char *kernel, int index, const void *p);
 
 #ifdef __cplusplus
 }

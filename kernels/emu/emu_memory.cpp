@@ -124,6 +124,13 @@ void emu_device_access(bool open, const char *what) {
     if (kv.second.live && kv.second.guarded) protect(kv.second, open);
 }
 
+extern "C" bool emu_check_kernel_pointer(const char *kernel, int index, const void *p) {
+  if (emu_is_device(p, 1)) return true;
+  emu_report(cudaErrorLaunchFailure, "%s: argument %d (%p) is not device memory: a GPU would "
+             "fault on it (a host array never copied to the device?)", kernel, index, p);
+  return false;
+}
+
 bool emu_is_device(const void *p, size_t bytes) {
   auto it = allocs.upper_bound((uintptr_t)p);
   if (it == allocs.begin()) return false;

@@ -5,6 +5,7 @@
  * (nn_seq_masks) here and at the decoder's start. */
 #ifndef NMT_BATCH_H
 #define NMT_BATCH_H
+#include "nn/tape.h"
 #include "text/vocab.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,6 +77,10 @@ int nn_batch_masks(nn_batch *b);
 /* The same into the caller's memory: tgt_len (B), masks 2·(S+T)·B floats. */
 void nn_batch_set_masks(nn_batch *b, int *tgt_len, float *masks);
 void nn_batch_free(nn_batch *b);
+/* b's ids, lengths and masks copied once into g's backend memory, what the
+ * ops are given (slices too: dev->tgt_mask + t*B); b, in host memory, keeps
+ * serving the host's logic (row lists, lengths). False (g failed) on error. */
+bool nn_batch_upload(nn_graph *g, const nn_batch *b, nn_batch *dev);
 
 /* Fisher–Yates shuffle of a[0..n) with Philox (seed, stream). */
 void nmt_shuffle(long *a, long n, uint64_t seed, uint64_t stream);

@@ -270,15 +270,11 @@ static nn_tensor *first_f(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor 
 static nn_tensor *loss_of(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
                           nn_tensor *top, long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
-  size_t TB = (size_t)bt->T * bt->B;
-  int n = 0, *rows = nn_ints(g, TB, NULL), *tgt = nn_ints(g, TB, NULL);
-  for (size_t i = 0; rows && tgt && i < TB; i++)
-    if (bt->tgt_mask[i]) rows[n] = i, tgt[n++] = bt->tgt_out[i];
-  if (g->failed || !nn_require(g, n > 0, "%s: a batch without target tokens", c->family->name))
-    return NULL;
-  nn_tensor *logits = nn_linear(g, nn_embed(g, top, rows, n), nn_net_param(g, p, m->slot[OUT_W]),
+  nn_targets tg = nn_net_targets(g, m, bt->tgt_out, bt->T * bt->B);
+  if (!tg.n) return NULL;
+  nn_tensor *logits = nn_linear(g, nn_embed(g, top, tg.rows, tg.n), nn_net_param(g, p, m->slot[OUT_W]),
                                 nn_net_param(g, p, m->slot[OUT_B]));
-  return g->failed ? NULL : nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
+  return g->failed ? NULL : nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 /* Training: the decoder layer by layer over all steps (only the first layer
@@ -287,27 +283,29 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                           long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T;
-  int *sent = nn_ints(g, (size_t)T * B, NULL); /* the sentence of each target row */
-  for (int i = 0; sent && i < T * B; i++) sent[i] = i % B;
-  nn_tensor *enc = g->failed ? NULL : encoder(g, m, p, bt->src, S, B, bt->src_mask);
-  nn_tensor *Ey = nn_embed(g, nn_net_param(g, p, m->slot[TGT_EMB]), bt->tgt_in, T * B);
+  nn_batch d; /* bt's arrays as the ops take them */
+  int *sent = nn_alloc(g, sizeof(int) * (size_t)T * B); /* the sentence of each target row */
+  if (!sent || !nn_batch_upload(g, bt, &d)) return NULL;
+  for (int i = 0; i < T * B; i++) sent[i] = i % B;
+  nn_tensor *enc = encoder(g, m, p, d.src, S, B, d.src_mask);
+  nn_tensor *Ey = nn_embed(g, nn_net_param(g, p, m->slot[TGT_EMB]), d.tgt_in, T * B);
   nn_tensor *F, *Hs;
   if (attends(m)) {
     nn_tensor *mem[2] = {enc, att_keys(g, m, p, enc)};
-    nn_dec_ctx ctx = {mem, bt->src_rows, bt->src_len, S, B, NULL, B};
+    nn_dec_ctx ctx = {mem, d.src_rows, d.src_len, S, B, NULL, B};
     F = first_f(g, m, p, Ey, NULL);
-    Hs = g->failed ? NULL : att_layer(g, m, p, F, &ctx, bt->tgt_mask, T);
+    Hs = g->failed ? NULL : att_layer(g, m, p, F, &ctx, d.tgt_mask, T);
   } else {
     nn_tensor *cW = nn_matmul(g, enc, false, nn_net_param(g, p, m->slot[DEC_WC]), false);
     layer_w w0 = layer(g, m, p, dec_slot(0));
-    F = first_f(g, m, p, Ey, nn_embed(g, cW, sent, T * B));
-    Hs = run_layer(g, &w0, F, bt->tgt_mask, T, false, NULL);
+    F = first_f(g, m, p, Ey, nn_embed(g, cW, nn_ints(g, (size_t)T * B, sent), T * B));
+    Hs = run_layer(g, &w0, F, d.tgt_mask, T, false, NULL);
   }
   nn_tensor *h = nn_dropout(g, Hs, c->dropout);
   for (int l = 1; l < c->dec_layers && !g->failed; l++) {
     layer_w w = layer(g, m, p, dec_slot(l));
     F = next_f(g, m, &w, F, h);
-    h = nn_dropout(g, run_layer(g, &w, F, bt->tgt_mask, T, false, NULL), c->dropout);
+    h = nn_dropout(g, run_layer(g, &w, F, d.tgt_mask, T, false, NULL), c->dropout);
   }
   return g->failed ? NULL : loss_of(g, m, p, bt, h, ntokens);
 }

@@ -11,12 +11,14 @@ nn_tensor *nn_encode_stack(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
                            int nfin, nn_tensor **fin[NN_ENC_MAX_FINALS]) {
   const nn_net_cfg *c = &m->cfg;
   int nbi = nn_enc_bi_layers(c);
+  size_t n = (size_t)S * B;
   int *rev = c->opt.reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
-  int *ids = c->opt.reverse_source && rev ? nn_ints(g, (size_t)S * B, NULL) : NULL;
+  int *ids = c->opt.reverse_source && rev ? nn_alloc(g, sizeof(int) * n) : NULL;
   if (g->failed) return NULL;
-  for (int i = 0; ids && i < S * B; i++) ids[i] = src[rev[i]];
-  nn_tensor *x = nn_dropout(g, nn_embed(g, E, ids ? ids : src, S * B), c->dropout);
-  nn_tensor *bw = nbi ? nn_embed(g, x, rev, S * B) : NULL; /* the backward direction's rows */
+  for (size_t i = 0; ids && i < n; i++) ids[i] = src[rev[i]];
+  const int *in_ids = nn_ints(g, n, ids ? ids : src), *rows = rev ? nn_ints(g, n, rev) : NULL;
+  nn_tensor *x = nn_dropout(g, nn_embed(g, E, in_ids, S * B), c->dropout);
+  nn_tensor *bw = nbi ? nn_embed(g, x, rows, S * B) : NULL; /* the backward direction's rows */
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
     nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *ff[NN_ENC_MAX_FINALS] = {0}, *fb[NN_ENC_MAX_FINALS] = {0};
     x = fn(g, m, p, l, 0, in, mask, S, ff);
@@ -27,7 +29,7 @@ nn_tensor *nn_encode_stack(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
     bw = fn(g, m, p, l, 1, l ? nn_dropout(g, bw, c->dropout) : bw, mask, S, fb);
     if (g->failed) break;
     for (int k = 0; k < nfin; k++) fin[k][l] = nn_concat(g, ff[k], fb[k]);
-    if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rev, S * B));
+    if (l == nbi - 1) x = nn_concat(g, x, nn_embed(g, bw, rows, S * B));
   }
   return g->failed ? NULL : x;
 }

@@ -18,9 +18,10 @@ typedef nn_tensor *(*nn_enc_layer_fn)(nn_graph *g, const nn_net *m, nn_params *p
 /* How many of the first encoder layers are bidirectional (--enc-type). */
 int nn_enc_bi_layers(const nn_net_cfg *c);
 
-/* Model m's encoder over src (S*B ids, lengths src_len (B), mask (S*B)) with
- * source embeddings E and layer fn: the top outputs (S*B, F); fin[k][l] gets
- * layer l's final state k (a bidirectional layer's two directions concatenated). */
+/* Model m's encoder over src (S*B ids, lengths src_len (B), both in host
+ * memory; mask (S*B) in the backend's, as the ops take it) with source
+ * embeddings E and layer fn: the top outputs (S*B, F); fin[k][l] gets layer
+ * l's final state k (a bidirectional layer's two directions concatenated). */
 nn_tensor *nn_encode_stack(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *E, const int *src,
                            const int *src_len, int S, int B, const float *mask, nn_enc_layer_fn fn,
                            int nfin, nn_tensor **fin[NN_ENC_MAX_FINALS]);

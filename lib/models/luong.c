@@ -158,33 +158,32 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
   int B = bt->B, T = bt->T, H = c->hidden;
   nn_tensor *h0[NN_MAX_LAYERS], *c0[NN_MAX_LAYERS];
   nn_tensor *h[NN_MAX_LAYERS], *cs[NN_MAX_LAYERS];
-  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, bt->src_mask, h0, c0); /* (S*B,H) */
+  nn_batch d; /* bt's arrays as the ops take them */
+  if (!nn_batch_upload(g, bt, &d)) return NULL;
+  nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, d.src_mask, h0, c0); /* (S*B,H) */
   if (Hs) nn_luong_init_state(g, m, h0, c0, h, cs, B);
   nn_attn_w aw = nn_luong_attn_w(g, m, p);
   nn_tensor *K = Hs && !c->no_attention ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
   /* The decoder's first-layer input projection for all steps at once. */
-  nn_tensor *Ey = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.tgt_emb), bt->tgt_in, T * B), c->dropout);
+  nn_tensor *Ey = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.tgt_emb), d.tgt_in, T * B), c->dropout);
   nn_tensor *G0 = nn_linear(g, Ey, nn_net_param(g, p, m->luong.dec_wx[0]), nn_net_param(g, p, m->luong.dec_b[0])); /* (T*B,4H) */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
-  nn_tensor *feed = nn_new(g, B, H);
+  nn_tensor *feed = nn_zeros(g, B, H);
   nn_recur rec[NN_MAX_LAYERS];
   for (int l = 0; l < c->dec_layers && G0; l++)
     nn_recur_begin(g, &rec[l], nn_net_param(g, p, m->luong.dec_wh[l]), l ? NULL : G0, T, B);
   if (g->failed) return NULL;
-  memset(feed->v, 0, sizeof(float) * (size_t)B * H);
   for (int t = 0; t < T && !g->failed; t++) {
-    nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, bt->tgt_mask + (size_t)t * B, h, cs, rec, t);
+    nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, d.tgt_mask + (size_t)t * B, h, cs, rec, t);
     if (!top) break;
-    feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, bt->src_rows, bt->src_len);
+    feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, d.src_rows, d.src_len);
   }
   /* The output layer only on the rows with a target (padding costs ~12% of them). */
-  int n = 0, *rows = nn_ints(g, (size_t)T * B, NULL), *tgt = nn_ints(g, (size_t)T * B, NULL);
-  for (int i = 0; rows && tgt && i < T * B; i++)
-    if (bt->tgt_mask[i]) rows[n] = i, tgt[n++] = bt->tgt_out[i];
-  if (g->failed || !nn_require(g, n > 0, "luong: a batch without target tokens")) return NULL;
-  nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), rows, n), c->dropout); /* (n,H) */
+  nn_targets tg = nn_net_targets(g, m, bt->tgt_out, T * B);
+  if (!tg.n) return NULL;
+  nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), tg.rows, tg.n), c->dropout); /* (n,H) */
   nn_tensor *logits = nn_linear(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b)); /* (n,Vt) */
-  return g->failed ? NULL : nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
+  return g->failed ? NULL : nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 /* Inference. Memories: Hs, then the attention keys when they differ from Hs.

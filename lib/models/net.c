@@ -46,6 +46,16 @@ int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p) {
   return cfg->family->layout(m, p);
 }
 
+/* The ops cannot read ids (on a GPU they live there): they are checked here,
+ * on the host, before they go to a family. */
+static bool ids_in(nn_graph *g, const nn_net *m, const char *what, const int *ids, size_t n, int V) {
+  for (size_t i = 0; i < n; i++)
+    if (!nn_require(g, ids[i] >= 0 && ids[i] < V, "%s: %s id %d outside the vocabulary of %d",
+                    m->cfg.family->name, what, ids[i], V))
+      return false;
+  return true;
+}
+
 nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
                           long *ntokens) {
   const char *fam = m->cfg.family->name;
@@ -57,16 +67,23 @@ nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
     if (!nn_require(g, b->src_len[i] >= 1 && b->src_len[i] <= b->S, "%s: source length %d of %d", fam,
                     b->src_len[i], b->S))
       return NULL;
+  size_t S = (size_t)b->S * b->B, T = (size_t)b->T * b->B;
+  int Vs = m->cfg.src_vocab, Vt = m->cfg.tgt_vocab;
+  if (!ids_in(g, m, "source", b->src, S, Vs) || !ids_in(g, m, "target", b->tgt_in, T, Vt) ||
+      !ids_in(g, m, "target", b->tgt_out, T, Vt))
+    return NULL;
   return m->cfg.family->forward(g, m, p, b, ntokens);
 }
 
 int nn_net_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len, int S,
                   int B, const float *src_mask, nn_enc_out *out) {
+  if (!ids_in(g, m, "source", src, (size_t)S * B, m->cfg.src_vocab)) return nmt_errcode();
   return m->cfg.family->encode(g, m, p, src, src_len, S, B, src_mask, out);
 }
 
 nn_tensor *nn_net_step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev, nn_tensor **state,
                        const nn_dec_ctx *ctx, nn_tensor **align) {
+  if (!ids_in(g, m, "target", prev, (size_t)(ctx->rows ? ctx->n : ctx->R), m->cfg.tgt_vocab)) return NULL;
   return m->cfg.family->step(g, m, p, prev, state, ctx, align);
 }
 
@@ -100,12 +117,22 @@ void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const 
 }
 
 int *nn_net_reversal(nn_graph *g, const int *len, int S, int B) {
-  int *perm = nn_ints(g, (size_t)S * B, NULL);
+  int *perm = nn_alloc(g, sizeof(int) * (size_t)S * B);
   for (int b = 0; b < B && perm; b++) {
     if (!nn_require(g, len[b] >= 1 && len[b] <= S, "source length %d of %d", len[b], S)) return NULL;
     for (int s = 0; s < S; s++) perm[s * B + b] = (s < len[b] ? len[b] - 1 - s : s) * B + b;
   }
   return perm;
+}
+
+nn_targets nn_net_targets(nn_graph *g, const nn_net *m, const int *targets, int n_all) {
+  int n = 0, *rows = nn_alloc(g, sizeof(int) * (size_t)n_all), *ids = nn_alloc(g, sizeof(int) * (size_t)n_all);
+  for (int i = 0; rows && ids && i < n_all; i++)
+    if (targets[i] != m->cfg.pad) rows[n] = i, ids[n++] = targets[i];
+  if (g->failed || !nn_require(g, n > 0, "%s: a batch without target tokens", m->cfg.family->name))
+    return (nn_targets){0};
+  nn_targets t = {nn_ints(g, (size_t)n, rows), nn_ints(g, (size_t)n, ids), n};
+  return g->failed ? (nn_targets){0} : t;
 }
 
 nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {

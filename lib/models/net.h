@@ -157,9 +157,18 @@ void nn_net_add(nn_params *p, int *status, int *index, const char *name, int row
 void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c);
 /* The rows of a time-major (S*B) sequence with each sentence's first len[b]
  * steps reversed and its padding left in place (its own inverse): a backward
- * direction is a forward run over these rows. In the arena; NULL with the
- * graph failed on a length outside 1..S. */
+ * direction is a forward run over these rows. len and the result in host
+ * memory (nn_alloc; nn_ints copies it for an op); NULL with the graph failed
+ * on a length outside 1..S. */
 int *nn_net_reversal(nn_graph *g, const int *len, int S, int B);
+/* The rows of a loss: where targets (n_all, host memory) is not m's pad, in
+ * order, and their targets, both in the backend's memory for the ops. n 0
+ * with the graph failed ("FAMILY: a batch without target tokens") when none. */
+typedef struct {
+  const int *rows, *ids;
+  int n;
+} nn_targets;
+nn_targets nn_net_targets(nn_graph *g, const nn_net *m, const int *targets, int n_all);
 /* Step inputs for the live rows: x (n, F) → (R, F) with the other rows zero,
  * and back (inference only: no gradient). */
 nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x);

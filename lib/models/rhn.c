@@ -189,40 +189,40 @@ static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
 
 /* The summed loss of outs[0..T) (B,F each) against targets (T*B) through the
  * output layer W, b, on the rows with a target only (padding is ~12%). */
-static nn_tensor *output_loss(nn_graph *g, const nn_net_cfg *c, nn_tensor **outs, int T, int B,
+static nn_tensor *output_loss(nn_graph *g, const nn_net *m, nn_tensor **outs, int T, int B,
                               const int *targets, nn_tensor *W, nn_tensor *b, long *ntokens) {
-  int n = 0, *rows = nn_ints(g, (size_t)T * B, NULL), *tgt = nn_ints(g, (size_t)T * B, NULL);
-  for (int i = 0; rows && tgt && i < T * B; i++)
-    if (targets[i] != c->pad) rows[n] = i, tgt[n++] = targets[i];
-  if (g->failed || !nn_require(g, n > 0, "rhn: a batch without target tokens")) return NULL;
-  nn_tensor *X = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), rows, n), c->dropout); /* (n,F) */
-  return nn_xent(g, nn_linear(g, X, W, b), tgt, c->pad, c->label_smoothing, ntokens);
+  const nn_net_cfg *c = &m->cfg;
+  nn_targets tg = nn_net_targets(g, m, targets, T * B);
+  if (!tg.n) return NULL;
+  nn_tensor *X = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), tg.rows, tg.n), c->dropout); /* (n,F) */
+  return nn_xent(g, nn_linear(g, X, W, b), tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 /* Tu et al.'s reconstructor over the decoder's top states D (T*B,H): the
- * summed loss of regenerating the source. */
-static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt, nn_tensor *D) {
+ * summed loss of regenerating the source. bt in host memory, d its copy for the ops. */
+static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
+                              const nn_batch *d, nn_tensor *D) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, H = c->hidden;
-  int *in = nn_ints(g, (size_t)S * B, NULL); /* <s> (the decoder's first input) x_1 .. x_{S-1} */
+  int *in = nn_alloc(g, sizeof(int) * (size_t)S * B); /* <s> (the decoder's first input) x_1 .. x_{S-1} */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)S);
   if (g->failed) return NULL;
   for (int i = 0; i < S * B; i++) in[i] = i < B ? bt->tgt_in[i] : bt->src[i - B];
   nn_rhn_w w = layer_w(g, p, m, REC, c->dec_cell_depth);
-  nn_tensor *Z1 = nn_linear(g, embed(g, p, m, SRC_EMB, in, S * B), w.W, w.b[0]);
+  nn_tensor *Z1 = nn_linear(g, embed(g, p, m, SRC_EMB, nn_ints(g, (size_t)S * B, in), S * B), w.W, w.b[0]);
   nn_attn_w aw = attn_w(g, p, m, REC_ATTN);
   nn_tensor *K = nn_attn_keys(g, &c->attn, &aw, D);
   nn_tensor *s = nn_zeros(g, B, H), *feed = c->input_feed ? nn_zeros(g, B, H) : NULL;
   nn_rhn_recur rec;
   if (!Z1 || !nn_rhn_recur_begin(g, &rec, &w, Z1, S, B)) return NULL;
   for (int i = 0; i < S && !g->failed; i++) {
-    s = nn_rhn_step(g, &w, NULL, feed ? nn_concat(g, feed, s) : s, s, bt->src_mask + (size_t)i * B,
+    s = nn_rhn_step(g, &w, NULL, feed ? nn_concat(g, feed, s) : s, s, d->src_mask + (size_t)i * B,
                     &rec, i, NULL);
-    outs[i] = nn_attn_step(g, &c->attn, &aw, s, K, D, bt->tgt_rows, bt->tgt_len, NULL);
+    outs[i] = nn_attn_step(g, &c->attn, &aw, s, K, D, d->tgt_rows, d->tgt_len, NULL);
     feed = c->input_feed ? outs[i] : NULL;
   }
   long nsrc;
-  return g->failed ? NULL : output_loss(g, c, outs, S, B, bt->src, nn_net_param(g, p, m->slot[REC_OUT_W]),
+  return g->failed ? NULL : output_loss(g, m, outs, S, B, bt->src, nn_net_param(g, p, m->slot[REC_OUT_W]),
                                         nn_net_param(g, p, m->slot[REC_OUT_B]), &nsrc);
 }
 
@@ -231,14 +231,16 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T, H = c->hidden;
   nn_tensor *fin[MAX_LAYERS], *s[MAX_LAYERS];
-  nn_tensor *Hs = encoder(g, m, p, bt->src, bt->src_len, S, B, bt->src_mask, fin); /* (S*B,H) */
+  nn_batch d; /* bt's arrays as the ops take them */
+  if (!nn_batch_upload(g, bt, &d)) return NULL;
+  nn_tensor *Hs = encoder(g, m, p, bt->src, bt->src_len, S, B, d.src_mask, fin); /* (S*B,H) */
   if (!Hs) return NULL;
   init_state(g, m, fin, s, B);
   nn_attn_w aw = attn_w(g, p, m, ATTN);
   nn_tensor *K = c->no_attention ? NULL : nn_attn_keys(g, &c->attn, &aw, Hs);
   /* Layer 0's input projection for all steps at once. */
   nn_rhn_w w0 = layer_w(g, p, m, DEC, c->dec_cell_depth);
-  nn_tensor *Z1 = nn_linear(g, embed(g, p, m, TGT_EMB, bt->tgt_in, T * B), w0.W, w0.b[0]); /* (T*B,G·H) */
+  nn_tensor *Z1 = nn_linear(g, embed(g, p, m, TGT_EMB, d.tgt_in, T * B), w0.W, w0.b[0]); /* (T*B,G·H) */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
   nn_tensor **tops = nn_alloc(g, sizeof *tops * (size_t)T); /* the top states, for the reconstructor */
   nn_tensor *feed = c->input_feed ? nn_zeros(g, B, H) : NULL;
@@ -248,15 +250,15 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
     nn_rhn_recur_begin(g, &rec[l], &w, l ? NULL : Z1, T, B);
   }
   for (int t = 0; t < T && !g->failed; t++) {
-    nn_tensor *top = tops[t] = dec_step(g, m, p, NULL, feed, bt->tgt_mask + (size_t)t * B, s, rec, t);
-    outs[t] = c->no_attention ? top : nn_attn_step(g, &c->attn, &aw, top, K, Hs, bt->src_rows, bt->src_len, NULL);
+    nn_tensor *top = tops[t] = dec_step(g, m, p, NULL, feed, d.tgt_mask + (size_t)t * B, s, rec, t);
+    outs[t] = c->no_attention ? top : nn_attn_step(g, &c->attn, &aw, top, K, Hs, d.src_rows, d.src_len, NULL);
     feed = c->input_feed ? outs[t] : NULL;
   }
   if (g->failed) return NULL;
-  nn_tensor *loss = output_loss(g, c, outs, T, B, bt->tgt_out, nn_net_param(g, p, m->slot[OUT_W]),
+  nn_tensor *loss = output_loss(g, m, outs, T, B, bt->tgt_out, nn_net_param(g, p, m->slot[OUT_W]),
                                 nn_net_param(g, p, m->slot[OUT_B]), ntokens);
   if (reconstructs(c)) {
-    nn_tensor *Lr = reconstruct(g, m, p, bt, nn_stack(g, tops, T));
+    nn_tensor *Lr = reconstruct(g, m, p, bt, &d, nn_stack(g, tops, T));
     loss = nn_add(g, loss, nn_scale(g, Lr, c->opt.recon_beta));
   }
   return g->failed ? NULL : loss;

@@ -138,13 +138,14 @@ static nn_tensor *enc_backward(nn_graph *g, enum nn_cell cell, cell_w w, nn_tens
   return nn_embed(g, enc_run(g, cell, w, nn_embed(g, X, rev, X->rows), mask, S), rev, X->rows);
 }
 
-/* The annotations Hs (S*B, F). */
+/* The annotations Hs (S*B, F); src and src_len in host memory, mask in the backend's. */
 static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int *src,
                           const int *src_len, int S, int B, const float *mask) {
   const nn_net_cfg *c = &m->cfg;
   enum nn_cell cell = c->enc_cell;
-  int *rev = nn_net_reversal(g, src_len, S, B);
-  nn_tensor *x = nn_dropout(g, nn_embed(g, W(g, m, p, SRC_EMB), src, S * B), c->dropout);
+  int *host_rev = nn_net_reversal(g, src_len, S, B);
+  const int *rev = host_rev ? nn_ints(g, (size_t)S * B, host_rev) : NULL;
+  nn_tensor *x = nn_dropout(g, nn_embed(g, W(g, m, p, SRC_EMB), nn_ints(g, (size_t)S * B, src), S * B), c->dropout);
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
     nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *out;
     cell_w fw = cell_of(g, m, p, ENC_FW + l), bw = cell_of(g, m, p, ENC_BW + l);
@@ -159,10 +160,11 @@ static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int 
   return g->failed ? NULL : x;
 }
 
-/* s_0 = tanh(mean_s Hs·W_init + b): the mean as attention with weights 1/len. */
+/* s_0 = tanh(mean_s Hs·W_init + b): the mean as attention with weights 1/len
+ * (src_len in host memory). */
 static nn_tensor *init_state(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *Hs,
                              const int *src_len, int S, int B) {
-  float *w = nn_floats(g, (size_t)B * S, NULL);
+  float *w = nn_alloc(g, sizeof(float) * (size_t)B * S);
   if (!w) return NULL;
   for (int b = 0; b < B; b++)
     for (int s = 0; s < S; s++) w[b * S + s] = s < src_len[b] ? 1.0f / src_len[b] : 0;
@@ -295,16 +297,18 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
                           long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T;
-  nn_tensor *Hs = g->failed ? NULL : encoder(g, m, p, bt->src, bt->src_len, S, B, bt->src_mask);
+  nn_batch d; /* bt's arrays as the ops take them */
+  if (!nn_batch_upload(g, bt, &d)) return NULL;
+  nn_tensor *Hs = encoder(g, m, p, bt->src, bt->src_len, S, B, d.src_mask);
   if (!Hs) return NULL;
   nn_tensor *h[NN_MAX_LAYERS], *cs[NN_MAX_LAYERS];
   nn_tensor *s0 = init_state(g, m, p, Hs, bt->src_len, S, B);
   if (!s0) return NULL;
   start_states(g, m, s0, h, cs);
-  attn_in at = {nn_linear(g, Hs, W(g, m, p, ATT_WA), W(g, m, p, ATT_BA)), Hs, bt->src_rows, NULL, NULL};
+  attn_in at = {nn_linear(g, Hs, W(g, m, p, ATT_WA), W(g, m, p, ATT_BA)), Hs, d.src_rows, NULL, NULL};
   dec_w w = dec_weights(g, m, p);
   /* Layer 0's input side for all steps in one GEMM. */
-  nn_tensor *Ey = nn_dropout(g, nn_embed(g, W(g, m, p, TGT_EMB), bt->tgt_in, T * B), c->dropout);
+  nn_tensor *Ey = nn_dropout(g, nn_embed(g, W(g, m, p, TGT_EMB), d.tgt_in, T * B), c->dropout);
   nn_tensor *G1 = proj(g, NULL, 0, Ey, w.dec[0].Wx, in_bias(w.cell, w.dec[0]));
   dec_rec rec;
   for (int l = 0; l < w.L; l++) {
@@ -318,10 +322,10 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   for (int t = 0; t < T && !g->failed; t++)
     outs[t] = dec_step(g, &w, nn_rows(g, G1, t * B, B), h, cs, &rec, t, &at, &ctxs[t]);
   /* The deep output and the output layer only on the rows with a target. */
-  int n = 0, *rows = nn_ints(g, (size_t)T * B, NULL), *tgt = nn_ints(g, (size_t)T * B, NULL);
-  for (int i = 0; rows && tgt && i < T * B; i++)
-    if (bt->tgt_out[i] != c->pad) rows[n] = i, tgt[n++] = bt->tgt_out[i];
-  if (g->failed || !nn_require(g, n > 0, "rnnsearch: a batch without target tokens")) return NULL;
+  nn_targets tg = nn_net_targets(g, m, bt->tgt_out, T * B);
+  if (!tg.n) return NULL;
+  int n = tg.n;
+  const int *rows = tg.rows, *tgt = tg.ids;
   nn_tensor *t = deep_output(g, &w, nn_embed(g, nn_stack(g, outs, T), rows, n), nn_embed(g, Ey, rows, n),
                              nn_embed(g, nn_stack(g, ctxs, T), rows, n));
   nn_tensor *logits = nn_linear(g, t, W(g, m, p, OUT_W), W(g, m, p, OUT_B));

@@ -124,14 +124,10 @@ static nn_tensor *view(nn_graph *g, const nn_net *m, nn_params *p, int slot) {
 
 /* Layer norm with gain and bias at slots gain, gain + 1. The gain is stored
  * as its offset from 1, so every initialisation starts it near 1 (uniform
- * ±0.1) or at 1 (Xavier's zero row vectors); d(1 + γ)/dγ = 1, so the view's
- * gradient buffer serves the shifted gain as is. */
+ * ±0.1) or at 1 (Xavier's zero row vectors). */
 static nn_tensor *norm(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *x, int gain) {
-  nn_tensor *gw = view(g, m, p, gain), *g1 = gw ? nn_new(g, 1, gw->cols) : NULL;
-  if (!g1) return NULL;
-  for (int k = 0; k < gw->cols; k++) g1->v[k] = 1 + gw->v[k];
-  g1->g = gw->g;
-  return nn_layernorm(g, x, g1, view(g, m, p, gain + 1), LN_EPS);
+  nn_tensor *gw = view(g, m, p, gain);
+  return gw ? nn_layernorm(g, x, nn_shift(g, gw, 1), view(g, m, p, gain + 1), LN_EPS) : NULL;
 }
 
 /* x·W for the view at slot. */
@@ -236,29 +232,28 @@ static nn_tensor *decode(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *
 static nn_tensor *target_loss(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *top,
                               const int *tgt_out, int n_all, long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
-  int n = 0, *rows = nn_ints(g, (size_t)n_all, NULL), *tgt = nn_ints(g, (size_t)n_all, NULL);
-  for (int i = 0; rows && tgt && i < n_all; i++)
-    if (tgt_out[i] != c->pad) rows[n] = i, tgt[n++] = tgt_out[i];
-  if (g->failed || !nn_require(g, n > 0, "srnmt: a batch without target tokens")) return NULL;
-  nn_tensor *x = nn_dropout(g, nn_embed(g, top, rows, n), c->dropout);
+  nn_targets tg = nn_net_targets(g, m, tgt_out, n_all);
+  if (!tg.n) return NULL;
+  nn_tensor *x = nn_dropout(g, nn_embed(g, top, tg.rows, tg.n), c->dropout);
   nn_tensor *logits = nn_linear(g, x, view(g, m, p, OUT_W), view(g, m, p, OUT_B));
-  return nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
+  return nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
                           long *ntokens) {
   int B = bt->B, S = bt->S, T = bt->T;
+  nn_batch d; /* bt's arrays as the ops take them */
   /* the attention's queries are all T*B decoder rows: row t*B+b reads sentence b's mask */
-  float *attn_mask = nn_floats(g, (size_t)T * B * S, NULL);
-  if (g->failed) return NULL;
+  float *attn_mask = nn_alloc(g, sizeof(float) * (size_t)T * B * S);
+  if (g->failed || !nn_batch_upload(g, bt, &d)) return NULL;
   for (int t = 0; t < T; t++)
     memcpy(attn_mask + (size_t)t * B * S, bt->src_rows, sizeof(float) * (size_t)B * S);
-  const float *src_mask = bt->src_mask, *tgt_mask = bt->tgt_mask;
-  memory mem = {.Hs = encode_src(g, m, p, bt->src, S, B, src_mask), .mask = attn_mask, .S = S};
+  memory mem = {.Hs = encode_src(g, m, p, d.src, S, B, d.src_mask), .S = S,
+                .mask = nn_floats(g, (size_t)T * B * S, attn_mask)};
   if (!mem.Hs) return NULL;
   make_keys(g, m, p, &mem);
-  nn_tensor *y = nn_embed(g, view(g, m, p, TGT_EMB), bt->tgt_in, T * B);
-  nn_tensor *top = decode(g, m, p, y, tgt_mask, T, NULL, &mem);
+  nn_tensor *y = nn_embed(g, view(g, m, p, TGT_EMB), d.tgt_in, T * B);
+  nn_tensor *top = decode(g, m, p, y, d.tgt_mask, T, NULL, &mem);
   return top ? target_loss(g, m, p, top, bt->tgt_out, T * B, ntokens) : NULL;
 }
 

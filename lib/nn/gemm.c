@@ -98,8 +98,7 @@ nn_tensor *nn_linear(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *bias) {
     return NULL;
   nn_tensor *y = nn_new(g, x->rows, W->cols);
   if (!y) return NULL;
-  for (int r = 0; r < x->rows; r++)
-    memcpy(y->v + (size_t)r * y->cols, bias->v, (size_t)y->cols * sizeof(float));
+  g->be->copy_cols(y->v, y->cols, bias->v, 0, x->rows, y->cols, 0); /* the bias in every row */
   if (!nn_gemm_weights(g, x->rows, W->cols, x->v, x->cols, W, 1, y->v, y->cols)) return NULL;
   nn_entry *e = nn_record(g, &linear_op);
   if (e) *e = (nn_entry){.op = &linear_op, .in = {x, W, bias}, .out = {y}};

@@ -1,7 +1,10 @@
-/* Tape ops on tensors: each checks shapes, runs its kernel (nn/kernels.h) and,
- * when training, records its backward. Float/int arrays passed to ops (masks,
- * ids, lengths) must live until backward: put them in the arena with
- * nn_floats/nn_ints. Shapes in comments: (rows, cols). */
+/* Tape ops on tensors: each checks shapes, runs its kernel through the
+ * graph's backend (nn/backend.h) and, when training, records its backward.
+ * Float/int arrays passed to ops (masks, ids, lengths) are the backend's
+ * memory and must live until backward: nn_floats/nn_ints copy them there.
+ * Ids and targets must be in range: the ops cannot read them (on a GPU they
+ * live there), so the callers check them (nn_net_forward a batch's).
+ * Shapes in comments: (rows, cols). */
 #ifndef NMT_NN_OPS_H
 #define NMT_NN_OPS_H
 #include "nn/tape.h"
@@ -25,6 +28,8 @@ nn_tensor *nn_add(nn_graph *g, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_sub(nn_graph *g, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_mul(nn_graph *g, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_scale(nn_graph *g, nn_tensor *x, float s);
+/* x + s elementwise. */
+nn_tensor *nn_shift(nn_graph *g, nn_tensor *x, float s);
 
 /* [a b] along features: a (R,Ca), b (R,Cb) → (R, Ca+Cb). */
 nn_tensor *nn_concat(nn_graph *g, nn_tensor *a, nn_tensor *b);

@@ -2,6 +2,7 @@
 #include "nn/params.h"
 #include "base/err.h"
 #include "nn/arena.h"
+#include "nn/backend.h"
 #include "nn/parallel.h"
 #include "nn/rng.h"
 #include "nn/vmath.h"
@@ -75,10 +76,11 @@ int nn_params_quantize(nn_params *p) {
 void nn_params_free(nn_params *p) {
   for (int i = 0; p->q && i < p->nviews; i++) nn_qmat_free(&p->q[i]);
   free(p->q);
-  free(p->w);
-  free(p->g);
-  free(p->m);
-  free(p->v);
+  void (*release)(void *) = p->be ? p->be->free : free;
+  release(p->w);
+  release(p->g);
+  release(p->m);
+  release(p->v);
   free(p->views);
   *p = (nn_params){0};
 }
@@ -92,7 +94,10 @@ void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed) 
   }
 }
 
-void nn_params_zero_grad(nn_params *p) { memset(p->g, 0, p->n * sizeof(float)); }
+void nn_params_zero_grad(nn_params *p) {
+  if (p->be) p->be->zero(p->g, p->n * sizeof(float));
+  else memset(p->g, 0, p->n * sizeof(float));
+}
 
 void nn_params_mark_recurrent(nn_params *p, int i) {
   if (i >= 0 && i < p->nviews) p->views[i].recurrent = true;

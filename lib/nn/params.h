@@ -24,6 +24,7 @@ typedef struct {
   int nviews, cap_views;
   long step;            /* Adam steps taken */
   nn_qmat *q;           /* (nviews) int8 copies for inference (nn_params_quantize), or NULL */
+  const struct nn_backend *be; /* whose memory the buffers are (nn_params_upload): NULL is the host's */
 } nn_params;
 
 enum nn_init { NN_INIT_UNIFORM, NN_INIT_XAVIER };
@@ -49,4 +50,11 @@ int nn_params_quantize(nn_params *p);
  * (biases, gains) 0. Element i of the buffer uses Philox stream 0, index i. */
 void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed);
 void nn_params_zero_grad(nn_params *p);
+
+/* nn/params_copy.c. A copy of host (views, the four buffers, the step count)
+ * in be's memory: the parameters graphs on be read. Free it with
+ * nn_params_free. NMT_OK or the backend's error (out of memory). */
+int nn_params_upload(nn_params *dev, const nn_params *host, const struct nn_backend *be);
+/* dev's four buffers and step count back into host (the same layout). */
+int nn_params_download(nn_params *host, const nn_params *dev);
 #endif

@@ -38,6 +38,9 @@ void nn_scale_fwd(float *y, const float *x, float s, size_t n) {
 void nn_scale_bwd(float *dx, const float *dy, float s, size_t n) {
   for (size_t i = 0; i < n; i++) dx[i] += s * dy[i];
 }
+void nn_shift_fwd(float *y, const float *x, float s, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = x[i] + s;
+}
 void nn_bias_fwd(float *y, const float *x, const float *bias, int R, int C) {
   for (int r = 0; r < R; r++)
     for (int c = 0; c < C; c++) y[(size_t)r * C + c] = x[(size_t)r * C + c] + bias[c];
@@ -61,8 +64,11 @@ static void tanh_bw(const nn_backend *be, const nn_entry *e) {
 static void scale_bw(const nn_backend *be, const nn_entry *e) {
   if (e->in[0]->g) be->scale_bwd(e->in[0]->g, e->out[0]->g, e->f[0], numel(e->out[0]));
 }
+static void shift_bw(const nn_backend *be, const nn_entry *e) {
+  if (e->in[0]->g) be->axpby_bwd(e->in[0]->g, NULL, e->out[0]->g, 0, numel(e->out[0]));
+}
 static const nn_opdef sigmoid_op = {"sigmoid", sigmoid_bw}, tanh_op = {"tanh", tanh_bw},
-                      scale_op = {"scale", scale_bw};
+                      scale_op = {"scale", scale_bw}, shift_op = {"shift", shift_bw};
 
 static nn_tensor *unary(nn_graph *g, const nn_opdef *op, nn_tensor *x, float s) {
   if (g->failed) return NULL;
@@ -70,6 +76,7 @@ static nn_tensor *unary(nn_graph *g, const nn_opdef *op, nn_tensor *x, float s) 
   if (!y) return NULL;
   if (op == &sigmoid_op) g->be->sigmoid_fwd(y->v, x->v, numel(x));
   else if (op == &tanh_op) g->be->tanh_fwd(y->v, x->v, numel(x));
+  else if (op == &shift_op) g->be->shift_fwd(y->v, x->v, s, numel(x));
   else g->be->scale_fwd(y->v, x->v, s, numel(x));
   nn_entry *e = nn_record(g, op);
   if (e) *e = (nn_entry){.op = op, .in = {x}, .out = {y}, .f = {s}};
@@ -78,6 +85,7 @@ static nn_tensor *unary(nn_graph *g, const nn_opdef *op, nn_tensor *x, float s) 
 nn_tensor *nn_sigmoid(nn_graph *g, nn_tensor *x) { return unary(g, &sigmoid_op, x, 0); }
 nn_tensor *nn_tanh(nn_graph *g, nn_tensor *x) { return unary(g, &tanh_op, x, 0); }
 nn_tensor *nn_scale(nn_graph *g, nn_tensor *x, float s) { return unary(g, &scale_op, x, s); }
+nn_tensor *nn_shift(nn_graph *g, nn_tensor *x, float s) { return unary(g, &shift_op, x, s); }
 
 /* Binary ops on equal shapes; f[0] is the sign of b for add/sub. */
 static void axpby_bw(const nn_backend *be, const nn_entry *e) {

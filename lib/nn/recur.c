@@ -48,7 +48,10 @@ nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
   if (!y) return NULL;
   if (!nn_gemm_weights(g, x->rows, y->cols, x->v, x->cols, r->W, 1, y->v, y->cols)) return NULL;
   if (!g->train) return y;
-  memcpy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols);
+  if (g->be->copy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols)) {
+    g->failed = true;
+    return NULL;
+  }
   nn_entry *e = nn_record(g, &recur_step_op);
   if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {r->WT}};
   return y;

@@ -82,7 +82,11 @@ nn_tensor *nn_stack(nn_graph *g, nn_tensor **xs, int n) {
   nn_tensor *y = nn_new(g, n * xs[0]->rows, xs[0]->cols);
   if (!y) return NULL;
   size_t part = (size_t)xs[0]->rows * xs[0]->cols;
-  for (int i = 0; i < n; i++) memcpy(y->v + i * part, xs[i]->v, part * sizeof(float));
+  for (int i = 0; i < n; i++)
+    if (g->be->copy(y->v + i * part, xs[i]->v, part * sizeof(float))) {
+      g->failed = true;
+      return NULL;
+    }
   if (!g->train) return y;
   nn_tensor **keep = nn_alloc(g, n * sizeof *keep);
   nn_entry *e = keep ? nn_record(g, &stack_op) : NULL;
@@ -99,10 +103,6 @@ static const nn_opdef embed_op = {"embed", embed_bw};
 
 nn_tensor *nn_embed(nn_graph *g, nn_tensor *E, const int *ids, int n) {
   if (g->failed) return NULL;
-  for (int i = 0; i < n; i++)
-    if (!nn_require(g, ids[i] >= 0 && ids[i] < E->rows, "embed: id %d outside vocabulary of %d",
-                    ids[i], E->rows))
-      return NULL;
   nn_tensor *y = nn_new(g, n, E->cols);
   if (!y) return NULL;
   g->be->gather_fwd(y->v, E->v, ids, n, E->cols);

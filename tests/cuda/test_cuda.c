@@ -19,33 +19,13 @@
 #include "nn/cells/highway.h"
 #include "nn/cells/wscan.h"
 #include "nn/vmath.h"
+#include "cuda/gpu_case.h"
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { MAX_BUFS = 256 };
 static const double FP32 = 1e-5, TF32 = 1e-2;
-
-/* ---- the GPU, opened once ---- */
-
-static int gpu_state; /* 0 not tried, 1 open, -1 none */
-static char gpu_reason[300];
-
-static bool have_gpu(void) {
-  if (!gpu_state) {
-    gpu_state = nnc_init(0) == NMT_OK ? 1 : -1;
-    if (gpu_state < 0) snprintf(gpu_reason, sizeof gpu_reason, "%s", nmt_errmsg());
-  }
-  return gpu_state > 0;
-}
-/* NMT_REQUIRE_GPU=1 (on a GPU machine) turns the skip into a failure. */
-static bool gpu_required(void) {
-  const char *r = getenv("NMT_REQUIRE_GPU");
-  return r && !strcmp(r, "1");
-}
-#define NEED_GPU() do { if (!have_gpu()) { \
-    if (gpu_required()) { T_FAIL("%s (NMT_REQUIRE_GPU=1)", gpu_reason); return; } \
-    T_SKIP("%s", gpu_reason); } } while (0)
 
 /* ---- the same buffer on the host (for the CPU op) and on the device ---- */
 
@@ -217,6 +197,8 @@ TEST(cuda_pointwise) {
   close_all("scale_fwd", y, FP32);
   nn_scale_bwd(dx.cpu, dy.cpu, -3, n), nnc_scale_bwd(dx.gpu, dy.gpu, -3, n);
   close_all("scale_bwd", dx, FP32);
+  nn_shift_fwd(y.cpu, x.cpu, 0.75f, n), nnc_shift_fwd(y.gpu, x.gpu, 0.75f, n);
+  close_all("shift_fwd", y, FP32);
   release();
 }
 
@@ -676,5 +658,5 @@ TEST(cuda_device_open) {
     fprintf(stderr, "    (fallback notice: %s)\n", notice);
   }
   nmt_device_close(&d);
-  gpu_state = 0; /* closed: a later case opens it again */
+  gpu_closed(); /* a later case opens it again */
 }

@@ -81,11 +81,9 @@ nn_tensor *nn_atr_layer(nn_graph *g, const nn_atr_w *w, nn_tensor *X, const floa
     return NULL;
   int B = X->rows / T, H = w->Wh->rows;
   nn_tensor *Q = nn_matmul(g, X, false, w->Wx, false); /* (T*B,H): the input side in one GEMM */
-  nn_tensor *P = nn_new(g, T * B, H); /* the history side: b, then h·Wh step by step */
-  nn_tensor *Hs = nn_new(g, T * B, H), *h = h0 ? h0 : nn_new(g, B, H);
+  nn_tensor *P = nn_zeros(g, T * B, H); /* the history side: b, then h·Wh step by step */
+  nn_tensor *Hs = nn_new(g, T * B, H), *h = h0 ? h0 : nn_zeros(g, B, H);
   if (!Q || !P || !Hs || !h) return NULL;
-  memset(P->v, 0, sizeof(float) * (size_t)T * B * H);
-  if (!h0) memset(h->v, 0, sizeof(float) * (size_t)B * H);
   nn_recur rec;
   if (!nn_recur_begin(g, &rec, w->Wh, nn_add_bias(g, P, w->b), T, B)) return NULL;
   for (int t = 0; t < T && !g->failed; t++) {

@@ -85,10 +85,9 @@ nn_tensor *nn_gru_layer(nn_graph *g, const nn_gru_w *w, nn_tensor *X, const floa
     return NULL;
   int B = X->rows / T, H = w->Wh->rows;
   nn_tensor *G = nn_linear(g, X, w->Wx, w->b); /* (T*B,3H): the input side in one GEMM */
-  nn_tensor *Hs = nn_new(g, T * B, H), *h = h0 ? h0 : nn_new(g, B, H);
+  nn_tensor *Hs = nn_new(g, T * B, H), *h = h0 ? h0 : nn_zeros(g, B, H);
   nn_recur rec; /* (T*B,3H): the recurrent side, kept apart for the reset gate */
   if (!G || !Hs || !h || !nn_recur_begin(g, &rec, w->Wh, NULL, T, B)) return NULL;
-  if (!h0) memset(h->v, 0, sizeof(float) * (size_t)B * H);
   for (int t = 0; t < T && !g->failed; t++) {
     nn_tensor *gh = nn_recur_step(g, &rec, t, h);
     nn_tensor *gx = nn_rows(g, G, t * B, B), *h_t = nn_rows(g, Hs, t * B, B);

@@ -129,10 +129,9 @@ nn_tensor *nn_rhn_layer(nn_graph *g, const nn_rhn_w *w, nn_tensor *X, const floa
     return NULL;
   int B = X->rows / T, H = w->W->cols / nn_rhn_gates(w->coupled);
   nn_tensor *Z1 = nn_linear(g, X, w->W, w->b[0]); /* (T*B, G·H); each step adds s·R[0] */
-  nn_tensor *Ss = nn_new(g, T * B, H), *s = s0 ? s0 : nn_new(g, B, H);
+  nn_tensor *Ss = nn_new(g, T * B, H), *s = s0 ? s0 : nn_zeros(g, B, H);
   nn_rhn_recur rec;
   if (!Z1 || !Ss || !s || !nn_rhn_recur_begin(g, &rec, w, Z1, T, B)) return NULL;
-  if (!s0) memset(s->v, 0, sizeof(float) * (size_t)B * H);
   for (int t = 0; t < T && !g->failed; t++)
     s = nn_rhn_step(g, w, NULL, s, s, mask ? mask + (size_t)t * B : NULL, &rec, t,
                     nn_rows(g, Ss, t * B, B));

@@ -1,0 +1,121 @@
+/* The whole engine on the CUDA backend against the CPU backend: for every
+ * family, the same model on the copy batch (tests/models/model_case.h), its
+ * training loss within 1e-5 relative and every parameter gradient within 1e-4
+ * of the gradients' scale, the graph on nn_cuda_backend reading parameters
+ * copied to the device (nn_params_upload). On the emulator (make emu) the
+ * kernel rows check that they are given device memory only, and guard mode
+ * fences device memory off from host code, so an op or a family that touches
+ * tensor memory from the host, or hands a host array to a kernel, fails here. */
+#include "base/err.h"
+#include "cuda/gpu_case.h"
+#include "models/deepatt.h"
+#include "models/luong.h"
+#include "models/model_case.h"
+#include "models/rhn.h"
+#include "models/rnnsearch.h"
+#include "models/srnmt.h"
+#include "nn_cuda.h"
+#include "test.h"
+#include <math.h>
+#include <stdlib.h>
+
+enum { PAD = 0, V = 7, B = 3, S = 4, T = 5 };
+
+/* The loss of mc on backend be (NULL: the CPU) with parameters p; gradients in p. */
+static bool loss_on(const nn_backend *be, model_case *mc, nn_params *p, float *loss) {
+  nn_graph g = {.be = be, .seed = 1};
+  nn_graph_reset(&g, true, 3);
+  nn_params_zero_grad(p);
+  nn_tensor *l = build_model(&g, p, mc);
+  bool ok = l && nn_to_host(&g, l, loss) && !nn_tape_backward(&g, l, 1.0f / (float)mc->ntokens);
+  if (!ok) T_FAIL("%s: %s", be ? be->name : "cpu", nmt_errmsg());
+  nn_graph_free(&g);
+  return ok;
+}
+
+static void compare(const char *what, const nn_net_cfg *cfg) {
+  model_case mc;
+  nn_params p, d, back = {0};
+  if (!model_setup(&mc, &p, cfg, (nn_batch){B, S, T, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out}, 7))
+    return;
+  float cpu_loss = 0, gpu_loss = 0;
+  bool ok = loss_on(NULL, &mc, &p, &cpu_loss);
+  if (nn_params_upload(&d, &p, &nn_cuda_backend)) T_FAIL("upload: %s", nmt_errmsg());
+  ok = ok && loss_on(&nn_cuda_backend, &mc, &d, &gpu_loss) && nnc_sync() == NMT_OK;
+  if (ok) {
+    back = p;
+    back.g = malloc(p.n * sizeof(float));
+    nn_params cpu_side = p; /* the device's four buffers come back; only g is compared */
+    float *w = malloc(p.n * sizeof(float)), *m = malloc(p.n * sizeof(float)), *v = malloc(p.n * sizeof(float));
+    cpu_side.w = w, cpu_side.m = m, cpu_side.v = v, cpu_side.g = back.g;
+    CHECK_INT(nn_params_download(&cpu_side, &d), NMT_OK);
+    if (!(fabsf(gpu_loss - cpu_loss) <= 1e-5f * fabsf(cpu_loss)))
+      T_FAIL("%s: loss %.9g on the device, %.9g on the CPU", what, gpu_loss, cpu_loss);
+    double scale = 0;
+    for (size_t i = 0; i < p.n; i++) scale = fmax(scale, fabs(p.g[i]));
+    int bad = 0;
+    for (int k = 0; k < p.nviews; k++)
+      for (size_t i = p.views[k].off; i < p.views[k].off + (size_t)p.views[k].rows * p.views[k].cols; i++)
+        if (!(fabs(back.g[i] - p.g[i]) <= 1e-4 * scale) && bad++ < 3)
+          T_FAIL("%s: gradient of %s[%zu] %.9g on the device, %.9g on the CPU", what, p.views[k].name,
+                 i - p.views[k].off, back.g[i], p.g[i]);
+    free(w), free(m), free(v), free(back.g);
+  }
+  nn_params_free(&d);
+  nn_params_free(&p);
+}
+
+static nn_net_cfg base(const nn_family *fam) {
+  return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6,
+                      .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_GENERAL, false, 0},
+                      .attn_size = 4, .input_feed = true, .dropout = 0.2f, .label_smoothing = 0.1f,
+                      .pad = PAD, .enc_cell_depth = 1, .dec_cell_depth = 1};
+}
+
+TEST(cuda_engine_luong) {
+  NEED_GPU();
+  nn_net_cfg c = base(&nn_family_luong);
+  compare("luong", &c);
+  c.enc_type = NN_ENC_BI, c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
+  compare("luong bi, local-p", &c);
+}
+
+TEST(cuda_engine_rnnsearch) {
+  NEED_GPU();
+  enum nn_cell cells[] = {NN_CELL_LSTM, NN_CELL_GRU, NN_CELL_ATR};
+  for (int i = 0; i < 3; i++) {
+    nn_net_cfg c = base(&nn_family_rnnsearch);
+    c.enc_layers = c.dec_layers = 1, c.enc_type = NN_ENC_BI, c.attn.score = NN_ATTN_MLP;
+    c.enc_cell = c.dec_cell = cells[i];
+    c.opt.context_aware = i == 2;
+    compare(cells[i] == NN_CELL_LSTM ? "rnnsearch lstm" : cells[i] == NN_CELL_GRU ? "rnnsearch gru" : "rnnsearch atr", &c);
+  }
+}
+
+TEST(cuda_engine_srnmt) {
+  NEED_GPU();
+  for (int i = 0; i < 2; i++) {
+    nn_net_cfg c = base(&nn_family_srnmt);
+    c.enc_type = NN_ENC_BI, c.attn.score = NN_ATTN_MLP, c.input_feed = false;
+    c.enc_cell = c.dec_cell = i ? NN_CELL_SRU : NN_CELL_SRNMT;
+    compare(i ? "sru" : "srnmt", &c);
+  }
+}
+
+TEST(cuda_engine_rhn) {
+  NEED_GPU();
+  nn_net_cfg c = base(&nn_family_rhn);
+  c.enc_cell = c.dec_cell = NN_CELL_RHN, c.enc_cell_depth = c.dec_cell_depth = 2;
+  c.enc_type = NN_ENC_BI, c.opt.recon_beta = 0.5f;
+  compare("rhn with the reconstructor", &c);
+}
+
+TEST(cuda_engine_deep) {
+  NEED_GPU();
+  for (int i = 0; i < 2; i++) {
+    nn_net_cfg c = base(i ? &nn_family_deep_ed : &nn_family_deep_att);
+    c.attn.score = NN_ATTN_MLP, c.input_feed = false, c.no_attention = i == 1;
+    c.opt.fast_forward = c.opt.peephole = true;
+    compare(i ? "deep-ed" : "deep-att", &c);
+  }
+}

@@ -35,6 +35,10 @@ typedef struct {
    * (a rate > 0, a dropout < 1). Other rows leave them out. */
   double min, max;
   bool open_min, open_max;
+  /* A value row whose value may be left out ("--exponential-smoothing" alone):
+   * this text is its value then. The next argument is the value unless it looks
+   * like an option; "--opt=VAL" always is. NULL: the value is required. */
+  const char *implicit;
 } nmt_opt;
 
 typedef struct {

@@ -1,5 +1,6 @@
 /* Checkpoints: a model file plus the sections "adam.m", "adam.v" (the moment
- * buffers, laid out as "weights") and "state" (key=value lines). */
+ * buffers, laid out as "weights"), "ema" (the weights' moving average, when
+ * kept; laid out alike) and "state" (key=value lines). */
 #include "base/err.h"
 #include "train/loop.h"
 #include <inttypes.h>
@@ -30,6 +31,7 @@ int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char
   if (!st) st = state_text(s, m->params.step, &text[3]);
   if (!st) st = nmt_mf_add(&f, "adam.m", m->params.m, bytes);
   if (!st) st = nmt_mf_add(&f, "adam.v", m->params.v, bytes);
+  if (!st && m->params.ema) st = nmt_mf_add(&f, "ema", m->params.ema, bytes);
   if (!st) st = nmt_mf_add(&f, "state", text[3].s, text[3].len);
   if (!st) st = nmt_mf_write(&f, path);
   for (int i = 0; i < 4; i++) free(text[i].s);
@@ -68,6 +70,8 @@ int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {
   if (!st) st = parse_state(s, &m->params.step, state, path);
   if (!st) st = nmt_model_load_buffer(m, m->params.m, &f, "adam.m", path);
   if (!st) st = nmt_model_load_buffer(m, m->params.v, &f, "adam.v", path);
+  if (!st && nmt_mf_get(&f, "ema") && !(st = nn_params_keep_ema(&m->params, true)))
+    st = nmt_model_load_buffer(m, m->params.ema, &f, "ema", path);
   if (st && state) nmt_model_free(m);
   nmt_mf_free(&f);
   return st;

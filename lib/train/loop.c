@@ -99,6 +99,7 @@ static int step(run *r, long b) {
   }
   float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
   nn_adam_step(p, &(nn_adam){(float)s->lr, 0.9f, 0.999f, 1e-8f, rec});
+  if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
   r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   if (spike) {
     say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, per_token, SPIKE,
@@ -153,18 +154,28 @@ static int save_then_fail(run *r, int st) {
   return nmt_fail(st, "%s (checkpoint %s saved at step %ld)", why, r->t->o.ckpt_path, r->t->s.step);
 }
 
+/* The model file: with exponential smoothing, the weights' average. */
+static int save_model(nmt_trainer *t) {
+  nn_params_swap_ema(&t->model->params);
+  int st = nmt_model_save(t->model, t->o.model_path);
+  nn_params_swap_ema(&t->model->params);
+  return st;
+}
+
 /* Validate; save the best model; decay the rate or stop on a plateau. */
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   double ppl, bleu;
+  nn_params_swap_ema(&t->model->params); /* the average is what is validated */
   int st = nmt_validate(t->model, t->valid, &ppl, &bleu);
+  nn_params_swap_ema(&t->model->params);
   if (st) return st;
   bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
   if (better) {
     s->best_ppl = ppl;
     s->stalls = 0;
-    st = nmt_model_save(t->model, t->o.model_path);
+    st = save_model(t);
   } else {
     s->stalls++;
     s->lr *= t->o.lr_decay;
@@ -235,7 +246,7 @@ static int save_last(run *r) {
 static int finish(run *r) {
   nmt_trainer *t = r->t;
   int st = save_last(r);
-  if (!st && !t->valid) st = nmt_model_save(t->model, t->o.model_path);
+  if (!st && !t->valid) st = save_model(t);
   if (!st && t->valid && t->s.best_ppl == 0) {
     bool ignore = false;
     st = validate(r, &ignore);
@@ -252,6 +263,8 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   char note[256];
   int st = nmt_train_resume_check(t, note, sizeof note);
   if (!st && note[0]) say(t, "warning: %s", note);
+  /* a checkpoint's average goes on; a run without smoothing drops it */
+  if (!st) st = nn_params_keep_ema(&t->model->params, t->o.ema > 0);
   if (!st) st = nmt_stepper_init(&r.stepper, t->o.workers, t->model->params.n);
   while (!st && !done) {
     if (stop && *stop) {

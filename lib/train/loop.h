@@ -20,6 +20,8 @@ typedef struct {
   double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
   long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
   double clip_norm;          /* 0: no clipping */
+  double ema;                /* exponential smoothing's factor (nn_ema_decay; 0: off): the model
+                                files hold the average, the checkpoint also the weights */
   int workers;               /* data-parallel workers (train/step.h); <= 1: one */
   long after_epochs, after_batches; /* stop after this many (0: no limit) */
   long valid_freq, save_freq, log_freq; /* in steps (0: never) */
@@ -109,9 +111,10 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
 
 /* ---- checkpoints (train/checkpoint.c) ---- */
 /* Write the checkpoint durably (nmt_mf_write): the previous one stays
- * until the new one is on disk. */
+ * until the new one is on disk. The weights' moving average, when kept, is
+ * section "ema". */
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
-/* Load model, Adam moments and state from a checkpoint. */
+/* Load model, Adam moments, the moving average (if saved) and state from a checkpoint. */
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);
 
 #endif

@@ -30,7 +30,7 @@ typedef struct {
   long lr_decay_start_epoch;
   long seed, cpu_threads;
   const char *device;
-  double learn_rate, lr_decay, clip_norm;
+  double learn_rate, lr_decay, clip_norm, exp_smoothing;
   bool resume, overwrite, quiet;
   int argc;
   char **argv; /* the command line (a --preset's flags are parsed apart, before it) */

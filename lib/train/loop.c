@@ -4,6 +4,7 @@
 #include "nn/optim.h"
 #include "train/loop.h"
 #include "train/step.h"
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -154,12 +155,26 @@ static int save_then_fail(run *r, int st) {
   return nmt_fail(st, "%s (checkpoint %s saved at step %ld)", why, r->t->o.ckpt_path, r->t->s.step);
 }
 
-/* The model file: with exponential smoothing, the weights' average. */
-static int save_model(nmt_trainer *t) {
+/* A model file: with exponential smoothing, the weights' average. */
+static int save_model(nmt_trainer *t, const char *path) {
   nn_params_swap_ema(&t->model->params);
-  int st = nmt_model_save(t->model, t->o.model_path);
+  int st = nmt_model_save(t->model, path);
   nn_params_swap_ema(&t->model->params);
   return st;
+}
+
+/* --keep-best: a model among the N best so far is saved beside the others, and
+ * the one it pushes out of the N removed. */
+static int keep_best(nmt_trainer *t, double ppl) {
+  long dropped;
+  char path[4096];
+  if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, ppl, &dropped)) return NMT_OK;
+  nmt_kept_path(path, sizeof path, t->o.model_path, t->s.step);
+  int st = save_model(t, path);
+  if (st || dropped < 0) return st;
+  nmt_kept_path(path, sizeof path, t->o.model_path, dropped);
+  if (remove(path)) say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
+  return NMT_OK;
 }
 
 /* Validate; save the best model; decay the rate or stop on a plateau. */
@@ -170,12 +185,13 @@ static int validate(run *r, bool *stop_now) {
   nn_params_swap_ema(&t->model->params); /* the average is what is validated */
   int st = nmt_validate(t->model, t->valid, &ppl, &bleu);
   nn_params_swap_ema(&t->model->params);
+  if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
   if (st) return st;
   bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
   if (better) {
     s->best_ppl = ppl;
     s->stalls = 0;
-    st = save_model(t);
+    st = save_model(t, t->o.model_path);
   } else {
     s->stalls++;
     s->lr *= t->o.lr_decay;
@@ -246,7 +262,7 @@ static int save_last(run *r) {
 static int finish(run *r) {
   nmt_trainer *t = r->t;
   int st = save_last(r);
-  if (!st && !t->valid) st = save_model(t);
+  if (!st && !t->valid) st = save_model(t, t->o.model_path);
   if (!st && t->valid && t->s.best_ppl == 0) {
     bool ignore = false;
     st = validate(r, &ignore);

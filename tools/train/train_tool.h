@@ -26,7 +26,7 @@ typedef struct {
   train_model_flags flags; /* their parsed values, row by row */
   double lr_recurrent;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
-  long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;
+  long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping, keep_best;
   long lr_decay_start_epoch;
   long seed, cpu_threads;
   const char *device;

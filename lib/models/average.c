@@ -4,16 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether two vocabularies are the same list (compared through their text). */
-static int same_vocab(const nmt_vocab *a, const nmt_vocab *b, bool *same) {
-  nmt_strbuf ta = {0}, tb = {0};
-  int st = nmt_vocab_text(a, &ta);
-  if (!st) st = nmt_vocab_text(b, &tb);
-  *same = !st && ta.len == tb.len && !memcmp(ta.s, tb.s, ta.len);
-  free(ta.s), free(tb.s);
-  return st;
-}
-
 int nmt_model_compare(const nmt_model *a, const char *a_path, const nmt_model *b, const char *b_path) {
   for (int i = 0; i < nmt_noptions; i++) {
     char va[64], vb[64];
@@ -23,10 +13,9 @@ int nmt_model_compare(const nmt_model *a, const char *a_path, const nmt_model *b
       return nmt_fail(NMT_EINPUT, "%s: differs from %s: %s=%s (%s: %s)", b_path, a_path, nmt_options[i].key, vb,
                       a_path, va);
   }
-  int st;
-  bool src, tgt;
-  if ((st = same_vocab(a->src, b->src, &src)) || (st = same_vocab(a->tgt, b->tgt, &tgt))) return st;
-  const char *what = !src ? "the source vocabulary" : !tgt ? "the target vocabulary" : NULL;
+  const char *what = !nmt_vocab_equal(a->src, b->src)   ? "the source vocabulary"
+                     : !nmt_vocab_equal(a->tgt, b->tgt) ? "the target vocabulary"
+                                                        : NULL;
   if (!what && (a->bpe_len != b->bpe_len || (a->bpe_len && memcmp(a->bpe_codes, b->bpe_codes, a->bpe_len))))
     what = "the BPE codes";
   const nmt_tok_settings *x = &a->tok, *y = &b->tok;

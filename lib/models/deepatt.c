@@ -105,8 +105,7 @@ static int layout(nn_net *m, nn_params *p) {
     snprintf(prefix, sizeof prefix, "dec.l%d", l);
     add_layer(m, p, &st, dec_slot(l), prefix, l ? deep_in : E);
   }
-  nn_net_add(p, &st, &m->slot[OUT_W], "out.W", H, c->tgt_vocab);
-  nn_net_add(p, &st, &m->slot[OUT_B], "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], H, m->slot[TGT_EMB], c);
   return st;
 }
 
@@ -276,8 +275,8 @@ static nn_tensor *loss_of(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
     if (bt->tgt_mask[i]) rows[n] = i, tgt[n++] = bt->tgt_out[i];
   if (g->failed || !nn_require(g, n > 0, "%s: a batch without target tokens", c->family->name))
     return NULL;
-  nn_tensor *logits = nn_linear(g, nn_embed(g, top, rows, n), nn_net_param(g, p, m->slot[OUT_W]),
-                                nn_net_param(g, p, m->slot[OUT_B]));
+  nn_tensor *logits = nn_net_logits(g, nn_embed(g, top, rows, n), nn_net_param(g, p, m->slot[OUT_W]),
+                                    nn_net_param(g, p, m->slot[OUT_B]), nn_net_tied_output(c));
   return g->failed ? NULL : nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
 }
 

@@ -80,8 +80,7 @@ static int layout(nn_net *m, nn_params *p) {
               &m->luong.dec_wh[l], &m->luong.dec_b[l]);
   }
   if (!c->no_attention) layout_attention(m, p, &st);
-  nn_net_add(p, &st, &m->luong.out_w, "out.W", H, c->tgt_vocab);
-  nn_net_add(p, &st, &m->luong.out_b, "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->luong.out_w, &m->luong.out_b, H, m->luong.tgt_emb, c);
   return st;
 }
 
@@ -183,7 +182,8 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
     if (bt->tgt_mask[i]) rows[n] = i, tgt[n++] = bt->tgt_out[i];
   if (g->failed || !nn_require(g, n > 0, "luong: a batch without target tokens")) return NULL;
   nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), rows, n), c->dropout); /* (n,H) */
-  nn_tensor *logits = nn_linear(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b)); /* (n,Vt) */
+  nn_tensor *logits = nn_net_logits(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b),
+                                    nn_net_tied_output(c)); /* (n,Vt) */
   return g->failed ? NULL : nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
 }
 

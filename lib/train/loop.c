@@ -99,7 +99,8 @@ static int step(run *r, long b) {
     return ++r->bad_steps >= MAX_BAD_STEPS ? diverged(r, "loss or gradient NaN/Inf") : NMT_OK;
   }
   float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
-  nn_adam_step(p, &(nn_adam){(float)s->lr, 0.9f, 0.999f, 1e-8f, rec});
+  float lr = (float)(s->lr * nmt_lr_factor(p->step + 1, t->o.lr_warmup, t->o.lr_decay_inv_sqrt));
+  nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
   if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
   r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   if (spike) {
@@ -115,7 +116,9 @@ static int step(run *r, long b) {
 static int log_metrics(run *r) {
   nmt_trainer *t = r->t;
   double tnow = now(), loss = r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1);
-  nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), t->s.lr,
+  /* the rate of the last update */
+  double lr = t->s.lr * nmt_lr_factor(t->model->params.step, t->o.lr_warmup, t->o.lr_decay_inv_sqrt);
+  nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), lr,
                          r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
                          (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
                          tnow - r->t0, nmt_peak_rss_mib()};

@@ -19,6 +19,8 @@ typedef struct {
   double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
   double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
   long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
+  long lr_warmup;            /* the rate rises linearly over this many updates (0: none) */
+  long lr_decay_inv_sqrt;    /* after this many updates it falls as 1/sqrt(updates) (0: never) */
   double clip_norm;          /* 0: no clipping */
   double ema;                /* exponential smoothing's factor (nn_ema_decay; 0: off): the model
                                 files hold the average, the checkpoint also the weights */
@@ -119,6 +121,13 @@ uint64_t nmt_corpus_fingerprint(const nmt_corpus *c);
  * changed option; a different corpus NMT_EINPUT; a different worker count is
  * allowed (the run goes on, no longer bit-identical) and *note says so. */
 int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
+
+/* ---- the rate schedule (train/schedule.c) ---- */
+/* What update t (1-based, Adam's count) multiplies the rate by: min(1, t/warmup)
+ * (linear warm-up; Marian counts the updates before t, so its first is at rate 0)
+ * times sqrt(decay/t) once t > decay (Marian's --lr-decay-inv-sqrt); 0 turns each
+ * off. On top of the state's rate, which the plateau and epoch decays change. */
+double nmt_lr_factor(long t, long warmup, long decay_inv_sqrt);
 
 /* ---- the N best models (train/keep.c) ---- */
 /* "MODEL.best-STEP" */

@@ -113,6 +113,10 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
        .min = 0, .max = 1, .open_min = true},
       {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)",
        .min = 0, .max = INFINITY},
+      {"lr-warmup", 0, NMT_OPT_INT, &a->lr_warmup, "N", "raise the rate linearly over the first N updates (0: off)",
+       .min = 0, .max = INFINITY},
+      {"lr-decay-inv-sqrt", 0, NMT_OPT_INT, &a->lr_decay_inv_sqrt, "N",
+       "after N updates, the rate times sqrt(N / updates) (0: off)", .min = 0, .max = INFINITY},
       {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)", .min = 0, .max = INFINITY},
       {"exponential-smoothing", 0, NMT_OPT_DOUBLE, &a->exp_smoothing, "[F]",
        "validate and save the weights' moving average, decay F (alone: 1e-4; 0: off)",
@@ -139,7 +143,8 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
            "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM/SIGHUP save MODEL.ckpt and exit 128+signal.\n"
            "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
-           "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on.",
+           "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on;\n"
+           "update t's rate is that times min(1, t / --lr-warmup) and, past --lr-decay-inv-sqrt D, sqrt(D / t).",
            train_presets_help());
   const nmt_cli cli = {
       PROG, "--train-sets SRC TGT -m MODEL [options]", summary,

@@ -67,7 +67,8 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
-      .lr_decay_start_epoch = a->lr_decay_start_epoch,
+      .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,
+      .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing, .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       /* periodic checkpoints with or without validation sets */
       .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : a->valid_freq,

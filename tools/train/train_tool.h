@@ -27,7 +27,7 @@ typedef struct {
   double lr_recurrent;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
   long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping, keep_best;
-  long lr_decay_start_epoch;
+  long lr_decay_start_epoch, lr_warmup, lr_decay_inv_sqrt;
   long seed, cpu_threads;
   const char *device;
   double learn_rate, lr_decay, clip_norm, exp_smoothing;

@@ -75,6 +75,7 @@ static int set_number(const nmt_opt *o, const char *val) {
 }
 
 int nmt_cli_set(const nmt_opt *o, const char *val) {
+  if (!val && o->implicit) val = o->implicit; /* a preset naming the row alone */
   switch (o->kind) {
   case NMT_OPT_INT:
   case NMT_OPT_DOUBLE: return set_number(o, val);

@@ -14,7 +14,7 @@ bool nmt_kept_insert(nmt_train_state *s, int keep, long step, double ppl, long *
   int at = s->nkept;
   while (at > 0 && ppl < s->kept[at - 1].ppl) at--; /* a tie keeps the earlier model */
   if (keep <= 0 || at >= keep) return false;
-  if (s->nkept == keep) *dropped = s->kept[--s->nkept].step;
+  if (s->nkept >= keep) *dropped = s->kept[--s->nkept].step; /* nmt_train trims a longer list first */
   memmove(&s->kept[at + 1], &s->kept[at], sizeof *s->kept * (size_t)(s->nkept - at));
   s->kept[at] = (nmt_kept){step, ppl};
   s->nkept++;

@@ -166,6 +166,13 @@ static int save_model(nmt_trainer *t, const char *path) {
   return st;
 }
 
+/* A model file no longer among the --keep-best; failing to remove it is no reason to stop. */
+static void drop_kept(nmt_trainer *t, long step) {
+  char path[4096];
+  nmt_kept_path(path, sizeof path, t->o.model_path, step);
+  if (remove(path)) say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
+}
+
 /* --keep-best: a model among the N best so far is saved beside the others, and
  * the one it pushes out of the N removed. */
 static int keep_best(nmt_trainer *t, double ppl) {
@@ -174,10 +181,8 @@ static int keep_best(nmt_trainer *t, double ppl) {
   if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, ppl, &dropped)) return NMT_OK;
   nmt_kept_path(path, sizeof path, t->o.model_path, t->s.step);
   int st = save_model(t, path);
-  if (st || dropped < 0) return st;
-  nmt_kept_path(path, sizeof path, t->o.model_path, dropped);
-  if (remove(path)) say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
-  return NMT_OK;
+  if (!st && dropped >= 0) drop_kept(t, dropped);
+  return st;
 }
 
 /* Validate; save the best model; decay the rate or stop on a plateau. */
@@ -282,6 +287,8 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   char note[256];
   int st = nmt_train_resume_check(t, note, sizeof note);
   if (!st && note[0]) say(t, "warning: %s", note);
+  /* a run resumed with a smaller --keep-best keeps its best so many (without it, all stay) */
+  while (!st && t->o.keep_best > 0 && t->s.nkept > t->o.keep_best) drop_kept(t, t->s.kept[--t->s.nkept].step);
   /* a checkpoint's average goes on; a run without smoothing drops it */
   if (!st) st = nn_params_keep_ema(&t->model->params, t->o.ema > 0);
   if (!st) st = nmt_stepper_init(&r.stepper, t->o.workers, t->model->params.n);

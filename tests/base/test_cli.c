@@ -132,6 +132,8 @@ TEST(cli_implicit_value) {
   free(pos.v);
   CHECK_INT(nmt_cli_parse(&cli, 2, eq, &pos), NMT_OK);
   CHECK(d == 0.25);
+  CHECK_INT(nmt_cli_set(&opts[0], NULL), NMT_OK); /* a preset naming the row alone */
+  CHECK(d == 1e-4);
   char *bad[] = {"nmt-x", "--smooth", "2", NULL};
   CHECK_INT(nmt_cli_parse(&cli, 3, bad, &pos), NMT_EUSAGE);
   CHECK_STR(nmt_errmsg(), "--smooth must be a finite number between 0 and 1 (got 2)");

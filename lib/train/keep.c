@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void nmt_kept_path(char *out, size_t n, const char *model, long step) { snprintf(out, n, "%s.best-%ld", model, step); }
+void nmt_kept_path(char *out, size_t n, const char *model, long step) {
+  snprintf(out, n, "%s.best-%ld", model, step);
+}
 
 bool nmt_kept_insert(nmt_train_state *s, int keep, long step, double ppl, long *dropped) {
   *dropped = -1;

@@ -170,7 +170,8 @@ static int save_model(nmt_trainer *t, const char *path) {
 static void drop_kept(nmt_trainer *t, long step) {
   char path[4096];
   nmt_kept_path(path, sizeof path, t->o.model_path, step);
-  if (remove(path)) say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
+  if (remove(path))
+    say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
 }
 
 /* --keep-best: a model among the N best so far is saved beside the others, and

@@ -75,6 +75,7 @@ static int set_number(const nmt_opt *o, const char *val) {
 }
 
 int nmt_cli_set(const nmt_opt *o, const char *val) {
+  if (!val && o->implicit) val = o->implicit; /* a preset naming the row alone */
   switch (o->kind) {
   case NMT_OPT_INT:
   case NMT_OPT_DOUBLE: return set_number(o, val);
@@ -129,6 +130,7 @@ static int apply(parse_state *ps, const nmt_opt *o, const char *inline_val, int 
   }
   if (once(ps, o)) return NMT_EUSAGE;
   if (inline_val) return nmt_cli_set(o, inline_val);
+  if (o->implicit && (*i + 1 >= argc || looks_like_option(argv[*i + 1]))) return nmt_cli_set(o, o->implicit);
   if (*i + 1 >= argc) return nmt_fail(NMT_EUSAGE, "%s needs a value", name);
   if (o->kind != NMT_OPT_LIST) return nmt_cli_set(o, argv[++*i]);
   int taken = 0;

@@ -35,6 +35,10 @@ typedef struct {
    * (a rate > 0, a dropout < 1). Other rows leave them out. */
   double min, max;
   bool open_min, open_max;
+  /* A value row whose value may be left out ("--exponential-smoothing" alone):
+   * this text is its value then. The next argument is the value unless it looks
+   * like an option; "--opt=VAL" always is. NULL: the value is required. */
+  const char *implicit;
 } nmt_opt;
 
 typedef struct {
@@ -56,7 +60,8 @@ typedef struct {
  * are successive calls on the same table. */
 int nmt_cli_parse(const nmt_cli *cli, int argc, char **argv, nmt_strlist *pos);
 /* Set row o's destination from val as the command line would (bounds checked):
- * for values given as positionals. NMT_OK or NMT_EUSAGE (message set). */
+ * for values given as positionals; NULL is the row's implicit value. NMT_OK or
+ * NMT_EUSAGE (message set). */
 int nmt_cli_set(const nmt_opt *o, const char *val);
 /* The row whose long name is `lng`, or NULL. */
 const nmt_opt *nmt_cli_find(const nmt_cli *cli, const char *lng);

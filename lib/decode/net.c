@@ -48,7 +48,7 @@ static int alloc_states(nmt_dec *d, const nn_enc_out *eo) {
 int nmt_dec_start(nmt_dec *d, const nn_net *net, nn_params *p, const int *src,
                   const int *src_len, int B, int S, int K) {
   d->net = net, d->p = p, d->B = B, d->K = K, d->R = B * K, d->S = S;
-  d->out_w = nn_params_find(p, "out.W");
+  d->out_w = nn_net_output_view(&net->cfg, p, &d->out_t);
   d->out_b = nn_params_find(p, "out.b");
   if (d->out_w < 0) return nmt_fail(NMT_EINPUT, "the model has no output layer (out.W)");
   int R = d->R;
@@ -106,7 +106,8 @@ static void log_softmax(float *out, const float *x, const int *rows, int n, int 
 }
 
 /* The output layer's logits (x->rows, W) over the first W target ids: with a
- * shortlist only those columns of out.W are read (batch 1 is memory-bound). */
+ * shortlist only those columns of out.W are read (batch 1 is memory-bound);
+ * tied, the first W rows of the embedding, in float (a lookup table has no int8 copy). */
 static float *output_logits(nn_graph *g, const nmt_dec *d, const nn_tensor *x, int W) {
   nn_tensor *Wo = nn_net_param(g, d->p, d->out_w), *bo = nn_net_param(g, d->p, d->out_b);
   float *y = nn_floats(g, (size_t)x->rows * W, NULL);
@@ -114,6 +115,10 @@ static float *output_logits(nn_graph *g, const nmt_dec *d, const nn_tensor *x, i
   for (int r = 0; r < x->rows; r++)
     if (bo) memcpy(y + (size_t)r * W, bo->v, sizeof(float) * W);
     else memset(y + (size_t)r * W, 0, sizeof(float) * W);
+  if (d->out_t) {
+    nn_gemm(false, true, x->rows, W, x->cols, 1, x->v, x->cols, Wo->v, Wo->cols, 1, y, W);
+    return y;
+  }
   return nn_gemm_weights(g, x->rows, W, x->v, x->cols, Wo, 1, y, W) ? y : NULL;
 }
 

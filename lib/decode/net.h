@@ -23,6 +23,7 @@ typedef struct {
   float *states, *logp, *tmp;     /* all state blocks; (R, Vt) log-probabilities of the last step; scratch */
   float *align;        /* (R, S) the last step's attention weights, when asked for */
   int out_w, out_b;    /* views of the output layer */
+  bool out_t;          /* out_w is the tied target embedding (Vt, O): multiplied transposed */
   size_t cap_states, cap_logp, cap_tmp, cap_align;
 } nmt_dec;
 

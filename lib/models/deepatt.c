@@ -105,8 +105,7 @@ static int layout(nn_net *m, nn_params *p) {
     snprintf(prefix, sizeof prefix, "dec.l%d", l);
     add_layer(m, p, &st, dec_slot(l), prefix, l ? deep_in : E);
   }
-  nn_net_add(p, &st, &m->slot[OUT_W], "out.W", H, c->tgt_vocab);
-  nn_net_add(p, &st, &m->slot[OUT_B], "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], H, m->slot[TGT_EMB], c);
   return st;
 }
 
@@ -272,8 +271,8 @@ static nn_tensor *loss_of(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   const nn_net_cfg *c = &m->cfg;
   nn_targets tg = nn_net_targets(g, m, bt->tgt_out, bt->T * bt->B);
   if (!tg.n) return NULL;
-  nn_tensor *logits = nn_linear(g, nn_embed(g, top, tg.rows, tg.n), nn_net_param(g, p, m->slot[OUT_W]),
-                                nn_net_param(g, p, m->slot[OUT_B]));
+  nn_tensor *logits = nn_net_logits(g, nn_embed(g, top, tg.rows, tg.n), nn_net_param(g, p, m->slot[OUT_W]),
+                                    nn_net_param(g, p, m->slot[OUT_B]), nn_net_tied_output(c));
   return g->failed ? NULL : nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 

@@ -80,8 +80,7 @@ static int layout(nn_net *m, nn_params *p) {
               &m->luong.dec_wh[l], &m->luong.dec_b[l]);
   }
   if (!c->no_attention) layout_attention(m, p, &st);
-  nn_net_add(p, &st, &m->luong.out_w, "out.W", H, c->tgt_vocab);
-  nn_net_add(p, &st, &m->luong.out_b, "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->luong.out_w, &m->luong.out_b, H, m->luong.tgt_emb, c);
   return st;
 }
 
@@ -182,7 +181,8 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
   nn_targets tg = nn_net_targets(g, m, bt->tgt_out, T * B);
   if (!tg.n) return NULL;
   nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), tg.rows, tg.n), c->dropout); /* (n,H) */
-  nn_tensor *logits = nn_linear(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b)); /* (n,Vt) */
+  nn_tensor *logits = nn_net_logits(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b),
+                                    nn_net_tied_output(c)); /* (n,Vt) */
   return g->failed ? NULL : nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 

@@ -66,6 +66,10 @@ int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_
   m->tgt = tgt;
   m->opts = *o;
   nn_net_cfg c;
+  /* sizes alone are checked at layout; a new model's vocabularies must be one */
+  if (o->tied_embeddings_all && !nmt_vocab_equal(src, tgt))
+    return nmt_fail(NMT_EUSAGE, "--tied-embeddings-all needs a joint vocabulary, but the source and target "
+                    "vocabularies differ: give --vocabs the same file twice");
   int st = config_of(&c, &m->opts, nmt_vocab_size(src), nmt_vocab_size(tgt));
   if (!st) st = nn_net_layout(&m->net, &c, &m->params);
   if (!st) st = nn_params_alloc(&m->params);

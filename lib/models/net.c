@@ -109,11 +109,43 @@ void nn_net_add(nn_params *p, int *status, int *index, const char *name, int row
   if (*index < 0) *status = NMT_EUSAGE;
 }
 
+/* The target embedding's name: the output view when tied. */
+static const char *tgt_emb_name(const nn_net_cfg *c) { return c->opt.tied_embeddings_all ? "emb" : "dec.emb"; }
+
 void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c) {
-  nn_net_add(p, status, src, "enc.emb", c->src_vocab, c->emb);
-  nn_net_add(p, status, tgt, "dec.emb", c->tgt_vocab, c->emb);
+  if (c->opt.tied_embeddings_all && c->src_vocab != c->tgt_vocab) {
+    *status = nmt_fail(NMT_EUSAGE, "--tied-embeddings-all needs a joint vocabulary (source %d, target %d "
+                       "tokens): give --vocabs V V", c->src_vocab, c->tgt_vocab);
+    return;
+  }
+  if (!c->opt.tied_embeddings_all) nn_net_add(p, status, src, "enc.emb", c->src_vocab, c->emb);
+  nn_net_add(p, status, tgt, tgt_emb_name(c), c->tgt_vocab, c->emb);
+  if (c->opt.tied_embeddings_all) *src = *tgt;
   nn_params_mark_lookup(p, *src);
   nn_params_mark_lookup(p, *tgt);
+}
+
+bool nn_net_tied_output(const nn_net_cfg *c) { return c->opt.tied_embeddings || c->opt.tied_embeddings_all; }
+
+void nn_net_add_output(nn_params *p, int *status, int *out_w, int *out_b, int in, int tgt_emb,
+                       const nn_net_cfg *c) {
+  if (!nn_net_tied_output(c)) nn_net_add(p, status, out_w, "out.W", in, c->tgt_vocab);
+  else if (in != c->emb)
+    *status = nmt_fail(NMT_EUSAGE, "--%s: the output layer takes %d features (--dim-rnn), the embeddings "
+                       "have %d (--dim-emb): make them equal", c->opt.tied_embeddings_all ? "tied-embeddings-all"
+                       : "tied-embeddings", in, c->emb);
+  else *out_w = tgt_emb;
+  nn_net_add(p, status, out_b, "out.b", 1, c->tgt_vocab);
+}
+
+nn_tensor *nn_net_logits(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *b, bool tied) {
+  if (!tied) return nn_linear(g, x, W, b);
+  return nn_add_bias(g, nn_matmul(g, x, false, W, true), b);
+}
+
+int nn_net_output_view(const nn_net_cfg *c, const nn_params *p, bool *transposed) {
+  *transposed = nn_net_tied_output(c);
+  return nn_params_find(p, *transposed ? tgt_emb_name(c) : "out.W");
 }
 
 int *nn_net_reversal(nn_graph *g, const int *len, int S, int B) {

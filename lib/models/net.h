@@ -6,7 +6,8 @@
  * Conventions every family keeps:
  * - the output layer is the views "out.W" (O,Vt) and "out.b" (1,Vt): `step`
  *   returns its input (n,O) and the decoder applies it (a shortlist reads
- *   only some columns);
+ *   only some columns); with tied embeddings the target embedding (Vt,O)
+ *   stands for out.W, transposed (nn_net_add_output, nn_net_logits);
  * - the loss is the summed label-smoothed cross-entropy over target tokens
  *   (nn_xent), *ntokens the tokens counted; extra training-only losses (a
  *   reconstructor) are added into it;
@@ -153,8 +154,22 @@ nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index);
 /* Declare view `name` (rows, cols) into *index; a failure sets *status. */
 void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
 /* The source and target embedding tables "enc.emb" (V_s, E) and "dec.emb"
- * (V_t, E), marked as lookup tables. */
+ * (V_t, E), marked as lookup tables (no int8 copy, also when tied); with
+ * --tied-embeddings-all one table "emb" for both (V_s = V_t). */
 void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c);
+/* Whether the output matrix is the target embedding (--tied-embeddings or -all). */
+bool nn_net_tied_output(const nn_net_cfg *c);
+/* The output layer over inputs of size `in`: "out.W" (in, Vt) into *out_w and
+ * "out.b" (1, Vt); tied, *out_w is the target embedding tgt_emb, which needs
+ * in = E (a failure sets *status with the message). */
+void nn_net_add_output(nn_params *p, int *status, int *out_w, int *out_b, int in, int tgt_emb,
+                       const nn_net_cfg *c);
+/* logits (R, Vt) = x (R, in)·W + b, W the output view: out.W (in, Vt), or
+ * when `tied` the target embedding (Vt, in) transposed. */
+nn_tensor *nn_net_logits(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *b, bool tied);
+/* The output matrix's view for the decoder, -1 when none; *transposed when it
+ * is the tied target embedding (Vt, O). */
+int nn_net_output_view(const nn_net_cfg *c, const nn_params *p, bool *transposed);
 /* The rows of a time-major (S*B) sequence with each sentence's first len[b]
  * steps reversed and its padding left in place (its own inverse): a backward
  * direction is a forward run over these rows. len and the result in host

@@ -130,8 +130,7 @@ static int layout(nn_net *m, nn_params *p) {
               !l && c->input_feed ? 2 * H : H, H, c->dec_cell_depth);
   }
   if (!c->no_attention) add_attention(c, p, &st, &m->slot[ATTN], "attn");
-  nn_net_add(p, &st, &m->slot[OUT_W], "out.W", H, c->tgt_vocab);
-  nn_net_add(p, &st, &m->slot[OUT_B], "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], H, m->slot[TGT_EMB], c);
   if (reconstructs(c)) {
     add_layer(c, p, &st, &m->slot[REC], "rec.l0", E, c->input_feed ? 2 * H : H, H, c->dec_cell_depth);
     add_attention(c, p, &st, &m->slot[REC_ATTN], "rec.attn");
@@ -188,14 +187,15 @@ static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
 }
 
 /* The summed loss of outs[0..T) (B,F each) against targets (T*B) through the
- * output layer W, b, on the rows with a target only (padding is ~12%). */
+ * output layer W, b (tied: W is the embedding, nn_net_logits), on the rows
+ * with a target only (padding is ~12%). */
 static nn_tensor *output_loss(nn_graph *g, const nn_net *m, nn_tensor **outs, int T, int B,
-                              const int *targets, nn_tensor *W, nn_tensor *b, long *ntokens) {
+                              const int *targets, nn_tensor *W, nn_tensor *b, bool tied, long *ntokens) {
   const nn_net_cfg *c = &m->cfg;
   nn_targets tg = nn_net_targets(g, m, targets, T * B);
   if (!tg.n) return NULL;
   nn_tensor *X = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), tg.rows, tg.n), c->dropout); /* (n,F) */
-  return nn_xent(g, nn_linear(g, X, W, b), tg.ids, c->pad, c->label_smoothing, ntokens);
+  return nn_xent(g, nn_net_logits(g, X, W, b, tied), tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 /* Tu et al.'s reconstructor over the decoder's top states D (T*B,H): the
@@ -223,7 +223,7 @@ static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const 
   }
   long nsrc;
   return g->failed ? NULL : output_loss(g, m, outs, S, B, bt->src, nn_net_param(g, p, m->slot[REC_OUT_W]),
-                                        nn_net_param(g, p, m->slot[REC_OUT_B]), &nsrc);
+                                        nn_net_param(g, p, m->slot[REC_OUT_B]), false, &nsrc);
 }
 
 static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
@@ -256,7 +256,7 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   }
   if (g->failed) return NULL;
   nn_tensor *loss = output_loss(g, m, outs, T, B, bt->tgt_out, nn_net_param(g, p, m->slot[OUT_W]),
-                                nn_net_param(g, p, m->slot[OUT_B]), ntokens);
+                                nn_net_param(g, p, m->slot[OUT_B]), nn_net_tied_output(c), ntokens);
   if (reconstructs(c)) {
     nn_tensor *Lr = reconstruct(g, m, p, bt, &d, nn_stack(g, tops, T));
     loss = nn_add(g, loss, nn_scale(g, Lr, c->opt.recon_beta));

@@ -102,8 +102,7 @@ static int layout(nn_net *m, nn_params *p) {
   nn_net_add(p, &st, &m->slot[DEEP_WY], "deep.Wy", E, E);
   nn_net_add(p, &st, &m->slot[DEEP_WC], "deep.Wc", F, E);
   nn_net_add(p, &st, &m->slot[DEEP_B], "deep.b", 1, E);
-  nn_net_add(p, &st, &m->slot[OUT_W], "out.W", E, c->tgt_vocab);
-  nn_net_add(p, &st, &m->slot[OUT_B], "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], E, m->slot[TGT_EMB], c);
   return st;
 }
 
@@ -328,7 +327,7 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   const int *rows = tg.rows, *tgt = tg.ids;
   nn_tensor *t = deep_output(g, &w, nn_embed(g, nn_stack(g, outs, T), rows, n), nn_embed(g, Ey, rows, n),
                              nn_embed(g, nn_stack(g, ctxs, T), rows, n));
-  nn_tensor *logits = nn_linear(g, t, W(g, m, p, OUT_W), W(g, m, p, OUT_B));
+  nn_tensor *logits = nn_net_logits(g, t, W(g, m, p, OUT_W), W(g, m, p, OUT_B), nn_net_tied_output(c));
   return g->failed ? NULL : nn_xent(g, logits, tgt, c->pad, c->label_smoothing, ntokens);
 }
 

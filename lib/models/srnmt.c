@@ -111,8 +111,7 @@ static int layout(nn_net *m, nn_params *p) {
     add_layer(m, p, &st, prefix, dec_slot(l), l ? H : E);
     if (attends(c, l)) add_attention(m, p, &st, prefix, dec_slot(l));
   }
-  nn_net_add(p, &st, &m->slot[OUT_W], "out.W", H, c->tgt_vocab);
-  nn_net_add(p, &st, &m->slot[OUT_B], "out.b", 1, c->tgt_vocab);
+  nn_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], H, m->slot[TGT_EMB], c);
   return st;
 }
 
@@ -235,7 +234,7 @@ static nn_tensor *target_loss(nn_graph *g, const nn_net *m, nn_params *p, nn_ten
   nn_targets tg = nn_net_targets(g, m, tgt_out, n_all);
   if (!tg.n) return NULL;
   nn_tensor *x = nn_dropout(g, nn_embed(g, top, tg.rows, tg.n), c->dropout);
-  nn_tensor *logits = nn_linear(g, x, view(g, m, p, OUT_W), view(g, m, p, OUT_B));
+  nn_tensor *logits = nn_net_logits(g, x, view(g, m, p, OUT_W), view(g, m, p, OUT_B), nn_net_tied_output(c));
   return nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 

@@ -1,5 +1,5 @@
 /* The optimiser's loops over the whole parameter buffer: the gradient norm,
- * clipping and the Adam step (see nn/optim.h). */
+ * clipping, the Adam step and the weights' moving average (see nn/optim.h). */
 #include "nn/optim.h"
 #include "nn/parallel.h"
 #include "nn/vmath.h"
@@ -10,7 +10,7 @@
  * each touches every parameter. */
 typedef struct {
   nn_params *p;
-  float k;               /* clip: gradient scale; adam: the recurrent views' rate scale */
+  float k;               /* clip: gradient scale; adam: the recurrent views' rate scale; ema: decay */
   float b1, b2, lr, eps; /* adam */
 } buffer_job;
 
@@ -102,4 +102,23 @@ void nn_adam_step(nn_params *p, const nn_adam *o) {
   buffer_job j = {.p = p, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
                   .eps = (float)(o->eps * sqrt(c2)), .k = o->recurrent_scale > 0 ? o->recurrent_scale : 1};
   nn_parallel(p->n, adam_part, &j);
+}
+
+float nn_ema_decay(double factor, long t) {
+  double warm = 9.0 / ((double)t + 9.0);
+  return (float)(factor > warm ? factor : warm);
+}
+
+static void ema_part(void *ctx, int part, int parts) {
+  buffer_job *j = ctx;
+  size_t lo, hi;
+  nn_part_range(j->p->n, part, parts, &lo, &hi);
+  float *e = j->p->ema, d = j->k;
+  const float *w = j->p->w;
+  for (size_t i = lo; i < hi; i++) e[i] = (1 - d) * e[i] + d * w[i];
+}
+
+void nn_ema_step(nn_params *p, float decay) {
+  buffer_job j = {.p = p, .k = decay};
+  nn_parallel(p->n, ema_part, &j);
 }

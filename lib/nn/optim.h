@@ -1,4 +1,5 @@
-/* Gradient norm, clipping and Adam over the one parameter buffer (nn/params.h). */
+/* Gradient norm, clipping, Adam and the weights' moving average over the one
+ * parameter buffer (nn/params.h). */
 #ifndef NMT_NN_OPTIM_H
 #define NMT_NN_OPTIM_H
 #include "nn/params.h"
@@ -15,5 +16,14 @@ typedef struct {
 } nn_adam;
 /* One bias-corrected Adam step (Kingma & Ba 2015) over the whole buffer. */
 void nn_adam_step(nn_params *p, const nn_adam *opt);
+
+/* Exponential smoothing (Marian's --exponential-smoothing): the weight of update
+ * t (1-based, t = p->step after the optimiser's step) in the average,
+ * max(factor, 9 / (t + 9)), so that early averages follow the weights, which
+ * move fast then (Marian's max(f, 1 - (b+1)/(b+10)) with b = t - 1 updates
+ * before; without its batch-size correction). */
+float nn_ema_decay(double factor, long t);
+/* ema = (1 - decay) * ema + decay * w over the whole buffer (p->ema set). */
+void nn_ema_step(nn_params *p, float decay);
 
 #endif

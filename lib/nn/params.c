@@ -73,10 +73,30 @@ int nn_params_quantize(nn_params *p) {
   return NMT_OK;
 }
 
+int nn_params_keep_ema(nn_params *p, bool on) {
+  if (!on) {
+    free(p->ema);
+    p->ema = NULL;
+    return NMT_OK;
+  }
+  if (p->ema) return NMT_OK;
+  p->ema = nn_big_alloc((p->n ? p->n : 1) * sizeof(float));
+  if (!p->ema) return nmt_fail(NMT_EIO, "out of memory: %zu averaged parameters", p->n);
+  memcpy(p->ema, p->w, p->n * sizeof(float));
+  return NMT_OK;
+}
+
+void nn_params_swap_ema(nn_params *p) {
+  if (!p->ema) return;
+  float *w = p->w;
+  p->w = p->ema, p->ema = w;
+}
+
 void nn_params_free(nn_params *p) {
   for (int i = 0; p->q && i < p->nviews; i++) nn_qmat_free(&p->q[i]);
   free(p->q);
   void (*release)(void *) = p->be ? p->be->free : free;
+  free(p->ema);
   release(p->w);
   release(p->g);
   release(p->m);

@@ -19,6 +19,7 @@ typedef struct {
 
 typedef struct {
   float *w, *g, *m, *v; /* (n) each: weights, gradients, Adam first/second moments */
+  float *ema;           /* (n) the moving average of w (nn_ema_step), or NULL: none kept */
   size_t n;             /* floats, padding included */
   nn_view *views;
   int nviews, cap_views;
@@ -41,6 +42,12 @@ int nn_params_find(const nn_params *p, const char *name);
 /* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
 int nn_params_alloc(nn_params *p);
 void nn_params_free(nn_params *p);
+/* Keep (on: a copy of w when there is none yet) or drop the moving average of
+ * the weights. NMT_OK or NMT_EIO. */
+int nn_params_keep_ema(nn_params *p, bool on);
+/* Swap w and the moving average (a model is saved and validated with the
+ * average, then trained on with w). No-op without one. */
+void nn_params_swap_ema(nn_params *p);
 /* An int8 copy of every matrix view (rows and cols > 1, not a lookup table) for inference: graphs
  * that do not train then multiply by it (nn_param, nn_gemm_weights). NMT_OK or NMT_EIO. */
 int nn_params_quantize(nn_params *p);

@@ -41,6 +41,14 @@ const char *nmt_vocab_token(const nmt_vocab *v, int id) {
   return id >= 0 && id < nmt_vocab_size(v) ? nmt_strmap_str(v->map, id) : "<unk>";
 }
 
+bool nmt_vocab_equal(const nmt_vocab *a, const nmt_vocab *b) {
+  int n = nmt_vocab_size(a);
+  if (n != nmt_vocab_size(b)) return false;
+  for (int i = 0; i < n; i++)
+    if (strcmp(nmt_vocab_token(a, i), nmt_vocab_token(b, i))) return false;
+  return true;
+}
+
 /* Calls fn(token, n, ctx) for each space-separated token of line. */
 static int each_token(const char *line, size_t len, int (*fn)(const char *, size_t, void *),
                       void *ctx) {

@@ -4,6 +4,7 @@
 #ifndef NMT_VOCAB_H
 #define NMT_VOCAB_H
 #include "base/strbuf.h"
+#include <stdbool.h>
 #include <stddef.h>
 
 enum { NMT_PAD = 0, NMT_UNK = 1, NMT_BOS = 2, NMT_EOS = 3, NMT_NSPECIALS = 4 };
@@ -27,6 +28,8 @@ int nmt_vocab_size(const nmt_vocab *v);
 /* The id of s[0..n), or NMT_UNK. */
 int nmt_vocab_id(const nmt_vocab *v, const char *s, size_t n);
 const char *nmt_vocab_token(const nmt_vocab *v, int id);
+/* Whether a and b hold the same tokens under the same ids. */
+bool nmt_vocab_equal(const nmt_vocab *a, const nmt_vocab *b);
 
 /* Ids of the space-separated tokens of line[0..len) appended to *ids (grown
  * with realloc; *n counts them, *cap the room). NMT_OK or NMT_EIO. */

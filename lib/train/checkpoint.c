@@ -1,5 +1,7 @@
 /* Checkpoints: a model file plus the sections "adam.m", "adam.v" (the moment
- * buffers, laid out as "weights") and "state" (key=value lines). */
+ * buffers, laid out as "weights"), "ema" (the weights' moving average, when
+ * kept; laid out alike), "state" (key=value lines) and "kept" (--keep-best's
+ * list, when not empty). */
 #include "base/err.h"
 #include "train/loop.h"
 #include <inttypes.h>
@@ -24,15 +26,17 @@ static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
 
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path) {
   nmt_model_file f = {0};
-  nmt_strbuf text[4] = {{0}};
+  nmt_strbuf text[5] = {{0}}; /* the model's three, the state, the kept list */
   size_t bytes = sizeof(float) * m->params.n;
   int st = nmt_model_sections(m, &f, text);
   if (!st) st = state_text(s, m->params.step, &text[3]);
   if (!st) st = nmt_mf_add(&f, "adam.m", m->params.m, bytes);
   if (!st) st = nmt_mf_add(&f, "adam.v", m->params.v, bytes);
+  if (!st && m->params.ema) st = nmt_mf_add(&f, "ema", m->params.ema, bytes);
   if (!st) st = nmt_mf_add(&f, "state", text[3].s, text[3].len);
+  if (!st && s->nkept && !(st = nmt_kept_text(s, &text[4]))) st = nmt_mf_add(&f, "kept", text[4].s, text[4].len);
   if (!st) st = nmt_mf_write(&f, path);
-  for (int i = 0; i < 4; i++) free(text[i].s);
+  for (int i = 0; i < 5; i++) free(text[i].s);
   free(f.s);
   return st;
 }
@@ -66,8 +70,12 @@ int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {
   st = state ? nmt_model_from_file(m, &f, path)
              : nmt_fail(NMT_EINPUT, "%s: a model, not a checkpoint (no training state)", path);
   if (!st) st = parse_state(s, &m->params.step, state, path);
+  const nmt_section *kept = nmt_mf_get(&f, "kept");
+  if (!st && kept) st = nmt_kept_parse(s, kept->data, kept->len, path);
   if (!st) st = nmt_model_load_buffer(m, m->params.m, &f, "adam.m", path);
   if (!st) st = nmt_model_load_buffer(m, m->params.v, &f, "adam.v", path);
+  if (!st && nmt_mf_get(&f, "ema") && !(st = nn_params_keep_ema(&m->params, true)))
+    st = nmt_model_load_buffer(m, m->params.ema, &f, "ema", path);
   if (st && state) nmt_model_free(m);
   nmt_mf_free(&f);
   return st;

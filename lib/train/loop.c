@@ -4,6 +4,7 @@
 #include "nn/optim.h"
 #include "train/loop.h"
 #include "train/step.h"
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,7 +99,9 @@ static int step(run *r, long b) {
     return ++r->bad_steps >= MAX_BAD_STEPS ? diverged(r, "loss or gradient NaN/Inf") : NMT_OK;
   }
   float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
-  nn_adam_step(p, &(nn_adam){(float)s->lr, 0.9f, 0.999f, 1e-8f, rec});
+  float lr = (float)(s->lr * nmt_lr_factor(p->step + 1, t->o.lr_warmup, t->o.lr_decay_inv_sqrt));
+  nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
+  if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
   r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   if (spike) {
     say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, per_token, SPIKE,
@@ -113,7 +116,9 @@ static int step(run *r, long b) {
 static int log_metrics(run *r) {
   nmt_trainer *t = r->t;
   double tnow = now(), loss = r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1);
-  nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), t->s.lr,
+  /* the rate of the last update */
+  double lr = t->s.lr * nmt_lr_factor(t->model->params.step, t->o.lr_warmup, t->o.lr_decay_inv_sqrt);
+  nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), lr,
                          r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
                          (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
                          tnow - r->t0, nmt_peak_rss_mib()};
@@ -153,18 +158,49 @@ static int save_then_fail(run *r, int st) {
   return nmt_fail(st, "%s (checkpoint %s saved at step %ld)", why, r->t->o.ckpt_path, r->t->s.step);
 }
 
+/* A model file: with exponential smoothing, the weights' average. */
+static int save_model(nmt_trainer *t, const char *path) {
+  nn_params_swap_ema(&t->model->params);
+  int st = nmt_model_save(t->model, path);
+  nn_params_swap_ema(&t->model->params);
+  return st;
+}
+
+/* A model file no longer among the --keep-best; failing to remove it is no reason to stop. */
+static void drop_kept(nmt_trainer *t, long step) {
+  char path[4096];
+  nmt_kept_path(path, sizeof path, t->o.model_path, step);
+  if (remove(path))
+    say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
+}
+
+/* --keep-best: a model among the N best so far is saved beside the others, and
+ * the one it pushes out of the N removed. */
+static int keep_best(nmt_trainer *t, double ppl) {
+  long dropped;
+  char path[4096];
+  if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, ppl, &dropped)) return NMT_OK;
+  nmt_kept_path(path, sizeof path, t->o.model_path, t->s.step);
+  int st = save_model(t, path);
+  if (!st && dropped >= 0) drop_kept(t, dropped);
+  return st;
+}
+
 /* Validate; save the best model; decay the rate or stop on a plateau. */
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   double ppl, bleu;
+  nn_params_swap_ema(&t->model->params); /* the average is what is validated */
   int st = nmt_validate(t->model, t->valid, &ppl, &bleu);
+  nn_params_swap_ema(&t->model->params);
+  if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
   if (st) return st;
   bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
   if (better) {
     s->best_ppl = ppl;
     s->stalls = 0;
-    st = nmt_model_save(t->model, t->o.model_path);
+    st = save_model(t, t->o.model_path);
   } else {
     s->stalls++;
     s->lr *= t->o.lr_decay;
@@ -235,7 +271,7 @@ static int save_last(run *r) {
 static int finish(run *r) {
   nmt_trainer *t = r->t;
   int st = save_last(r);
-  if (!st && !t->valid) st = nmt_model_save(t->model, t->o.model_path);
+  if (!st && !t->valid) st = save_model(t, t->o.model_path);
   if (!st && t->valid && t->s.best_ppl == 0) {
     bool ignore = false;
     st = validate(r, &ignore);
@@ -252,6 +288,10 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   char note[256];
   int st = nmt_train_resume_check(t, note, sizeof note);
   if (!st && note[0]) say(t, "warning: %s", note);
+  /* a run resumed with a smaller --keep-best keeps its best so many (without it, all stay) */
+  while (!st && t->o.keep_best > 0 && t->s.nkept > t->o.keep_best) drop_kept(t, t->s.kept[--t->s.nkept].step);
+  /* a checkpoint's average goes on; a run without smoothing drops it */
+  if (!st) st = nn_params_keep_ema(&t->model->params, t->o.ema > 0);
   if (!st) st = nmt_stepper_init(&r.stepper, t->o.workers, t->model->params.n);
   while (!st && !done) {
     if (stop && *stop) {

@@ -19,14 +19,27 @@ typedef struct {
   double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
   double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
   long lr_decay_start_epoch; /* and after every epoch from this one on (1-based; 0: never) */
+  long lr_warmup;            /* the rate rises linearly over this many updates (0: none) */
+  long lr_decay_inv_sqrt;    /* after this many updates it falls as 1/sqrt(updates) (0: never) */
   double clip_norm;          /* 0: no clipping */
+  double ema;                /* exponential smoothing's factor (nn_ema_decay; 0: off): the model
+                                files hold the average, the checkpoint also the weights */
   int workers;               /* data-parallel workers (train/step.h); <= 1: one */
   long after_epochs, after_batches; /* stop after this many (0: no limit) */
   long valid_freq, save_freq, log_freq; /* in steps (0: never) */
   int early_stopping;        /* stop after this many validations without improvement */
+  int keep_best;             /* keep this many best validated models as MODEL.best-STEP (0: none) */
   const char *model_path;    /* the best model (the last one without validation) */
   const char *ckpt_path;     /* the checkpoint: last model + training state */
 } nmt_train_opts;
+
+enum { NMT_MAX_KEEP = 100 }; /* --keep-best's bound */
+
+/* A model kept by --keep-best: its step (the file MODEL.best-STEP) and validation perplexity. */
+typedef struct {
+  long step;
+  double ppl;
+} nmt_kept;
 
 /* Everything a checkpoint restores besides the model and the Adam moments. */
 typedef struct {
@@ -43,6 +56,8 @@ typedef struct {
   int workers;
   long corpus_pairs;
   uint64_t corpus_hash;     /* nmt_corpus_fingerprint */
+  int nkept;                /* --keep-best's models on disk, best first (section "kept") */
+  nmt_kept kept[NMT_MAX_KEEP];
 } nmt_train_state;
 
 typedef struct {
@@ -107,11 +122,29 @@ uint64_t nmt_corpus_fingerprint(const nmt_corpus *c);
  * allowed (the run goes on, no longer bit-identical) and *note says so. */
 int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
 
+/* ---- the rate schedule (train/schedule.c) ---- */
+/* What update t (1-based, Adam's count) multiplies the rate by: min(1, t/warmup)
+ * (linear warm-up; Marian counts the updates before t, so its first is at rate 0)
+ * times sqrt(decay/t) once t > decay (Marian's --lr-decay-inv-sqrt); 0 turns each
+ * off. On top of the state's rate, which the plateau and epoch decays change. */
+double nmt_lr_factor(long t, long warmup, long decay_inv_sqrt);
+
+/* ---- the N best models (train/keep.c) ---- */
+/* "MODEL.best-STEP" */
+void nmt_kept_path(char *out, size_t n, const char *model, long step);
+/* Whether a model validated at ppl enters the list of the best `keep`; when it
+ * does, it is inserted and *dropped is the step of the one it pushed out, or -1. */
+bool nmt_kept_insert(nmt_train_state *s, int keep, long step, double ppl, long *dropped);
+/* The list as the checkpoint's "kept" section ("STEP PPL" lines, PPL in %a), and back. */
+int nmt_kept_text(const nmt_train_state *s, nmt_strbuf *out);
+int nmt_kept_parse(nmt_train_state *s, const char *text, size_t len, const char *path);
+
 /* ---- checkpoints (train/checkpoint.c) ---- */
 /* Write the checkpoint durably (nmt_mf_write): the previous one stays
- * until the new one is on disk. */
+ * until the new one is on disk. The weights' moving average, when kept, is
+ * section "ema". */
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
-/* Load model, Adam moments and state from a checkpoint. */
+/* Load model, Adam moments, the moving average and kept list (if saved) and state from a checkpoint. */
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);
 
 #endif

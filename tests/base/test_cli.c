@@ -109,3 +109,32 @@ TEST(cli_bounds_and_twice) {
   CHECK(nmt_cli_find(&cli, "nope") == NULL);
   free(l.v);
 }
+
+/* A row with an implicit value: alone (last, or before an option) it takes that
+ * value; a following number or "=VAL" is its value. */
+TEST(cli_implicit_value) {
+  double d = 0;
+  bool flag = false;
+  const nmt_opt opts[] = {{"smooth", 0, NMT_OPT_DOUBLE, &d, "[F]", "a factor", .min = 0, .max = 1, .implicit = "1e-4"},
+                          {"flag", 0, NMT_OPT_FLAG, &flag, NULL, "a flag"},
+                          {0}};
+  nmt_cli cli = {"nmt-x", "[options]", NULL, NULL, opts, false};
+  nmt_strlist pos;
+  char *alone[] = {"nmt-x", "--smooth", NULL}, *before[] = {"nmt-x", "--smooth", "--flag", NULL};
+  char *given[] = {"nmt-x", "--smooth", "0.5", NULL}, *eq[] = {"nmt-x", "--smooth=0.25", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 2, alone, &pos), NMT_OK);
+  CHECK(d == 1e-4);
+  d = 0;
+  CHECK_INT(nmt_cli_parse(&cli, 3, before, &pos), NMT_OK);
+  CHECK(d == 1e-4 && flag);
+  CHECK_INT(nmt_cli_parse(&cli, 3, given, &pos), NMT_OK);
+  CHECK(d == 0.5 && pos.n == 0);
+  free(pos.v);
+  CHECK_INT(nmt_cli_parse(&cli, 2, eq, &pos), NMT_OK);
+  CHECK(d == 0.25);
+  CHECK_INT(nmt_cli_set(&opts[0], NULL), NMT_OK); /* a preset naming the row alone */
+  CHECK(d == 1e-4);
+  char *bad[] = {"nmt-x", "--smooth", "2", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 3, bad, &pos), NMT_EUSAGE);
+  CHECK_STR(nmt_errmsg(), "--smooth must be a finite number between 0 and 1 (got 2)");
+}

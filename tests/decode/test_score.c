@@ -72,3 +72,26 @@ TEST(score_equals_training_loss) {
     nmt_model_free(&m);
   }
 }
+
+/* Tied embeddings: the decoder multiplies by the target embedding transposed, as
+ * training does, so forced scores still equal the training loss. */
+TEST(score_equals_training_loss_tied) {
+  for (int tie = 0; tie < 2; tie++) {
+    const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n";
+    nmt_vocab *vs, *vt;
+    nmt_vocab_parse(&vs, text, strlen(text), "v");
+    nmt_vocab_parse(&vt, text, strlen(text), "v");
+    nmt_model_opts o;
+    nmt_model_opts_defaults(&o);
+    o.dim_emb = o.dim_rnn = 8, o.tied_embeddings = !tie, o.tied_embeddings_all = tie;
+    nmt_model m;
+    CHECK_INT(nmt_model_create(&m, &o, vs, vt, 11), NMT_OK);
+    nn_params_init(&m.params, NN_INIT_UNIFORM, 0.5f, 11);
+    nmt_dec d = {0};
+    double lp[NP];
+    CHECK_INT(nmt_score(&d, &m.net, &m.params, src, src_n, tgt, tgt_n, NP, lp, NULL), NMT_OK);
+    CHECK_NEAR(-(lp[0] + lp[1] + lp[2]), training_nll(&m), 1e-4 * fabs(training_nll(&m)));
+    nmt_dec_free(&d);
+    nmt_model_free(&m);
+  }
+}

@@ -52,3 +52,35 @@ TEST(nn_params_grad_norm_any_threads) {
   }
   for (int k = 0; k < 5; k++) nn_params_free(&p[k]);
 }
+
+/* The weights' moving average after a step: ema = (1 - d) ema + d w, with
+ * d = max(factor, 9 / (t + 9)) at update t (Marian's early-training rule). */
+TEST(nn_ema_matches_formula) {
+  CHECK_NEAR(nn_ema_decay(1e-4, 1), 0.9, 1e-7);
+  CHECK_NEAR(nn_ema_decay(1e-4, 91), 0.09, 1e-7);
+  CHECK_NEAR(nn_ema_decay(0.5, 91), 0.5, 0);
+  CHECK_NEAR(nn_ema_decay(1e-4, 100000), 1e-4, 1e-9); /* 9/100009 < 1e-4 */
+  nn_params p = {0};
+  nn_params_add(&p, "w", 3, 5);
+  CHECK_INT(nn_params_alloc(&p), NMT_OK);
+  for (int i = 0; i < 15; i++) p.w[i] = (float)i / 4 - 1;
+  CHECK_INT(nn_params_keep_ema(&p, true), NMT_OK);
+  CHECK(!memcmp(p.ema, p.w, sizeof(float) * p.n)); /* it starts as the weights */
+  nn_adam opt = {0.1f, 0.9f, 0.999f, 1e-8f, 1};
+  float before[16];
+  for (int t = 1; t <= 3; t++) {
+    for (int i = 0; i < 15; i++) p.g[i] = p.w[i] * (float)(i % 3) - 0.5f;
+    memcpy(before, p.ema, sizeof before);
+    nn_adam_step(&p, &opt);
+    float d = nn_ema_decay(0.01, p.step);
+    CHECK_NEAR(d, 9.0 / (t + 9), 1e-7);
+    nn_ema_step(&p, d);
+    for (int i = 0; i < 15; i++) CHECK_NEAR(p.ema[i], (1 - (double)d) * before[i] + (double)d * p.w[i], 1e-6);
+  }
+  float *w = p.w, *e = p.ema;
+  nn_params_swap_ema(&p);
+  CHECK(p.w == e && p.ema == w);
+  CHECK_INT(nn_params_keep_ema(&p, false), NMT_OK);
+  CHECK(p.ema == NULL);
+  nn_params_free(&p);
+}

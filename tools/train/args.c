@@ -102,6 +102,9 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"save-freq", 0, NMT_OPT_INT, &a->save_freq, "N", "checkpoint every N steps (0: at --valid-freq)", .min = 0, .max = INFINITY},
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
        .min = 0, .max = 1000000},
+      {"keep-best", 0, NMT_OPT_INT, &a->keep_best, "N",
+       "also keep the N best validated models as MODEL.best-STEP, for nmt-model average (0: none)",
+       .min = 0, .max = NMT_MAX_KEEP},
       {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "Adam learning rate (0.001)", .min = 0, .max = FLT_MAX,
        .open_min = true},
       {"learn-rate-recurrent", 0, NMT_OPT_DOUBLE, &a->lr_recurrent, "LR", "rate for recurrent weight matrices (deep-att; 0: --learn-rate)",
@@ -110,7 +113,14 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
        .min = 0, .max = 1, .open_min = true},
       {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)",
        .min = 0, .max = INFINITY},
+      {"lr-warmup", 0, NMT_OPT_INT, &a->lr_warmup, "N", "raise the rate linearly over the first N updates (0: off)",
+       .min = 0, .max = INFINITY},
+      {"lr-decay-inv-sqrt", 0, NMT_OPT_INT, &a->lr_decay_inv_sqrt, "N",
+       "after N updates, the rate times sqrt(N / updates) (0: off)", .min = 0, .max = INFINITY},
       {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)", .min = 0, .max = INFINITY},
+      {"exponential-smoothing", 0, NMT_OPT_DOUBLE, &a->exp_smoothing, "[F]",
+       "validate and save the weights' moving average, decay F (alone: 1e-4; 0: off)",
+       .min = 0, .max = 1, .implicit = "1e-4"},
       {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234; any integer >= 0)",
        .min = 0, .max = INFINITY},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
@@ -133,7 +143,8 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
            "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM/SIGHUP save MODEL.ckpt and exit 128+signal.\n"
            "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
-           "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on.",
+           "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on;\n"
+           "update t's rate is that times min(1, t / --lr-warmup) and, past --lr-decay-inv-sqrt D, sqrt(D / t).",
            train_presets_help());
   const nmt_cli cli = {
       PROG, "--train-sets SRC TGT -m MODEL [options]", summary,

@@ -32,6 +32,8 @@ static int check_options(const train_args *a) {
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
   if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (a->keep_best && !a->valid.n)
+    return nmt_fail(NMT_EUSAGE, "--keep-best keeps validated models: it needs --valid-sets");
   bool none = a->arch.attention && !strcmp(a->arch.attention, "none"), feed = train_turned_on(a, "input-feed");
   const char *with = a->preset ? " with --preset " : "", *preset = a->preset ? a->preset : "";
   if (none && feed)
@@ -66,11 +68,14 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
-      .lr_decay_start_epoch = a->lr_decay_start_epoch,
-      .clip_norm = a->clip_norm, .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
+      .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,
+      .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
+      .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
+      .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       /* periodic checkpoints with or without validation sets */
       .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : a->valid_freq,
-      .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .model_path = a->model,
+      .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
+      .model_path = a->model,
       .ckpt_path = ckpt};
 }
 

@@ -26,11 +26,11 @@ typedef struct {
   train_model_flags flags; /* their parsed values, row by row */
   double lr_recurrent;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
-  long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping;
-  long lr_decay_start_epoch;
+  long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping, keep_best;
+  long lr_decay_start_epoch, lr_warmup, lr_decay_inv_sqrt;
   long seed, cpu_threads;
   const char *device;
-  double learn_rate, lr_decay, clip_norm;
+  double learn_rate, lr_decay, clip_norm, exp_smoothing;
   bool resume, overwrite, quiet;
   int argc;
   char **argv; /* the command line (a --preset's flags are parsed apart, before it) */

@@ -1,0 +1,40 @@
+/* nmt-model: look into model files and combine them ("nmt-model SUBCOMMAND ..."). */
+#include "base/cli.h"
+#include "model_tool.h"
+#include "tool.h"
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: " PROG " average|info [options] MODEL...\n"
+          "Model files (nmt-train's, or its checkpoints).\n\n"
+          "  average  the element-wise mean of the weights of models with the same options,\n"
+          "           vocabularies and codes (checkpoint averaging)\n"
+          "  info     a model's options, vocabularies and parameter count per tensor\n\n"
+          "'" PROG " SUBCOMMAND --help' tells more.\n\n"
+          "Example:\n"
+          "  " PROG " average m.bin.best-* -o avg.bin\n"
+          "  " PROG " info avg.bin\n");
+}
+
+int main(int argc, char **argv) {
+  tool_init(PROG);
+  if (argc < 2) {
+    usage(stderr);
+    return 1;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "average")) return cmd_average(argc - 1, argv + 1);
+  if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+    printf(PROG " %s\n", NMT_VERSION);
+    return 0;
+  }
+  fprintf(stderr, PROG ": unknown subcommand '%s' (see --help)\n", cmd);
+  return 1;
+}

@@ -34,14 +34,6 @@ void nnc_set_tf32(bool on);
 #define NN_KERNEL(r, k, p, a) r nnc_##k p;
 #include "nn/kernels.def"
 
-/* ---- optimizer loops over one parameter buffer (lib/nn/params.c) ---- */
-
-/* Σ g², reduced on the device in double; waits for the result. */
-double nnc_sumsq(const float *g, size_t n);
-/* nn_vadam on device buffers: bias correction already folded into lr and eps. */
-void nnc_adam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
-              float lr, float eps);
-
 #ifdef __cplusplus
 }
 #endif

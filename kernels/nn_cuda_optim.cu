@@ -1,6 +1,6 @@
-// Loops over the whole parameter buffer (lib/nn/params.c): the squared
-// gradient norm for clipping and the Adam update. Clipping itself is
-// nnc_scale_fwd(g, g, k, n).
+// Loops over the whole parameter buffer (lib/nn/optim.c): the squared
+// gradient norm for clipping, the Adam update and the weights' moving
+// average. Clipping itself is nnc_scale_fwd(g, g, k, n).
 #include "nn_cuda_internal.cuh"
 
 __global__ static void sumsq_kernel(const float *g, size_t n, nnc_totals *totals) {
@@ -21,7 +21,7 @@ extern "C" double nnc_sumsq(const float *g, size_t n) {
 }
 
 // m = b1·m + (1-b1)·g, v = b2·v + (1-b2)·g², w -= lr·m/(√v + eps), as nn_vadam.
-extern "C" void nnc_adam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
+extern "C" void nnc_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
                          float lr, float eps) {
   float c1 = 1 - b1, c2 = 1 - b2;
   nnc_each("adam", n, [=] __device__(size_t i) {
@@ -30,4 +30,9 @@ extern "C" void nnc_adam(float *w, float *m, float *v, const float *g, size_t n,
     v[i] = vi;
     w[i] -= lr * mi / (sqrtf(vi) + eps);
   });
+}
+
+// The weights' moving average, as nn_lerp.
+extern "C" void nnc_lerp(float *y, const float *x, float d, size_t n) {
+  nnc_each("lerp", n, [=] __device__(size_t i) { y[i] = (1 - d) * y[i] + d * x[i]; });
 }

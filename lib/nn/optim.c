@@ -1,26 +1,37 @@
 /* The optimiser's loops over the whole parameter buffer: the gradient norm,
  * clipping, the Adam step and the weights' moving average (see nn/optim.h). */
 #include "nn/optim.h"
+#include "nn/backend.h"
+#include "nn/kernels.h"
 #include "nn/parallel.h"
 #include "nn/vmath.h"
 #include <math.h>
 #include <stddef.h>
 
-/* The buffer-wide loops run in parts (nn_parallel): they are memory-bound and
- * each touches every parameter. */
+/* The buffer-wide loops run through the parameters' backend: on the CPU in
+ * parts (nn_parallel), as they are memory-bound and each touches every
+ * parameter; on a GPU in one part (one host thread drives it). */
 typedef struct {
   nn_params *p;
+  const nn_backend *be;
   float k;               /* clip: gradient scale; adam: the recurrent views' rate scale; ema: decay */
   float b1, b2, lr, eps; /* adam */
 } buffer_job;
 
-/* The norm sums squares over fixed chunks, chunk after chunk, so it (and
+static const nn_backend *backend_of(const nn_params *p) { return p->be ? p->be : &nn_cpu_backend; }
+
+static void run_parts(buffer_job *j, void (*part_fn)(void *, int, int)) {
+  if (j->p->be) part_fn(j, 0, 1);
+  else nn_parallel(j->p->n, part_fn, j);
+}
+
+/* The CPU's sum of squares: fixed chunks, chunk after chunk, so it (and
  * clipping) is the same on any thread count; the threads share out one round
  * of chunks at a time. */
 enum { NORM_CHUNK = 1 << 16, NORM_ROUND = 256 }; /* floats per chunk; chunks per round */
 
 typedef struct {
-  const float *g;
+  const float *x;
   size_t n, first;         /* the buffer; the round's first chunk */
   int chunks;              /* in this round */
   double sum[NORM_ROUND];  /* each chunk's sum of squares */
@@ -31,42 +42,48 @@ static void sumsq_chunks(void *ctx, int part, int parts) {
   for (int c = j->chunks * part / parts; c < j->chunks * (part + 1) / parts; c++) {
     size_t lo = (j->first + (size_t)c) * NORM_CHUNK, hi = lo + NORM_CHUNK < j->n ? lo + NORM_CHUNK : j->n;
     double s = 0;
-    for (size_t i = lo; i < hi; i++) s += (double)j->g[i] * j->g[i];
+    for (size_t i = lo; i < hi; i++) s += (double)j->x[i] * j->x[i];
     j->sum[c] = s;
   }
 }
 
-double nn_params_grad_norm(const nn_params *p) {
-  norm_job j = {.g = p->g, .n = p->n};
-  size_t chunks = (p->n + NORM_CHUNK - 1) / NORM_CHUNK;
+double nn_sumsq(const float *x, size_t n) {
+  norm_job j = {.x = x, .n = n};
+  size_t chunks = (n + NORM_CHUNK - 1) / NORM_CHUNK;
   double s = 0;
   for (; j.first < chunks; j.first += NORM_ROUND) {
     j.chunks = chunks - j.first < NORM_ROUND ? (int)(chunks - j.first) : NORM_ROUND;
-    nn_parallel(p->n - j.first * NORM_CHUNK, sumsq_chunks, &j);
+    nn_parallel(n - j.first * NORM_CHUNK, sumsq_chunks, &j);
     for (int c = 0; c < j.chunks; c++) s += j.sum[c];
   }
-  return sqrt(s);
+  return s;
 }
+
+void nn_lerp(float *y, const float *x, float d, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = (1 - d) * y[i] + d * x[i];
+}
+
+double nn_params_grad_norm(const nn_params *p) { return sqrt(backend_of(p)->sumsq(p->g, p->n)); }
 
 static void scale_part(void *ctx, int part, int parts) {
   buffer_job *j = ctx;
   size_t lo, hi;
   nn_part_range(j->p->n, part, parts, &lo, &hi);
-  for (size_t i = lo; i < hi; i++) j->p->g[i] *= j->k;
+  if (lo < hi) j->be->scale_fwd(j->p->g + lo, j->p->g + lo, j->k, hi - lo);
 }
 
 double nn_params_clip(nn_params *p, double max_norm) {
   double norm = nn_params_grad_norm(p);
   if (norm > max_norm) {
-    buffer_job j = {.p = p, .k = (float)(max_norm / norm)};
-    nn_parallel(p->n, scale_part, &j);
+    buffer_job j = {.p = p, .be = backend_of(p), .k = (float)(max_norm / norm)};
+    run_parts(&j, scale_part);
   }
   return norm;
 }
 
 static void adam_range(buffer_job *j, size_t lo, size_t hi, float lr) {
   nn_params *p = j->p;
-  if (lo < hi) nn_vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
+  if (lo < hi) j->be->vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
 }
 
 /* With a separate recurrent rate, view by view (views ascend in the buffer;
@@ -99,9 +116,9 @@ void nn_adam_step(nn_params *p, const nn_adam *o) {
   float b1 = o->beta1, b2 = o->beta2;
   /* Bias correction folded into the step size and epsilon. */
   double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
-  buffer_job j = {.p = p, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
+  buffer_job j = {.p = p, .be = backend_of(p), .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
                   .eps = (float)(o->eps * sqrt(c2)), .k = o->recurrent_scale > 0 ? o->recurrent_scale : 1};
-  nn_parallel(p->n, adam_part, &j);
+  run_parts(&j, adam_part);
 }
 
 float nn_ema_decay(double factor, long t) {
@@ -113,12 +130,10 @@ static void ema_part(void *ctx, int part, int parts) {
   buffer_job *j = ctx;
   size_t lo, hi;
   nn_part_range(j->p->n, part, parts, &lo, &hi);
-  float *e = j->p->ema, d = j->k;
-  const float *w = j->p->w;
-  for (size_t i = lo; i < hi; i++) e[i] = (1 - d) * e[i] + d * w[i];
+  if (lo < hi) j->be->lerp(j->p->ema + lo, j->p->w + lo, j->k, hi - lo);
 }
 
 void nn_ema_step(nn_params *p, float decay) {
-  buffer_job j = {.p = p, .k = decay};
-  nn_parallel(p->n, ema_part, &j);
+  buffer_job j = {.p = p, .be = backend_of(p), .k = decay};
+  run_parts(&j, ema_part);
 }

@@ -96,7 +96,7 @@ void nn_params_free(nn_params *p) {
   for (int i = 0; p->q && i < p->nviews; i++) nn_qmat_free(&p->q[i]);
   free(p->q);
   void (*release)(void *) = p->be ? p->be->free : free;
-  free(p->ema);
+  release(p->ema);
   release(p->w);
   release(p->g);
   release(p->m);

@@ -58,10 +58,11 @@ int nn_params_quantize(nn_params *p);
 void nn_params_init(nn_params *p, enum nn_init how, float scale, uint64_t seed);
 void nn_params_zero_grad(nn_params *p);
 
-/* nn/params_copy.c. A copy of host (views, the four buffers, the step count)
- * in be's memory: the parameters graphs on be read. Free it with
- * nn_params_free. NMT_OK or the backend's error (out of memory). */
+/* nn/params_copy.c. A copy of host (views, the buffers with the moving
+ * average when kept, the step count) in be's memory: the parameters graphs
+ * and the optimiser on be work on. Free it with nn_params_free. NMT_OK or the
+ * backend's error (out of memory). */
 int nn_params_upload(nn_params *dev, const nn_params *host, const struct nn_backend *be);
-/* dev's four buffers and step count back into host (the same layout). */
+/* dev's buffers and step count back into host (the same layout). */
 int nn_params_download(nn_params *host, const nn_params *dev);
 #endif

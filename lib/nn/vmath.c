@@ -1,6 +1,7 @@
 /* Vectorised exp, sigmoid, tanh (see nn/vmath.h). exp: x = k·ln2 + r with
  * |r| <= ln2/2, e^r by Cephes' degree-6 polynomial, 2^k put in the exponent bits. */
 #include "nn/vmath.h"
+#include "nn/kernels.h" /* nn_vadam, the CPU's Adam row */
 #include <math.h>
 #include <string.h>
 #ifdef __SSE__

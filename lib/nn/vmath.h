@@ -11,10 +11,6 @@
 float nn_vexp_sum(float *y, const float *x, float shift, size_t n);
 void nn_vsigmoid(float *y, const float *x, size_t n);
 void nn_vtanh(float *y, const float *x, size_t n);
-/* One Adam update of n weights w from gradients g: m = b1·m + (1-b1)·g,
- * v = b2·v + (1-b2)·g², w -= lr·m/(√v + eps) (bias correction folded into lr, eps). */
-void nn_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
-              float lr, float eps);
 /* The largest of x[0..n), n >= 1. */
 float nn_vmax(const float *x, size_t n);
 

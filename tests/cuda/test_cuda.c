@@ -624,10 +624,13 @@ TEST(cuda_optim) {
   for (size_t i = 0; i < n; i++) want += (double)g.cpu[i] * g.cpu[i];
   CHECK_NEAR(nnc_sumsq(g.gpu, n), want, 1e-9 * want);
   nn_vadam(w.cpu, m.cpu, v.cpu, g.cpu, n, 0.9f, 0.999f, 1e-3f, 1e-8f);
-  nnc_adam(w.gpu, m.gpu, v.gpu, g.gpu, n, 0.9f, 0.999f, 1e-3f, 1e-8f);
+  nnc_vadam(w.gpu, m.gpu, v.gpu, g.gpu, n, 0.9f, 0.999f, 1e-3f, 1e-8f);
   close_all("adam w", w, FP32);
   close_all("adam m", m, FP32);
   close_all("adam v", v, FP32);
+  CHECK_NEAR(nnc_sumsq(g.gpu, n), nn_sumsq(g.cpu, n), 1e-9 * want);
+  nn_lerp(w.cpu, m.cpu, 0.25f, n), nnc_lerp(w.gpu, m.gpu, 0.25f, n);
+  close_all("lerp", w, FP32);
   release();
 }
 

@@ -14,6 +14,7 @@
 #include "models/rhn.h"
 #include "models/rnnsearch.h"
 #include "models/srnmt.h"
+#include "nn/optim.h"
 #include "nn_cuda.h"
 #include "test.h"
 #include <math.h>
@@ -21,14 +22,21 @@
 
 enum { PAD = 0, V = 7, B = 3, S = 4, T = 5 };
 
-/* The loss of mc on backend be (NULL: the CPU) with parameters p; gradients in p. */
+/* The loss of mc in graph g (on its backend) with parameters p; gradients in
+ * p. A graph kept from step to step allocates nothing once it has seen the
+ * batch, as in training (guard mode fences each allocation at every launch). */
+static bool loss_in(nn_graph *g, model_case *mc, nn_params *p, float *loss) {
+  nn_graph_reset(g, true, 3);
+  nn_params_zero_grad(p);
+  nn_tensor *l = build_model(g, p, mc);
+  bool ok = l && nn_to_host(g, l, loss) && !nn_tape_backward(g, l, 1.0f / (float)mc->ntokens);
+  if (!ok) T_FAIL("%s: %s", g->be->name, nmt_errmsg());
+  return ok;
+}
+
 static bool loss_on(const nn_backend *be, model_case *mc, nn_params *p, float *loss) {
   nn_graph g = {.be = be, .seed = 1};
-  nn_graph_reset(&g, true, 3);
-  nn_params_zero_grad(p);
-  nn_tensor *l = build_model(&g, p, mc);
-  bool ok = l && nn_to_host(&g, l, loss) && !nn_tape_backward(&g, l, 1.0f / (float)mc->ntokens);
-  if (!ok) T_FAIL("%s: %s", be ? be->name : "cpu", nmt_errmsg());
+  bool ok = loss_in(&g, mc, p, loss);
   nn_graph_free(&g);
   return ok;
 }
@@ -65,6 +73,51 @@ static void compare(const char *what, const nn_net_cfg *cfg) {
   nn_params_free(&p);
 }
 
+/* Training on backend be: `steps` steps of clipping at 1 and Adam with a
+ * moving average, each step's loss into loss[]. */
+static bool train_on(const nn_backend *be, model_case *mc, nn_params *p, int steps, float *loss) {
+  nn_graph g = {.be = be, .seed = 1};
+  bool ok = true;
+  for (int t = 0; t < steps && ok; t++) {
+    ok = loss_in(&g, mc, p, &loss[t]);
+    nn_params_clip(p, 1);
+    nn_adam_step(p, &(nn_adam){3e-3f, 0.9f, 0.999f, 1e-8f, 1});
+    nn_ema_step(p, nn_ema_decay(1e-2, p->step));
+  }
+  nn_graph_free(&g);
+  return ok;
+}
+
+/* 20 steps on the device follow the CPU's losses within 1e-4 relative, and
+ * the weights and their average come back close. */
+static void compare_training(const char *what, const nn_net_cfg *cfg) {
+  enum { STEPS = 20 };
+  model_case mc;
+  nn_params p, d, back;
+  if (!model_setup(&mc, &p, cfg, (nn_batch){B, S, T, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out}, 7) ||
+      nn_params_keep_ema(&p, true))
+    return;
+  float cpu[STEPS], gpu[STEPS];
+  if (nn_params_upload(&d, &p, &nn_cuda_backend)) T_FAIL("upload: %s", nmt_errmsg());
+  else if (train_on(NULL, &mc, &p, STEPS, cpu) && train_on(&nn_cuda_backend, &mc, &d, STEPS, gpu)) {
+    for (int t = 0; t < STEPS; t++)
+      if (!(fabsf(gpu[t] - cpu[t]) <= 1e-4f * fabsf(cpu[t])))
+        T_FAIL("%s: step %d loss %.9g on the device, %.9g on the CPU", what, t, gpu[t], cpu[t]);
+    CHECK(cpu[STEPS - 1] < cpu[0]);
+    model_setup(&mc, &back, cfg, mc.batch, 7);
+    nn_params_keep_ema(&back, true);
+    CHECK_INT(nn_params_download(&back, &d), NMT_OK);
+    CHECK_INT(back.step, STEPS);
+    double dw = 0, de = 0;
+    for (size_t i = 0; i < p.n; i++)
+      dw = fmax(dw, fabs(back.w[i] - p.w[i])), de = fmax(de, fabs(back.ema[i] - p.ema[i]));
+    if (!(dw <= 1e-4 && de <= 1e-4)) T_FAIL("%s: weights differ by %g, averages by %g", what, dw, de);
+    nn_params_free(&back);
+  }
+  nn_params_free(&d);
+  nn_params_free(&p);
+}
+
 static nn_net_cfg base(const nn_family *fam) {
   return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6,
                       .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_GENERAL, false, 0},
@@ -76,6 +129,7 @@ TEST(cuda_engine_luong) {
   NEED_GPU();
   nn_net_cfg c = base(&nn_family_luong);
   compare("luong", &c);
+  compare_training("luong", &c);
   c.enc_type = NN_ENC_BI, c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
   compare("luong bi, local-p", &c);
 }
@@ -89,6 +143,7 @@ TEST(cuda_engine_rnnsearch) {
     c.enc_cell = c.dec_cell = cells[i];
     c.opt.context_aware = i == 2;
     compare(cells[i] == NN_CELL_LSTM ? "rnnsearch lstm" : cells[i] == NN_CELL_GRU ? "rnnsearch gru" : "rnnsearch atr", &c);
+    if (i == 2) compare_training("rnnsearch atr", &c);
   }
 }
 
@@ -99,6 +154,7 @@ TEST(cuda_engine_srnmt) {
     c.enc_type = NN_ENC_BI, c.attn.score = NN_ATTN_MLP, c.input_feed = false;
     c.enc_cell = c.dec_cell = i ? NN_CELL_SRU : NN_CELL_SRNMT;
     compare(i ? "sru" : "srnmt", &c);
+    if (!i) compare_training("srnmt", &c);
   }
 }
 
@@ -108,6 +164,7 @@ TEST(cuda_engine_rhn) {
   c.enc_cell = c.dec_cell = NN_CELL_RHN, c.enc_cell_depth = c.dec_cell_depth = 2;
   c.enc_type = NN_ENC_BI, c.opt.recon_beta = 0.5f;
   compare("rhn with the reconstructor", &c);
+  compare_training("rhn with the reconstructor", &c);
 }
 
 TEST(cuda_engine_deep) {
@@ -117,5 +174,6 @@ TEST(cuda_engine_deep) {
     c.attn.score = NN_ATTN_MLP, c.input_feed = false, c.no_attention = i == 1;
     c.opt.fast_forward = c.opt.peephole = true;
     compare(i ? "deep-ed" : "deep-att", &c);
+    compare_training(i ? "deep-ed" : "deep-att", &c);
   }
 }

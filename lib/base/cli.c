@@ -105,7 +105,7 @@ typedef struct {
 
 /* A value option (or a row sharing its dst: an alias) given a second time. */
 static int once(parse_state *ps, const nmt_opt *o) {
-  if (o->kind == NMT_OPT_LIST || o->kind == NMT_OPT_FLAG) return NMT_OK;
+  if ((o->kind == NMT_OPT_LIST && !o->once) || o->kind == NMT_OPT_FLAG) return NMT_OK;
   for (const nmt_opt *p = ps->cli->opts; p->lng || p->shrt; p++) {
     if (!ps->given[p - ps->cli->opts] || p->dst != o->dst) continue;
     char name[80], first[80];

@@ -35,6 +35,8 @@ typedef struct {
    * (a rate > 0, a dropout < 1). Other rows leave them out. */
   double min, max;
   bool open_min, open_max;
+  bool once; /* NMT_OPT_LIST: all its values after one use (nmt-decode -m a.bin b.bin); a second
+                use is "given twice" as for a value option */
 } nmt_opt;
 
 typedef struct {

@@ -3,12 +3,12 @@
 #include "base/err.h"
 #include "decode/forced.h"
 
-/* The source position of row b with the highest weight in a (S): memory row s
- * holds token s, or token n-s when reversed (</s> first). */
-static int argmax_source(const float *a, int n, bool reversed) {
+/* The source position among the first n with the highest weight in a (in
+ * source order: decode/net.h). */
+static int argmax_source(const float *a, int n) {
   int best = 0;
   for (int i = 1; i < n; i++)
-    if (a[reversed ? n - i : i] > a[reversed ? n - best : best]) best = i;
+    if (a[i] > a[best]) best = i;
   return best;
 }
 
@@ -22,13 +22,14 @@ static int take_alignment(void *ctx, const nmt_dec *d, int r0, int B, int t) {
   const align_job *j = ctx;
   for (int b = 0; b < B; b++)
     if (t < j->tgt_n[r0 + b])
-      j->out[r0 + b][t] = argmax_source(d->align + (size_t)b * d->S, j->src_n[r0 + b], d->net->cfg.opt.reverse_source);
+      j->out[r0 + b][t] = argmax_source(d->align + (size_t)b * d->S, j->src_n[r0 + b]);
   return NMT_OK;
 }
 
-int nmt_align(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
-              const int *src_n, const int *const *tgt, const int *tgt_n, int R, int *const *out) {
-  if (net->cfg.no_attention) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
+int nmt_align(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
+              const int *const *tgt, const int *tgt_n, int R, int *const *out) {
+  for (int m = 0; m < e->n; m++)
+    if (e->net[m]->cfg.no_attention) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
   align_job j = {src_n, tgt_n, out};
-  return nmt_forced(d, net, p, src, src_n, tgt, tgt_n, R, false, true, take_alignment, &j);
+  return nmt_forced(d, e, src, src_n, tgt, tgt_n, R, false, true, take_alignment, &j);
 }

@@ -9,8 +9,9 @@
  * (tgt_n[r] ids, no </s>). out[r][j] (room for tgt_n[r]) receives the source
  * position, 0-based in the order given (also with reverse_source; </s> never
  * counts), with the highest attention weight when target token j was
- * predicted. The model must have attention. d is the decoder, reused. */
-int nmt_align(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
-              const int *src_n, const int *const *tgt, const int *tgt_n, int R, int *const *out);
+ * predicted (an ensemble: the mean of its models' attention). Every model must
+ * have attention. d is the decoder, reused. */
+int nmt_align(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
+              const int *const *tgt, const int *tgt_n, int R, int *const *out);
 
 #endif

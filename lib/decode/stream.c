@@ -26,7 +26,8 @@ typedef struct {
 } worker;
 
 typedef struct {
-  const nmt_model *m;
+  const nmt_models *e;
+  const nmt_vocab *src; /* the input's ids */
   const nmt_decode_opts *o;
   int threads;   /* worker threads (or BLAS threads for one batch) */
   worker *w;     /* (threads) */
@@ -66,7 +67,7 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
       at += hyp->n;
     }
   }
-  if (!st) st = nmt_align(dec, &s->m->net, (nn_params *)&s->m->params, src, src_n, tgt, tgt_n, R, out);
+  if (!st) st = nmt_align(dec, s->e, src, src_n, tgt, tgt_n, R, out);
   free(src), free(tgt), free(src_n), free(tgt_n), free(out);
   return st;
 }
@@ -88,7 +89,7 @@ static void translate_share(void *ctx, int part, int parts) {
   for (int i = part * B; !st && i < sh->k; i += parts * B) {
     int nb = sh->k - i < B ? sh->k - i : B;
     for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
-    st = nmt_search(&w->dec, &s->m->net, (nn_params *)&s->m->params, w->src, w->len, nb, &s->o->search, w->out);
+    st = nmt_search(&w->dec, s->e, w->src, w->len, nb, &s->o->search, w->out);
     for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
     if (!st && s->o->alignment) st = align_batch(s, &w->dec, s->order + i, nb);
   }
@@ -178,7 +179,7 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   const char *toks;
   size_t ntoks;
   int st = nmt_text_source(s->text, line, len, &toks, &ntoks);
-  if (!st) st = nmt_vocab_encode(s->m->src, toks, ntoks, &j->ids, &j->n, &j->cap);
+  if (!st) st = nmt_vocab_encode(s->src, toks, ntoks, &j->ids, &j->n, &j->cap);
   if (!st && j->n > s->o->max_length) {
     snprintf(msg, sizeof msg, "%s:%ld: %d subwords, translating the first %d (--max-length)", name, lineno,
              j->n, s->o->max_length);
@@ -206,11 +207,11 @@ static int read_window(stream *s, nmt_reader *r, nmt_writer *w, int cap) {
   return k < 0 ? -1 : n;
 }
 
-int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts *o, nmt_reader *r,
-                      nmt_writer *w) {
+int nmt_decode_stream(const nmt_models *e, const nmt_vocab *src, nmt_text *text, const nmt_decode_opts *o,
+                      nmt_reader *r, nmt_writer *w) {
   int cap = o->mini_batch * o->maxi_batch;
   int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
-  stream s = {.m = m, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
+  stream s = {.e = e, .src = src, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
               .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
   bool ok = s.w && s.jobs && s.order;
   for (int i = 0; ok && i < threads; i++) {

@@ -24,9 +24,11 @@ typedef struct {
   void *warn_ctx;
 } nmt_decode_opts;
 
-/* Translate r's lines into w (text: the model's source and output text
- * handling). NMT_OK or the first error; w is left to the caller to commit. */
-int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts *o, nmt_reader *r,
-                      nmt_writer *w);
+/* Translate r's lines into w with the models e (one, or an ensemble): text is
+ * the source and output text handling, src the vocabulary of the source ids
+ * (the first model's). NMT_OK or the first error; w is left to the caller to
+ * commit. */
+int nmt_decode_stream(const nmt_models *e, const nmt_vocab *src, nmt_text *text, const nmt_decode_opts *o,
+                      nmt_reader *r, nmt_writer *w);
 
 #endif

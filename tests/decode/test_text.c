@@ -111,10 +111,10 @@ TEST(decode_text_alignment_batch_independent) {
     int together[3][6], alone[3][6];
     int *out[] = {together[0], together[1], together[2]};
     nmt_dec g = {0};
-    CHECK_INT(nmt_align(&g, &m.net, &m.params, src, src_n, tgt, tgt_n, 3, out), NMT_OK);
+    CHECK_INT(nmt_align(&g, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, 3, out), NMT_OK);
     for (int r = 0; r < 3; r++) {
       int *one = alone[r];
-      CHECK_INT(nmt_align(&g, &m.net, &m.params, src + r, src_n + r, tgt + r, tgt_n + r, 1, &one), NMT_OK);
+      CHECK_INT(nmt_align(&g, NMT_ONE_MODEL(&m.net, &m.params), src + r, src_n + r, tgt + r, tgt_n + r, 1, &one), NMT_OK);
       for (int j = 0; j < tgt_n[r]; j++) {
         CHECK_INT(together[r][j], alone[r][j]);
         CHECK(together[r][j] >= 0 && together[r][j] < src_n[r]);
@@ -127,7 +127,7 @@ TEST(decode_text_alignment_batch_independent) {
   tiny_model(&m, "none", false);
   nmt_dec g = {0};
   int a[3], *out = a;
-  CHECK_INT(nmt_align(&g, &m.net, &m.params, src, src_n, tgt, tgt_n, 1, &out), NMT_EUSAGE);
+  CHECK_INT(nmt_align(&g, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, 1, &out), NMT_EUSAGE);
   nmt_dec_free(&g);
   nmt_model_free(&m);
 }

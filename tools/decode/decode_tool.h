@@ -1,13 +1,14 @@
 /* nmt-decode's options (the translation itself: decode/stream.h). */
 #ifndef NMT_DECODE_TOOL_H
 #define NMT_DECODE_TOOL_H
-#include "models/model.h"
+#include "base/cli.h"
 #include <stdbool.h>
 
 #define PROG "nmt-decode"
 
 typedef struct {
-  const char *model, *input, *output;
+  nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
+  const char *input, *output;
   long beam, shortlist, mini_batch, maxi_batch, max_length, cpu_threads;
   const char *device, *gemm_type;
   double normalize, max_length_factor;

@@ -1,5 +1,6 @@
 /* nmt-decode: translate BPE'd (or, with --raw, plain) text with a model from nmt-train. */
 #include "base/cli.h"
+#include "decode/ensemble.h"
 #include "decode/stream.h"
 #include "decode_tool.h"
 #include "nn/device.h"
@@ -14,7 +15,9 @@ static int parse_args(decode_args *a, int argc, char **argv) {
                      .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000,
                      .gemm_type = "float32"};
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
+      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
+       .once = true},
+      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
       {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
@@ -40,20 +43,21 @@ static int parse_args(decode_args *a, int argc, char **argv) {
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
+  const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out",
                        "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
                        "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
                        "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
                        "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
                        "tokenized text. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
-                       "  " PROG " -m fr-en.bin --raw < test.fr > test.en", opts,
+                       "  " PROG " -m fr-en.bin --raw < test.fr > test.en\n"
+                       "  " PROG " -m a.bin b.bin --weights 0.6 0.4 < test.bpe.fr > test.en   (an ensemble: docs/decode.md)", opts,
                        false};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
-  if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
   return st;
@@ -67,7 +71,7 @@ static void warn(void *ctx, const char *msg) {
 }
 
 /* a.input into a.output, committed only when every line is translated. */
-static int translate(const nmt_model *m, const decode_args *a) {
+static int translate(const nmt_ensemble *e, const decode_args *a) {
   long warnings = 0;
   int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
   nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
@@ -77,10 +81,10 @@ static int translate(const nmt_model *m, const decode_args *a) {
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
-  int st = nmt_text_new(&text, m, a->model, a->raw, !a->no_postprocess);
+  int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
-  if (!st) st = nmt_decode_stream(m, text, &o, r, w);
+  if (!st) st = nmt_decode_stream(&e->dec, e->model[0].src, text, &o, r, w);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
   if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
   if (r) nmt_reader_close(r);
@@ -96,12 +100,16 @@ int main(int argc, char **argv) {
   char notice[256];
   if ((st = nmt_device_use(a.device, notice, sizeof notice))) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
-  nmt_model m;
-  if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
-  if (a.alignment && m.net.cfg.no_attention)
-    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.model));
-  if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
-  if ((st = translate(&m, &a))) nmt_die(PROG, st);
-  nmt_model_free(&m);
+  nmt_ensemble e;
+  if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
+  for (int i = 0; i < e.n && !st; i++) {
+    if (a.alignment && e.model[i].net.cfg.no_attention)
+      st = nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.models.v[i]);
+    if (!st && !strcmp(a.gemm_type, "int8")) st = nn_params_quantize(&e.model[i].params);
+  }
+  if (!st) st = translate(&e, &a);
+  nmt_ensemble_free(&e);
+  free(a.models.v), free(a.weights.v);
+  if (st) nmt_die(PROG, st);
   return 0;
 }

@@ -14,8 +14,16 @@ typedef struct {
   int *ids;
   int n, cap;
   nmt_nbest out;
-  int *align; /* --alignment: the source position of each shown hypothesis's tokens, one after another */
+  int *align; /* the source position of each shown hypothesis's tokens, one after another
+                 (--alignment; --replace-unk: those of hypotheses with an <unk>) */
+  nmt_strbuf src; /* --replace-unk: the source tokens */
 } line_job;
+
+static bool has_unk(const nmt_hyp *h) {
+  for (int i = 0; i < h->n; i++)
+    if (h->ids[i] == NMT_UNK) return true;
+  return false;
+}
 
 /* A decoding thread: its own decoder state and batch buffers. */
 typedef struct {
@@ -27,7 +35,7 @@ typedef struct {
 
 typedef struct {
   const nmt_models *e;
-  const nmt_vocab *src; /* the input's ids */
+  const nmt_vocab *src, *tgt; /* the first model's: the input's ids, the output's */
   const nmt_decode_opts *o;
   int threads;   /* worker threads (or BLAS threads for one batch) */
   worker *w;     /* (threads) */
@@ -61,9 +69,12 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
     for (int h = 0; h < k; h++) total += j->out.hyps[h].n;
     free(j->align);
     if (!(j->align = malloc(sizeof *j->align * (size_t)(total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
-    for (int h = 0, at = 0; h < k && !st; h++, R++) {
+    for (int h = 0, at = 0; h < k && !st; h++) {
       const nmt_hyp *hyp = &j->out.hyps[h];
-      src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->align + at;
+      if (s->o->alignment || has_unk(hyp)) { /* --replace-unk alone aligns only what it reads */
+        src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->align + at;
+        R++;
+      }
       at += hyp->n;
     }
   }
@@ -91,7 +102,7 @@ static void translate_share(void *ctx, int part, int parts) {
     for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
     st = nmt_search(&w->dec, s->e, w->src, w->len, nb, &s->o->search, w->out);
     for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
-    if (!st && s->o->alignment) st = align_batch(s, &w->dec, s->order + i, nb);
+    if (!st && (s->o->alignment || s->o->replace_unk)) st = align_batch(s, &w->dec, s->order + i, nb);
   }
   nn_parallel_nested(false);
   sh->status = st;
@@ -127,9 +138,20 @@ static int add_alignment(nmt_strbuf *b, const int *align, int n) {
   return st ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
-/* One output line: hypothesis h (NULL: an empty line) of input line `lineno`,
- * with its alignment `align` when asked. */
-static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, const int *align,
+/* The text of hypothesis h of line j, its <unk>s replaced when asked. */
+static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const int *align, nmt_strbuf *line) {
+  if (!s->o->replace_unk || !has_unk(h)) return nmt_text_target(s->text, h->ids, h->n, line);
+  nmt_strbuf toks = {0};
+  int st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len,
+                           s->o->unk_dict, &toks);
+  if (!st) st = nmt_text_output(s->text, toks.s ? toks.s : "", toks.len, line);
+  free(toks.s);
+  return st;
+}
+
+/* One output line: hypothesis h (NULL: an empty line) of input line j, number
+ * `lineno`, with its alignment `align` when asked. */
+static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, const nmt_hyp *h, const int *align,
                      nmt_strbuf *line) {
   line->len = 0;
   int st = NMT_OK;
@@ -138,7 +160,7 @@ static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, co
     if (nmt_strbuf_add(line, head, (size_t)snprintf(head, sizeof head, "%ld ||| ", lineno)))
       st = nmt_fail(NMT_EIO, "out of memory");
   }
-  if (!st && h) st = nmt_text_target(s->text, h->ids, h->n, line);
+  if (!st && h) st = hyp_text(s, j, h, align, line);
   if (!st && s->o->alignment) st = add_alignment(line, align, h ? h->n : 0);
   if (!st && s->o->n_best) { /* Marian's features field (one feature, F0: the model) and total */
     char score[96];
@@ -156,10 +178,10 @@ static int write_window(stream *s, int n, nmt_writer *w) {
     int shown = s->o->n_best ? j->out.n : 1, at = 0;
     for (int h = 0; h < shown && !st; h++) {
       const nmt_hyp *hyp = j->out.n ? &j->out.hyps[h] : NULL;
-      st = write_hyp(s, w, s->first + i, hyp, j->align + at, &line);
+      st = write_hyp(s, w, j, s->first + i, hyp, j->align + at, &line);
       at += hyp ? hyp->n : 0;
     }
-    if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, s->first + i, NULL, NULL, &line);
+    if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, j, s->first + i, NULL, NULL, &line);
   }
   for (int i = 0; i < n; i++) nmt_nbest_free(&s->jobs[i].out);
   free(line.s);
@@ -180,6 +202,8 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   size_t ntoks;
   int st = nmt_text_source(s->text, line, len, &toks, &ntoks);
   if (!st) st = nmt_vocab_encode(s->src, toks, ntoks, &j->ids, &j->n, &j->cap);
+  j->src.len = 0;
+  if (!st && s->o->replace_unk && nmt_strbuf_add(&j->src, toks, ntoks)) st = nmt_fail(NMT_EIO, "out of memory");
   if (!st && j->n > s->o->max_length) {
     snprintf(msg, sizeof msg, "%s:%ld: %d subwords, translating the first %d (--max-length)", name, lineno,
              j->n, s->o->max_length);
@@ -207,11 +231,11 @@ static int read_window(stream *s, nmt_reader *r, nmt_writer *w, int cap) {
   return k < 0 ? -1 : n;
 }
 
-int nmt_decode_stream(const nmt_models *e, const nmt_vocab *src, nmt_text *text, const nmt_decode_opts *o,
+int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *text, const nmt_decode_opts *o,
                       nmt_reader *r, nmt_writer *w) {
   int cap = o->mini_batch * o->maxi_batch;
   int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
-  stream s = {.e = e, .src = src, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
+  stream s = {.e = e, .src = first->src, .tgt = first->tgt, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
               .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
   bool ok = s.w && s.jobs && s.order;
   for (int i = 0; ok && i < threads; i++) {
@@ -227,7 +251,7 @@ int nmt_decode_stream(const nmt_models *e, const nmt_vocab *src, nmt_text *text,
     if (!st) st = translate_window(&s, n);
     if (!st) st = write_window(&s, n, w);
   }
-  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align);
+  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align), free(s.jobs[i].src.s);
   free(s.jobs), free(s.order);
   for (int i = 0; s.w && i < threads; i++) {
     nmt_dec_free(&s.w[i].dec);

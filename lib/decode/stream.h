@@ -7,6 +7,7 @@
 #define NMT_DECODE_STREAM_H
 #include "decode/search.h"
 #include "decode/text.h"
+#include "decode/unk.h"
 #include "io/io.h"
 
 enum { NMT_MAX_DECODE_THREADS = 8 };
@@ -18,6 +19,8 @@ typedef struct {
   int threads;                /* decoding threads, 1..NMT_MAX_DECODE_THREADS */
   bool n_best;                /* every hypothesis, in Marian's format: "N ||| text ||| F0= score ||| score" */
   bool alignment;             /* " ||| s-t ..." after each translation */
+  bool replace_unk;           /* each <unk> out: its most attended source word (decode/unk.h) */
+  const nmt_unk_dict *unk_dict; /* with replace_unk: the words' translations (NULL: the words) */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
    * written; too long: cut): one message naming file and line. May be NULL. */
   void (*warn)(void *ctx, const char *msg);
@@ -25,10 +28,10 @@ typedef struct {
 } nmt_decode_opts;
 
 /* Translate r's lines into w with the models e (one, or an ensemble): text is
- * the source and output text handling, src the vocabulary of the source ids
- * (the first model's). NMT_OK or the first error; w is left to the caller to
- * commit. */
-int nmt_decode_stream(const nmt_models *e, const nmt_vocab *src, nmt_text *text, const nmt_decode_opts *o,
+ * the source and output text handling, first the first model (its
+ * vocabularies give the source ids and read the output's). NMT_OK or the first
+ * error; w is left to the caller to commit. */
+int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *text, const nmt_decode_opts *o,
                       nmt_reader *r, nmt_writer *w);
 
 #endif

@@ -42,8 +42,7 @@ const char *nmt_vocab_token(const nmt_vocab *v, int id) {
 }
 
 /* Calls fn(token, n, ctx) for each space-separated token of line. */
-static int each_token(const char *line, size_t len, int (*fn)(const char *, size_t, void *),
-                      void *ctx) {
+int nmt_vocab_each_token(const char *line, size_t len, int (*fn)(const char *, size_t, void *), void *ctx) {
   size_t i = 0;
   while (i < len) {
     while (i < len && (line[i] == ' ' || line[i] == '\r')) i++;
@@ -77,7 +76,7 @@ static int push_id(const char *s, size_t n, void *p) {
 int nmt_vocab_encode(const nmt_vocab *v, const char *line, size_t len, int **ids, int *n,
                      int *cap) {
   encode_ctx c = {v, ids, n, cap};
-  return each_token(line, len, push_id, &c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  return nmt_vocab_each_token(line, len, push_id, &c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
 /* ---- building ---- */
@@ -105,7 +104,7 @@ static int count_token(const char *s, size_t n, void *p) {
 }
 
 static int count_line(void *c, char *line, size_t len, const char *name, long lineno) {
-  return each_token(line, len, count_token, c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  return nmt_vocab_each_token(line, len, count_token, c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
 static int count_file(counter *c, const char *path) { return nmt_each_utf8_line(path, count_line, c); }

@@ -29,6 +29,9 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses, Marian's format: 'i ||| hyp ||| F0= score ||| score'"},
       {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
        "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
+      {"replace-unk", 0, NMT_OPT_FLAG, &a->replace_unk, NULL,
+       "each <unk> out becomes the source word it attends to most (a subword: its whole word)"},
+      {"unk-dict", 0, NMT_OPT_STR, &a->unk_dict, "FILE", "with --replace-unk: SRC<TAB>TGT lines, a source word's translation"},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000; up to 100000)",
        .min = 1, .max = 100000},
       {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)",
@@ -58,6 +61,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && a->unk_dict && !a->replace_unk) st = nmt_fail(NMT_EUSAGE, "--unk-dict goes with --replace-unk");
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
   return st;
@@ -71,20 +75,21 @@ static void warn(void *ctx, const char *msg) {
 }
 
 /* a.input into a.output, committed only when every line is translated. */
-static int translate(const nmt_ensemble *e, const decode_args *a) {
+static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const decode_args *a) {
   long warnings = 0;
   int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
   nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
-                       .alignment = a->alignment, .warn = warn, .warn_ctx = &warnings};
+                       .alignment = a->alignment, .replace_unk = a->replace_unk, .unk_dict = dict,
+                       .warn = warn, .warn_ctx = &warnings};
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
   int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
-  if (!st) st = nmt_decode_stream(&e->dec, e->model[0].src, text, &o, r, w);
+  if (!st) st = nmt_decode_stream(&e->dec, &e->model[0], text, &o, r, w);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
   if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
   if (r) nmt_reader_close(r);
@@ -103,11 +108,15 @@ int main(int argc, char **argv) {
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
   for (int i = 0; i < e.n && !st; i++) {
-    if (a.alignment && e.model[i].net.cfg.no_attention)
-      st = nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.models.v[i]);
+    if ((a.alignment || a.replace_unk) && e.model[i].net.cfg.no_attention)
+      st = nmt_fail(NMT_EUSAGE, "%s: %s needs a model with attention", a.models.v[i],
+                    a.alignment ? "--alignment" : "--replace-unk");
     if (!st && !strcmp(a.gemm_type, "int8")) st = nn_params_quantize(&e.model[i].params);
   }
-  if (!st) st = translate(&e, &a);
+  nmt_unk_dict *dict = NULL;
+  if (!st && a.unk_dict) st = nmt_unk_dict_load(&dict, a.unk_dict);
+  if (!st) st = translate(&e, dict, &a);
+  nmt_unk_dict_free(dict);
   nmt_ensemble_free(&e);
   free(a.models.v), free(a.weights.v);
   if (st) nmt_die(PROG, st);

@@ -129,6 +129,7 @@ static int apply(parse_state *ps, const nmt_opt *o, const char *inline_val, int 
   }
   if (once(ps, o)) return NMT_EUSAGE;
   if (inline_val) return nmt_cli_set(o, inline_val);
+  if (o->implicit && (*i + 1 >= argc || looks_like_option(argv[*i + 1]))) return nmt_cli_set(o, o->implicit);
   if (*i + 1 >= argc) return nmt_fail(NMT_EUSAGE, "%s needs a value", name);
   if (o->kind != NMT_OPT_LIST) return nmt_cli_set(o, argv[++*i]);
   int taken = 0;
@@ -224,7 +225,7 @@ void nmt_cli_usage(const nmt_cli *cli, void *fp) {
     else n += snprintf(left + n, sizeof left - n, "    ");
     if (o->lng) n += snprintf(left + n, sizeof left - n, "--%s", o->lng);
     if (o->kind != NMT_OPT_FLAG)
-      snprintf(left + n, sizeof left - n, " %s%s", o->meta ? o->meta : "VAL",
+      snprintf(left + n, sizeof left - n, o->implicit ? " [%s%s]" : " %s%s", o->meta ? o->meta : "VAL",
                o->kind == NMT_OPT_LIST ? "..." : "");
     fprintf(f, "  %-30s %s\n", left, o->help ? o->help : "");
   }

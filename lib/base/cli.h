@@ -37,6 +37,8 @@ typedef struct {
   bool open_min, open_max;
   bool once; /* NMT_OPT_LIST: all its values after one use (nmt-decode -m a.bin b.bin); a second
                 use is "given twice" as for a value option */
+  const char *implicit; /* NMT_OPT_STR: its value when the option comes last or before another
+                           option (nmt-decode --alignment: "hard", as Marian's) */
 } nmt_opt;
 
 typedef struct {

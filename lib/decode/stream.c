@@ -14,7 +14,7 @@ typedef struct {
   int *ids;
   int n, cap;
   nmt_nbest out;
-  int *align; /* the source position of each shown hypothesis's tokens, one after another
+  float *att; /* the attention of each shown hypothesis (nmt_attention's rows), one after another
                  (--alignment; --replace-unk: those of hypotheses with an <unk>) */
   nmt_strbuf src; /* --replace-unk: the source tokens */
 } line_job;
@@ -55,30 +55,31 @@ static int by_length(const void *x, const void *y, void *jobs) {
   return d ? d : a - b;
 }
 
-/* The alignments of the hypotheses shown for lines jobs[idx[0..nb)]. */
+/* The attention of the hypotheses shown for lines jobs[idx[0..nb)]. */
 static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
   int shown = s->o->n_best ? s->o->search.beam : 1, R = 0, st = NMT_OK;
   size_t rows = (size_t)nb * shown;
   const int **src = malloc(sizeof *src * rows), **tgt = malloc(sizeof *tgt * rows);
   int *src_n = malloc(sizeof *src_n * rows), *tgt_n = malloc(sizeof *tgt_n * rows);
-  int **out = malloc(sizeof *out * rows);
+  float **out = malloc(sizeof *out * rows);
   if (!src || !tgt || !src_n || !tgt_n || !out) st = nmt_fail(NMT_EIO, "out of memory");
   for (int b = 0; b < nb && !st; b++) {
     line_job *j = &s->jobs[idx[b]];
-    int k = j->out.n < shown ? j->out.n : shown, total = 0;
-    for (int h = 0; h < k; h++) total += j->out.hyps[h].n;
-    free(j->align);
-    if (!(j->align = malloc(sizeof *j->align * (size_t)(total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
+    int k = j->out.n < shown ? j->out.n : shown;
+    size_t total = 0;
+    for (int h = 0; h < k; h++) total += (size_t)j->out.hyps[h].n * (j->n + 1);
+    free(j->att);
+    if (!(j->att = malloc(sizeof *j->att * (total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
     for (int h = 0, at = 0; h < k && !st; h++) {
       const nmt_hyp *hyp = &j->out.hyps[h];
       if (s->o->alignment || has_unk(hyp)) { /* --replace-unk alone aligns only what it reads */
-        src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->align + at;
+        src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->att + at;
         R++;
       }
-      at += hyp->n;
+      at += hyp->n * (j->n + 1);
     }
   }
-  if (!st) st = nmt_align(dec, s->e, src, src_n, tgt, tgt_n, R, out);
+  if (!st) st = nmt_attention(dec, s->e, src, src_n, tgt, tgt_n, R, out);
   free(src), free(tgt), free(src_n), free(tgt_n), free(out);
   return st;
 }
@@ -128,30 +129,21 @@ static int translate_window(stream *s, int n) {
   return st;
 }
 
-/* " ||| 0-0 1-2 ...": source-target pairs of target tokens [0, n). */
-static int add_alignment(nmt_strbuf *b, const int *align, int n) {
-  int st = nmt_strbuf_add(b, " ||| ", 5);
-  for (int t = 0; t < n && !st; t++) {
-    char pair[32];
-    st = nmt_strbuf_add(b, pair, (size_t)snprintf(pair, sizeof pair, t ? " %d-%d" : "%d-%d", align[t], t));
-  }
-  return st ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
-}
-
-/* The text of hypothesis h of line j, its <unk>s replaced when asked. */
-static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const int *align, nmt_strbuf *line) {
+/* The text of hypothesis h of line j, its <unk>s replaced when asked (att: its attention). */
+static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const float *att, nmt_strbuf *line) {
   if (!s->o->replace_unk || !has_unk(h)) return nmt_text_target(s->text, h->ids, h->n, line);
   nmt_strbuf toks = {0};
-  int st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len,
-                           s->o->unk_dict, &toks);
+  int *align = malloc(sizeof *align * (size_t)h->n), st = align ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  for (int t = 0; !st && t < h->n; t++) align[t] = nmt_attention_argmax(att + (size_t)t * (j->n + 1), j->n);
+  if (!st) st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len, s->o->unk_dict, &toks);
   if (!st) st = nmt_text_output(s->text, toks.s ? toks.s : "", toks.len, line);
-  free(toks.s);
+  free(toks.s), free(align);
   return st;
 }
 
 /* One output line: hypothesis h (NULL: an empty line) of input line j, number
- * `lineno`, with its alignment `align` when asked. */
-static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, const nmt_hyp *h, const int *align,
+ * `lineno`, with its alignment from `att` when asked. */
+static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, const nmt_hyp *h, const float *att,
                      nmt_strbuf *line) {
   line->len = 0;
   int st = NMT_OK;
@@ -160,8 +152,9 @@ static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, c
     if (nmt_strbuf_add(line, head, (size_t)snprintf(head, sizeof head, "%ld ||| ", lineno)))
       st = nmt_fail(NMT_EIO, "out of memory");
   }
-  if (!st && h) st = hyp_text(s, j, h, align, line);
-  if (!st && s->o->alignment) st = add_alignment(line, align, h ? h->n : 0);
+  if (!st && h) st = hyp_text(s, j, h, att, line);
+  if (!st && s->o->alignment && nmt_strbuf_add(line, " ||| ", 5)) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && s->o->alignment && h) st = nmt_attention_text(line, att, h->n, j->n, s->o->alignment, s->o->align_threshold);
   if (!st && s->o->n_best) { /* Marian's features field (one feature, F0: the model) and total */
     char score[96];
     double v = h ? (double)h->score : 0.0;
@@ -175,11 +168,12 @@ static int write_window(stream *s, int n, nmt_writer *w) {
   int st = NMT_OK;
   for (int i = 0; i < n && !st; i++) {
     const line_job *j = &s->jobs[i];
-    int shown = s->o->n_best ? j->out.n : 1, at = 0;
+    int shown = s->o->n_best ? j->out.n : 1;
+    size_t at = 0;
     for (int h = 0; h < shown && !st; h++) {
       const nmt_hyp *hyp = j->out.n ? &j->out.hyps[h] : NULL;
-      st = write_hyp(s, w, j, s->first + i, hyp, j->align + at, &line);
-      at += hyp ? hyp->n : 0;
+      st = write_hyp(s, w, j, s->first + i, hyp, j->att ? j->att + at : NULL, &line);
+      at += hyp ? (size_t)hyp->n * (j->n + 1) : 0;
     }
     if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, j, s->first + i, NULL, NULL, &line);
   }
@@ -251,7 +245,7 @@ int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *tex
     if (!st) st = translate_window(&s, n);
     if (!st) st = write_window(&s, n, w);
   }
-  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align), free(s.jobs[i].src.s);
+  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].att), free(s.jobs[i].src.s);
   free(s.jobs), free(s.order);
   for (int i = 0; s.w && i < threads; i++) {
     nmt_dec_free(&s.w[i].dec);

@@ -5,6 +5,7 @@
  * short when the input stalls, and the answers are flushed before waiting. */
 #ifndef NMT_DECODE_STREAM_H
 #define NMT_DECODE_STREAM_H
+#include "decode/align.h"
 #include "decode/search.h"
 #include "decode/text.h"
 #include "decode/unk.h"
@@ -18,7 +19,8 @@ typedef struct {
   int max_length;             /* longer sources are cut to this many subwords (with a warning) */
   int threads;                /* decoding threads, 1..NMT_MAX_DECODE_THREADS */
   bool n_best;                /* every hypothesis, in Marian's format: "N ||| text ||| F0= score ||| score" */
-  bool alignment;             /* " ||| s-t ..." after each translation */
+  nmt_align_kind alignment;   /* " ||| ..." after each translation (decode/align.h), or NONE */
+  float align_threshold;      /* NMT_ALIGN_THRESHOLD's */
   bool replace_unk;           /* each <unk> out: its most attended source word (decode/unk.h) */
   const nmt_unk_dict *unk_dict; /* with replace_unk: the words' translations (NULL: the words) */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is

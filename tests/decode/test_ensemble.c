@@ -2,7 +2,6 @@
  * model, bit for bit; two models give the weighted sum of their
  * log-probabilities at every step, beam reordering included; a model with
  * another source vocabulary reads the same source; the loader's checks. */
-#include "decode/align.h"
 #include "decode/decode_case.h"
 #include "decode/ensemble.h"
 #include "decode/score.h"

@@ -10,6 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --alignment's kind: hard, soft or a threshold in (0, 1] (1 is hard, as Marian's). */
+static int parse_alignment(decode_args *a) {
+  char *end;
+  double t = strtod(a->alignment, &end);
+  a->align_kind = !strcmp(a->alignment, "hard") ? NMT_ALIGN_HARD : !strcmp(a->alignment, "soft") ? NMT_ALIGN_SOFT
+                : end != a->alignment && !*end && t > 0 && t < 1 ? NMT_ALIGN_THRESHOLD
+                : end != a->alignment && !*end && t == 1 ? NMT_ALIGN_HARD : NMT_ALIGN_NONE;
+  a->align_threshold = (float)t;
+  return a->align_kind ? NMT_OK
+                       : nmt_fail(NMT_EUSAGE, "--alignment '%s': expected hard, soft or a threshold in (0, 1]", a->alignment);
+}
+
 static int parse_args(decode_args *a, int argc, char **argv) {
   *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
                      .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000,
@@ -27,8 +39,9 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
        "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
       {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses, Marian's format: 'i ||| hyp ||| F0= score ||| score'"},
-      {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
-       "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
+      {"alignment", 0, NMT_OPT_STR, &a->alignment, "hard|soft|T",
+       "append ' ||| ...': hard (alone too: '0-0 1-2', each target subword's most attended source "
+       "subword), soft (the weights) or T in (0,1] (the pairs weighted above T)", .implicit = "hard"},
       {"replace-unk", 0, NMT_OPT_FLAG, &a->replace_unk, NULL,
        "each <unk> out becomes the source word it attends to most (a subword: its whole word)"},
       {"unk-dict", 0, NMT_OPT_STR, &a->unk_dict, "FILE", "with --replace-unk: SRC<TAB>TGT lines, a source word's translation"},
@@ -61,6 +74,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && a->alignment) st = parse_alignment(a);
   if (!st && a->unk_dict && !a->replace_unk) st = nmt_fail(NMT_EUSAGE, "--unk-dict goes with --replace-unk");
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
@@ -81,7 +95,7 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
   nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
-                       .alignment = a->alignment, .replace_unk = a->replace_unk, .unk_dict = dict,
+                       .alignment = a->align_kind, .align_threshold = a->align_threshold, .replace_unk = a->replace_unk, .unk_dict = dict,
                        .warn = warn, .warn_ctx = &warnings};
   nmt_text *text = NULL;
   nmt_reader *r = NULL;

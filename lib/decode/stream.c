@@ -4,6 +4,7 @@
 #include "base/pool.h"
 #include "base/utf8.h"
 #include "decode/align.h"
+#include "decode/svg.h"
 #include "nn/parallel.h"
 #include <cblas.h>
 #include <stdio.h>
@@ -15,8 +16,8 @@ typedef struct {
   int n, cap;
   nmt_nbest out;
   float *att; /* the attention of each shown hypothesis (nmt_attention's rows), one after another
-                 (--alignment; --replace-unk: those of hypotheses with an <unk>) */
-  nmt_strbuf src; /* --replace-unk: the source tokens */
+                 (--alignment; --attention-svg: the best's; --replace-unk: those with an <unk>) */
+  nmt_strbuf src; /* --replace-unk, --attention-svg: the source tokens */
 } line_job;
 
 static bool has_unk(const nmt_hyp *h) {
@@ -72,7 +73,7 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
     if (!(j->att = malloc(sizeof *j->att * (total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
     for (int h = 0, at = 0; h < k && !st; h++) {
       const nmt_hyp *hyp = &j->out.hyps[h];
-      if (s->o->alignment || has_unk(hyp)) { /* --replace-unk alone aligns only what it reads */
+      if (s->o->alignment || (!h && s->o->attention_svg) || has_unk(hyp)) { /* only what is read */
         src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->att + at;
         R++;
       }
@@ -103,7 +104,8 @@ static void translate_share(void *ctx, int part, int parts) {
     for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
     st = nmt_search(&w->dec, s->e, w->src, w->len, nb, &s->o->search, w->out);
     for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
-    if (!st && (s->o->alignment || s->o->replace_unk)) st = align_batch(s, &w->dec, s->order + i, nb);
+    if (!st && (s->o->alignment || s->o->replace_unk || s->o->attention_svg))
+      st = align_batch(s, &w->dec, s->order + i, nb);
   }
   nn_parallel_nested(false);
   sh->status = st;
@@ -163,6 +165,32 @@ static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, c
   return st ? st : nmt_writer_line(w, line->s ? line->s : "", line->len);
 }
 
+/* DIR/N.svg: the attention picture of line j's best translation (N: the line, 0-based). */
+static int write_svg(stream *s, const line_job *j, long lineno) {
+  const nmt_hyp *h = &j->out.hyps[0];
+  nmt_tokens src = {0};
+  char *line = malloc(j->src.len + 1), path[4096];
+  const char **cols = malloc(sizeof *cols * (size_t)(j->n + 1)), **rows = malloc(sizeof *rows * (size_t)(h->n + 1));
+  int st = line && cols && rows ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) memcpy(line, j->src.s ? j->src.s : "", j->src.len), line[j->src.len] = '\0';
+  if (!st) st = nmt_tokens_split(&src, line, j->src.len);
+  for (int i = 0; !st && i < src.count; i++) line[src.s[i] - line + src.n[i]] = '\0'; /* labels end there */
+  for (int i = 0; !st && i < j->n; i++) cols[i] = i < src.count ? src.s[i] : "";
+  if (!st) cols[j->n] = "</s>";
+  for (int t = 0; !st && t < h->n; t++) rows[t] = nmt_vocab_token(s->tgt, h->ids[t]);
+  nmt_strbuf svg = {0};
+  nmt_writer *w = NULL;
+  if (!st) st = nmt_attention_svg(&svg, cols, j->n + 1, rows, h->n, j->att);
+  if (!st && snprintf(path, sizeof path, "%s/%ld.svg", s->o->attention_svg, lineno) >= (int)sizeof path)
+    st = nmt_fail(NMT_EUSAGE, "%s: too long a folder name", s->o->attention_svg);
+  if (!st) st = nmt_writer_open(&w, path, 0);
+  if (!st) st = nmt_writer_write(w, svg.s, svg.len);
+  if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
+  nmt_tokens_free(&src);
+  free(line), free(cols), free(rows), free(svg.s);
+  return st;
+}
+
 static int write_window(stream *s, int n, nmt_writer *w) {
   nmt_strbuf line = {0};
   int st = NMT_OK;
@@ -176,6 +204,7 @@ static int write_window(stream *s, int n, nmt_writer *w) {
       at += hyp ? (size_t)hyp->n * (j->n + 1) : 0;
     }
     if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, j, s->first + i, NULL, NULL, &line);
+    if (!st && s->o->attention_svg && j->out.n) st = write_svg(s, j, s->first + i);
   }
   for (int i = 0; i < n; i++) nmt_nbest_free(&s->jobs[i].out);
   free(line.s);
@@ -197,7 +226,8 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   int st = nmt_text_source(s->text, line, len, &toks, &ntoks);
   if (!st) st = nmt_vocab_encode(s->src, toks, ntoks, &j->ids, &j->n, &j->cap);
   j->src.len = 0;
-  if (!st && s->o->replace_unk && nmt_strbuf_add(&j->src, toks, ntoks)) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && (s->o->replace_unk || s->o->attention_svg) && nmt_strbuf_add(&j->src, toks, ntoks))
+    st = nmt_fail(NMT_EIO, "out of memory");
   if (!st && j->n > s->o->max_length) {
     snprintf(msg, sizeof msg, "%s:%ld: %d subwords, translating the first %d (--max-length)", name, lineno,
              j->n, s->o->max_length);

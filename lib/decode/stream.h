@@ -23,6 +23,8 @@ typedef struct {
   float align_threshold;      /* NMT_ALIGN_THRESHOLD's */
   bool replace_unk;           /* each <unk> out: its most attended source word (decode/unk.h) */
   const nmt_unk_dict *unk_dict; /* with replace_unk: the words' translations (NULL: the words) */
+  const char *attention_svg;  /* a folder: N.svg, the best translation's attention of input line N
+                                 (0-based; decode/svg.h) for every line translated, or NULL */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
    * written; too long: cut): one message naming file and line. May be NULL. */
   void (*warn)(void *ctx, const char *msg);

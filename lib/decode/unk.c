@@ -62,32 +62,11 @@ void nmt_unk_dict_free(nmt_unk_dict *d) {
   free(d);
 }
 
-typedef struct {
-  const char **s;
-  size_t *n;
-  int count, cap;
-} pieces;
-
-static int add_piece(const char *s, size_t n, void *ctx) {
-  pieces *p = ctx;
-  if (p->count == p->cap) {
-    int cap = p->cap ? 2 * p->cap : 64;
-    const char **s2 = realloc(p->s, sizeof *s2 * (size_t)cap);
-    if (s2) p->s = s2;
-    size_t *n2 = realloc(p->n, sizeof *n2 * (size_t)cap);
-    if (n2) p->n = n2;
-    if (!s2 || !n2) return -1;
-    p->cap = cap;
-  }
-  p->s[p->count] = s, p->n[p->count++] = n;
-  return 0;
-}
-
 /* Whether piece i continues into the next ("@@" at its end). */
-static bool joins_next(const pieces *p, int i) { return p->n[i] >= 2 && !memcmp(p->s[i] + p->n[i] - 2, "@@", 2); }
+static bool joins_next(const nmt_tokens *p, int i) { return p->n[i] >= 2 && !memcmp(p->s[i] + p->n[i] - 2, "@@", 2); }
 
 /* Append the whole word of piece i, joined, or its dictionary entry. */
-static int add_word(const pieces *p, int i, const nmt_unk_dict *dict, nmt_strbuf *word, nmt_strbuf *out) {
+static int add_word(const nmt_tokens *p, int i, const nmt_unk_dict *dict, nmt_strbuf *word, nmt_strbuf *out) {
   int a = i, b = i;
   while (a > 0 && joins_next(p, a - 1)) a--;
   while (b + 1 < p->count && joins_next(p, b)) b++;
@@ -102,9 +81,9 @@ static int add_word(const pieces *p, int i, const nmt_unk_dict *dict, nmt_strbuf
 
 int nmt_unk_replace(const nmt_vocab *tgt, const int *ids, int n, const int *align, const char *src, size_t src_len,
                     const nmt_unk_dict *dict, nmt_strbuf *out) {
-  pieces p = {0};
+  nmt_tokens p = {0};
   nmt_strbuf word = {0};
-  int st = nmt_vocab_each_token(src, src_len, add_piece, &p) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  int st = nmt_tokens_split(&p, src, src_len);
   for (int j = 0; j < n && !st; j++) {
     if (j && nmt_strbuf_addc(out, ' ')) st = nmt_fail(NMT_EIO, "out of memory");
     else if (ids[j] == NMT_UNK && align[j] >= 0 && align[j] < p.count) st = add_word(&p, align[j], dict, &word, out);
@@ -113,6 +92,7 @@ int nmt_unk_replace(const nmt_vocab *tgt, const int *ids, int n, const int *alig
       if (nmt_strbuf_add(out, t, strlen(t))) st = nmt_fail(NMT_EIO, "out of memory");
     }
   }
-  free(p.s), free(p.n), free(word.s);
+  nmt_tokens_free(&p);
+  free(word.s);
   return st;
 }

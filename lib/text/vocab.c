@@ -42,7 +42,8 @@ const char *nmt_vocab_token(const nmt_vocab *v, int id) {
 }
 
 /* Calls fn(token, n, ctx) for each space-separated token of line. */
-int nmt_vocab_each_token(const char *line, size_t len, int (*fn)(const char *, size_t, void *), void *ctx) {
+static int each_token(const char *line, size_t len, int (*fn)(const char *, size_t, void *),
+                      void *ctx) {
   size_t i = 0;
   while (i < len) {
     while (i < len && (line[i] == ' ' || line[i] == '\r')) i++;
@@ -52,6 +53,31 @@ int nmt_vocab_each_token(const char *line, size_t len, int (*fn)(const char *, s
     i = j;
   }
   return NMT_OK;
+}
+
+static int add_token(const char *s, size_t n, void *ctx) {
+  nmt_tokens *t = ctx;
+  if (t->count == t->cap) {
+    int cap = t->cap ? 2 * t->cap : 64;
+    const char **s2 = realloc(t->s, sizeof *s2 * (size_t)cap);
+    if (s2) t->s = s2;
+    size_t *n2 = realloc(t->n, sizeof *n2 * (size_t)cap);
+    if (n2) t->n = n2;
+    if (!s2 || !n2) return -1;
+    t->cap = cap;
+  }
+  t->s[t->count] = s, t->n[t->count++] = n;
+  return 0;
+}
+
+int nmt_tokens_split(nmt_tokens *t, const char *line, size_t len) {
+  t->count = 0;
+  return each_token(line, len, add_token, t) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+void nmt_tokens_free(nmt_tokens *t) {
+  free(t->s), free(t->n);
+  memset(t, 0, sizeof *t);
 }
 
 typedef struct {
@@ -76,7 +102,7 @@ static int push_id(const char *s, size_t n, void *p) {
 int nmt_vocab_encode(const nmt_vocab *v, const char *line, size_t len, int **ids, int *n,
                      int *cap) {
   encode_ctx c = {v, ids, n, cap};
-  return nmt_vocab_each_token(line, len, push_id, &c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  return each_token(line, len, push_id, &c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
 /* ---- building ---- */
@@ -104,7 +130,7 @@ static int count_token(const char *s, size_t n, void *p) {
 }
 
 static int count_line(void *c, char *line, size_t len, const char *name, long lineno) {
-  return nmt_vocab_each_token(line, len, count_token, c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  return each_token(line, len, count_token, c) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
 static int count_file(counter *c, const char *path) { return nmt_each_utf8_line(path, count_line, c); }

@@ -28,9 +28,16 @@ int nmt_vocab_size(const nmt_vocab *v);
 int nmt_vocab_id(const nmt_vocab *v, const char *s, size_t n);
 const char *nmt_vocab_token(const nmt_vocab *v, int id);
 
-/* Call fn on each token of line[0..len) (separated by spaces and '\r'; the rule
- * of every token list here), stopping at its first nonzero answer: NMT_EIO. */
-int nmt_vocab_each_token(const char *line, size_t len, int (*fn)(const char *, size_t, void *), void *ctx);
+/* The tokens of a line as pieces of it (split as nmt_vocab_encode splits: at
+ * spaces and '\r'): s[i] (not NUL-terminated), n[i] bytes. */
+typedef struct {
+  const char **s;
+  size_t *n;
+  int count, cap;
+} nmt_tokens;
+/* Split line[0..len) into t (its earlier tokens dropped, its room kept). NMT_OK or NMT_EIO. */
+int nmt_tokens_split(nmt_tokens *t, const char *line, size_t len);
+void nmt_tokens_free(nmt_tokens *t);
 /* Ids of the space-separated tokens of line[0..len) appended to *ids (grown
  * with realloc; *n counts them, *cap the room). NMT_OK or NMT_EIO. */
 int nmt_vocab_encode(const nmt_vocab *v, const char *line, size_t len, int **ids, int *n,

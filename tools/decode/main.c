@@ -7,6 +7,8 @@
 #include "base/err.h"
 #include "tool.h"
 #include <cblas.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +44,8 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"alignment", 0, NMT_OPT_STR, &a->alignment, "hard|soft|T",
        "append ' ||| ...': hard (alone too: '0-0 1-2', each target subword's most attended source "
        "subword), soft (the weights) or T in (0,1] (the pairs weighted above T)", .implicit = "hard"},
+      {"attention-svg", 0, NMT_OPT_STR, &a->attention_svg, "DIR",
+       "write DIR/N.svg, the attention heatmap of line N's translation (0-based; DIR made if missing)"},
       {"replace-unk", 0, NMT_OPT_FLAG, &a->replace_unk, NULL,
        "each <unk> out becomes the source word it attends to most (a subword: its whole word)"},
       {"unk-dict", 0, NMT_OPT_STR, &a->unk_dict, "FILE", "with --replace-unk: SRC<TAB>TGT lines, a source word's translation"},
@@ -81,6 +85,14 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   return st;
 }
 
+/* The folder of --attention-svg, made when missing (not its parents). */
+static int make_folder(const char *dir) {
+  struct stat sb;
+  if (mkdir(dir, 0777) && errno != EEXIST) return nmt_fail(NMT_EIO, "%s: cannot make the folder: %s", dir, strerror(errno));
+  if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) return nmt_fail(NMT_EUSAGE, "%s: not a folder (--attention-svg)", dir);
+  return NMT_OK;
+}
+
 enum { SHOWN_WARNINGS = 10 };
 
 /* The first few warnings are shown, the rest counted. */
@@ -96,6 +108,7 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
                        .alignment = a->align_kind, .align_threshold = a->align_threshold, .replace_unk = a->replace_unk, .unk_dict = dict,
+                       .attention_svg = a->attention_svg,
                        .warn = warn, .warn_ctx = &warnings};
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
@@ -122,13 +135,14 @@ int main(int argc, char **argv) {
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
   for (int i = 0; i < e.n && !st; i++) {
-    if ((a.alignment || a.replace_unk) && e.model[i].net.cfg.no_attention)
+    if ((a.alignment || a.replace_unk || a.attention_svg) && e.model[i].net.cfg.no_attention)
       st = nmt_fail(NMT_EUSAGE, "%s: %s needs a model with attention", a.models.v[i],
-                    a.alignment ? "--alignment" : "--replace-unk");
+                    a.alignment ? "--alignment" : a.replace_unk ? "--replace-unk" : "--attention-svg");
     if (!st && !strcmp(a.gemm_type, "int8")) st = nn_params_quantize(&e.model[i].params);
   }
   nmt_unk_dict *dict = NULL;
   if (!st && a.unk_dict) st = nmt_unk_dict_load(&dict, a.unk_dict);
+  if (!st && a.attention_svg) st = make_folder(a.attention_svg);
   if (!st) st = translate(&e, dict, &a);
   nmt_unk_dict_free(dict);
   nmt_ensemble_free(&e);

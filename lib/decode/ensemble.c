@@ -26,8 +26,9 @@ static int parse_weights(float *w, int n, const char *const *weights, int nw) {
 static int same_target(const nmt_vocab *a, const char *apath, const nmt_vocab *b, const char *bpath) {
   int na = nmt_vocab_size(a), nb = nmt_vocab_size(b);
   if (na != nb)
-    return nmt_fail(NMT_EUSAGE, "%s: its target vocabulary has %d tokens, %s's %d: an ensemble needs one target vocabulary",
-                    bpath, nb, apath, na);
+    return nmt_fail(NMT_EUSAGE,
+                    "%s: its target vocabulary has %d tokens, %s's %d: an ensemble needs one target vocabulary", bpath,
+                    nb, apath, na);
   for (int id = 0; id < na; id++)
     if (strcmp(nmt_vocab_token(a, id), nmt_vocab_token(b, id)))
       return nmt_fail(NMT_EUSAGE, "%s: target token %d is '%s', in %s '%s': an ensemble needs one target vocabulary",

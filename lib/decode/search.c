@@ -160,7 +160,8 @@ static int *source_batch(const int *const *src, const int *src_n, int B, int S, 
   return x;
 }
 
-int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out) {
+int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
+               const nmt_search_opts *o, nmt_nbest *out) {
   int K = o->beam, R = B * K, S = 0, maxT = 1;
   for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
   search s = {B, K, R, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};

@@ -27,7 +27,8 @@ typedef struct {
 
 /* Translate B non-empty sentences (src[b] has src_n[b] ids, no </s>); out (B)
  * receives each sentence's hypotheses; free them with nmt_nbest_free. */
-int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out);
+int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
+               const nmt_search_opts *o, nmt_nbest *out);
 void nmt_nbest_free(nmt_nbest *nb);
 
 #endif

@@ -71,13 +71,14 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
     for (int h = 0; h < k; h++) total += (size_t)j->out.hyps[h].n * (j->n + 1);
     free(j->att);
     if (!(j->att = malloc(sizeof *j->att * (total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
-    for (int h = 0, at = 0; h < k && !st; h++) {
+    size_t at = 0;
+    for (int h = 0; h < k && !st; h++) {
       const nmt_hyp *hyp = &j->out.hyps[h];
       if (s->o->alignment || (!h && s->o->attention_svg) || has_unk(hyp)) { /* only what is read */
         src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->att + at;
         R++;
       }
-      at += hyp->n * (j->n + 1);
+      at += (size_t)hyp->n * (j->n + 1);
     }
   }
   if (!st) st = nmt_attention(dec, s->e, src, src_n, tgt, tgt_n, R, out);
@@ -137,7 +138,8 @@ static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const float 
   nmt_strbuf toks = {0};
   int *align = malloc(sizeof *align * (size_t)h->n), st = align ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   for (int t = 0; !st && t < h->n; t++) align[t] = nmt_attention_argmax(att + (size_t)t * (j->n + 1), j->n);
-  if (!st) st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len, s->o->unk_dict, &toks);
+  if (!st)
+    st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len, s->o->unk_dict, &toks);
   if (!st) st = nmt_text_output(s->text, toks.s ? toks.s : "", toks.len, line);
   free(toks.s), free(align);
   return st;
@@ -156,7 +158,8 @@ static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, c
   }
   if (!st && h) st = hyp_text(s, j, h, att, line);
   if (!st && s->o->alignment && nmt_strbuf_add(line, " ||| ", 5)) st = nmt_fail(NMT_EIO, "out of memory");
-  if (!st && s->o->alignment && h) st = nmt_attention_text(line, att, h->n, j->n, s->o->alignment, s->o->align_threshold);
+  if (!st && s->o->alignment && h)
+    st = nmt_attention_text(line, att, h->n, j->n, s->o->alignment, s->o->align_threshold);
   if (!st && s->o->n_best) { /* Marian's features field (one feature, F0: the model) and total */
     char score[96];
     double v = h ? (double)h->score : 0.0;
@@ -259,8 +262,8 @@ int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *tex
                       nmt_reader *r, nmt_writer *w) {
   int cap = o->mini_batch * o->maxi_batch;
   int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
-  stream s = {.e = e, .src = first->src, .tgt = first->tgt, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
-              .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
+  stream s = {.e = e, .src = first->src, .tgt = first->tgt, .o = o, .threads = threads, .text = text,
+              .w = calloc((size_t)threads, sizeof(worker)), .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
   bool ok = s.w && s.jobs && s.order;
   for (int i = 0; ok && i < threads; i++) {
     worker *wk = &s.w[i];

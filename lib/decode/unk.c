@@ -34,7 +34,8 @@ static int add_entry(nmt_unk_dict *d, const char *line, size_t len) {
 int nmt_unk_dict_load(nmt_unk_dict **dp, const char *path) {
   nmt_unk_dict *d = calloc(1, sizeof *d);
   nmt_reader *r = NULL;
-  int st = d && (d->src = nmt_strmap_new()) && (d->tgt = nmt_strmap_new()) ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  int st = d && (d->src = nmt_strmap_new()) && (d->tgt = nmt_strmap_new()) ? NMT_OK
+                                                                            : nmt_fail(NMT_EIO, "out of memory");
   if (!st) st = nmt_reader_open(&r, path);
   char *line;
   size_t len;
@@ -48,7 +49,8 @@ int nmt_unk_dict_load(nmt_unk_dict **dp, const char *path) {
     if ((st = nmt_utf8_check_line(line, len, name, no))) break;
     int added = add_entry(d, line, len);
     if (added < 0) st = nmt_fail(NMT_EIO, "out of memory");
-    if (added > 0) st = nmt_fail(NMT_EINPUT, "%s:%ld: expected SRC<TAB>TGT (one source word, its translation)", name, no);
+    if (added > 0)
+      st = nmt_fail(NMT_EINPUT, "%s:%ld: expected SRC<TAB>TGT (one source word, its translation)", name, no);
   }
   if (r) nmt_reader_close(r);
   if (st) nmt_unk_dict_free(d), d = NULL;

@@ -161,5 +161,17 @@ TEST(decode_ensemble_reads_the_source_in_each_models_ids) {
   CHECK_INT(nmt_ensemble_load(&e, (const char *[]){pc, pm}, 2, (const char *[]){"3", "1"}, 2), NMT_OK);
   CHECK(e.dec.weight[0] == 0.75f && e.dec.weight[1] == 0.25f);
   nmt_ensemble_free(&e);
+  /* the same size of target vocabulary, other tokens: the first that differs is named */
+  nmt_model t;
+  nmt_vocab *vs, *vt;
+  const char *fwd = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n", *swapped = "<pad>\n<unk>\n<s>\n</s>\na\nb\nd\nc\ne\n";
+  nmt_vocab_parse(&vs, fwd, strlen(fwd), "v");
+  nmt_vocab_parse(&vt, swapped, strlen(swapped), "v");
+  CHECK_INT(nmt_model_create(&t, &o, vs, vt, 1), NMT_OK);
+  snprintf(pc, sizeof pc, "%s", t_tmp("t.bin"));
+  CHECK_INT(nmt_model_save(&t, pc), NMT_OK);
+  CHECK_INT(nmt_ensemble_load(&e, (const char *[]){pm, pc}, 2, NULL, 0), NMT_EUSAGE);
+  CHECK(strstr(nmt_errmsg(), "t.bin: target token 6 is 'd', in ") && strstr(nmt_errmsg(), "m.bin 'c'"));
+  nmt_model_free(&t);
   nmt_model_free(&m), nmt_model_free(&c);
 }

@@ -106,7 +106,7 @@ typedef struct {
 
 /* A value option (or a row sharing its dst: an alias) given a second time. */
 static int once(parse_state *ps, const nmt_opt *o) {
-  if (o->kind == NMT_OPT_LIST || o->kind == NMT_OPT_FLAG) return NMT_OK;
+  if ((o->kind == NMT_OPT_LIST && !o->once) || o->kind == NMT_OPT_FLAG) return NMT_OK;
   for (const nmt_opt *p = ps->cli->opts; p->lng || p->shrt; p++) {
     if (!ps->given[p - ps->cli->opts] || p->dst != o->dst) continue;
     char name[80], first[80];
@@ -226,7 +226,7 @@ void nmt_cli_usage(const nmt_cli *cli, void *fp) {
     else n += snprintf(left + n, sizeof left - n, "    ");
     if (o->lng) n += snprintf(left + n, sizeof left - n, "--%s", o->lng);
     if (o->kind != NMT_OPT_FLAG)
-      snprintf(left + n, sizeof left - n, " %s%s", o->meta ? o->meta : "VAL",
+      snprintf(left + n, sizeof left - n, o->implicit ? " [%s%s]" : " %s%s", o->meta ? o->meta : "VAL",
                o->kind == NMT_OPT_LIST ? "..." : "");
     fprintf(f, "  %-30s %s\n", left, o->help ? o->help : "");
   }

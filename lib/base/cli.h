@@ -35,9 +35,12 @@ typedef struct {
    * (a rate > 0, a dropout < 1). Other rows leave them out. */
   double min, max;
   bool open_min, open_max;
-  /* A value row whose value may be left out ("--exponential-smoothing" alone):
-   * this text is its value then. The next argument is the value unless it looks
-   * like an option; "--opt=VAL" always is. NULL: the value is required. */
+  bool once; /* NMT_OPT_LIST: all its values after one use (nmt-decode -m a.bin b.bin); a second
+                use is "given twice" as for a value option */
+  /* A value row whose value may be left out ("--exponential-smoothing" alone,
+   * "--alignment" alone): this text is its value then, and when a preset names
+   * the row alone. The next argument is the value unless it looks like an
+   * option; "--opt=VAL" always is. NULL: the value is required. */
   const char *implicit;
 } nmt_opt;
 

@@ -1,34 +1,63 @@
-/* Forced-pass alignments; see decode/align.h. */
+/* Forced-pass attention; see decode/align.h. */
 #include "decode/align.h"
 #include "base/err.h"
 #include "decode/forced.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
-/* The source position of row b with the highest weight in a (S): memory row s
- * holds token s, or token n-s when reversed (</s> first). */
-static int argmax_source(const float *a, int n, bool reversed) {
+int nmt_attention_argmax(const float *row, int n) {
   int best = 0;
   for (int i = 1; i < n; i++)
-    if (a[reversed ? n - i : i] > a[reversed ? n - best : best]) best = i;
+    if (row[i] > row[best]) best = i;
   return best;
+}
+
+/* Append printf's text to out. */
+static int add(nmt_strbuf *out, const char *fmt, ...) {
+  char item[64];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(item, sizeof item, fmt, ap);
+  va_end(ap);
+  return nmt_strbuf_add(out, item, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+int nmt_attention_text(nmt_strbuf *out, const float *att, int n_tgt, int n_src, nmt_align_kind kind, float threshold) {
+  int st = NMT_OK;
+  const char *sep = "";
+  for (int t = 0; t < n_tgt && !st; t++) {
+    const float *row = att + (size_t)t * (n_src + 1);
+    if (kind == NMT_ALIGN_SOFT) {
+      for (int s = 0; s <= n_src && !st; s++) st = add(out, "%s%g", s ? "," : t ? " " : "", (double)row[s]);
+      continue;
+    }
+    int best = nmt_attention_argmax(row, n_src);
+    for (int s = 0; s < n_src && !st; s++)
+      if (kind == NMT_ALIGN_HARD ? s == best : row[s] > threshold) st = add(out, "%s%d-%d", sep, s, t), sep = " ";
+  }
+  return st;
 }
 
 typedef struct {
   const int *src_n, *tgt_n;
-  int *const *out;
-} align_job;
+  float *const *out;
+} attention_job;
 
-/* Each row's target token t: the source position it attended to most. */
-static int take_alignment(void *ctx, const nmt_dec *d, int r0, int B, int t) {
-  const align_job *j = ctx;
-  for (int b = 0; b < B; b++)
-    if (t < j->tgt_n[r0 + b])
-      j->out[r0 + b][t] = argmax_source(d->align + (size_t)b * d->S, j->src_n[r0 + b], d->net->cfg.opt.reverse_source);
+/* Each row's target token t: its weights over the source and </s> (in source order: decode/net.h). */
+static int take_attention(void *ctx, const nmt_dec *d, int r0, int B, int t) {
+  const attention_job *j = ctx;
+  for (int b = 0; b < B; b++) {
+    int r = r0 + b, S = j->src_n[r] + 1;
+    if (t < j->tgt_n[r]) memcpy(j->out[r] + (size_t)t * S, d->align + (size_t)b * d->S, sizeof(float) * (size_t)S);
+  }
   return NMT_OK;
 }
 
-int nmt_align(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
-              const int *src_n, const int *const *tgt, const int *tgt_n, int R, int *const *out) {
-  if (net->cfg.no_attention) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
-  align_job j = {src_n, tgt_n, out};
-  return nmt_forced(d, net, p, src, src_n, tgt, tgt_n, R, false, true, take_alignment, &j);
+int nmt_attention(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
+                  const int *const *tgt, const int *tgt_n, int R, float *const *out) {
+  for (int m = 0; m < e->n; m++)
+    if (e->net[m]->cfg.no_attention) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
+  attention_job j = {src_n, tgt_n, out};
+  return nmt_forced(d, e, src, src_n, tgt, tgt_n, R, false, true, take_attention, &j);
 }

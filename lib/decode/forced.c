@@ -6,7 +6,7 @@
 
 enum { CHUNK = 64 }; /* rows decoded together */
 
-static int forced_chunk(nmt_dec *d, const nn_net *m, nn_params *p, const int *const *src, const int *src_n,
+static int forced_chunk(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
                         const int *const *tgt, const int *tgt_n, int r0, int B, bool eos, bool align,
                         nmt_forced_fn visit, void *ctx) {
   int S = 1, T = 0;
@@ -21,7 +21,7 @@ static int forced_chunk(nmt_dec *d, const nn_net *m, nn_params *p, const int *co
     len[b] = src_n[b] + 1;
     for (int s = 0; s < S; s++) x[s * B + b] = s < src_n[b] ? src[b][s] : s == src_n[b] ? NMT_EOS : NMT_PAD;
   }
-  int st = nmt_dec_start(d, m, p, x, len, B, S, 1);
+  int st = nmt_dec_start(d, e, x, len, B, S, 1);
   for (int t = 0; t < T && !st; t++) {
     /* the decoder reads <s> y1 .. y_n */
     for (int b = 0; b < B; b++) prev[b] = !t ? NMT_BOS : t <= tgt_n[b] ? tgt[b][t - 1] : NMT_PAD;
@@ -32,13 +32,13 @@ static int forced_chunk(nmt_dec *d, const nn_net *m, nn_params *p, const int *co
   return st;
 }
 
-int nmt_forced(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src, const int *src_n,
+int nmt_forced(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
                const int *const *tgt, const int *tgt_n, int R, bool eos, bool align, nmt_forced_fn visit,
                void *ctx) {
   int st = NMT_OK;
   for (int r = 0; r < R && !st; r += CHUNK) {
     int n = R - r < CHUNK ? R - r : CHUNK;
-    st = forced_chunk(d, net, p, src + r, src_n + r, tgt + r, tgt_n + r, r, n, eos, align, visit, ctx);
+    st = forced_chunk(d, e, src + r, src_n + r, tgt + r, tgt_n + r, r, n, eos, align, visit, ctx);
   }
   return st;
 }

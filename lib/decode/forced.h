@@ -13,8 +13,8 @@ typedef int (*nmt_forced_fn)(void *ctx, const nmt_dec *d, int r0, int B, int t);
 
 /* R rows: source src[r] (src_n[r] >= 1 ids, no </s>) and target tgt[r] (tgt_n[r]
  * ids, no </s>). Steps 0 .. max(tgt_n) - 1, and with eos one more, the step
- * that predicts each row's </s>. d is the decoder, reused. */
-int nmt_forced(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src, const int *src_n,
+ * that predicts each row's </s>. d is the decoder of the models e, reused. */
+int nmt_forced(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
                const int *const *tgt, const int *tgt_n, int R, bool eos, bool align, nmt_forced_fn visit,
                void *ctx);
 

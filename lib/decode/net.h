@@ -1,30 +1,43 @@
-/* Step-wise inference for any model family (models/net.h): the family's encoder
- * once per batch, then its decoder step once per target position, the shared
- * output layer (out.W, out.b) and a log-softmax. Rows are sentences × beam:
- * row b*K+k is hypothesis k of sentence b. The decoder keeps each row's state
- * (the family's state tensors) and memories; the search reorders and prunes
- * them. tests/decode/test_decode.c checks that forced decoding scores equal the
+/* Step-wise inference for any model family (models/net.h), for one model or an
+ * ensemble: each model's encoder once per batch, then its decoder step once
+ * per target position, the shared output layer (out.W, out.b) and a
+ * log-softmax; an ensemble's log-probabilities are the weighted sum of its
+ * models' (Marian's ensembles). Rows are sentences × beam: row b*K+k is
+ * hypothesis k of sentence b. Each model keeps its own memories and each row's
+ * state (the family's state tensors); the search reorders and prunes them all.
+ * tests/decode/test_decode.c checks that forced decoding scores equal the
  * training loss for every family. */
 #ifndef NMT_DECODE_NET_H
 #define NMT_DECODE_NET_H
 #include "models/net.h"
 
+enum { NMT_MAX_MODELS = 16 };
+
+/* The models decoded together; one model is an ensemble of one. They share the
+ * target vocabulary (decode/ensemble.h checks it). */
 typedef struct {
-  const nn_net *net;
-  nn_params *p;
-  nn_graph enc, step;  /* encoder memory lives for the batch; the step graph is reset each step */
-  int B, K, R, S;      /* sentences, beam, rows R = B*K, source steps */
-  nn_tensor *mem[NN_NET_MAX_MEM]; /* (S*R, F_i) the encoder's memories per row, NULL after the last */
-  float *mask;         /* (R, S) attention mask */
-  int *len;            /* (R) source lengths */
-  int nstate;
-  int dim[NN_NET_MAX_STATE]; /* D_i: the family's state tensor i is (R, D_i) */
-  float *state[NN_NET_MAX_STATE]; /* into `states`, room for the first R rows */
-  float *states, *logp, *tmp;     /* all state blocks; (R, Vt) log-probabilities of the last step; scratch */
-  float *align;        /* (R, S) the last step's attention weights, when asked for */
-  int out_w, out_b;    /* views of the output layer */
-  bool out_t;          /* out_w is the tied target embedding (Vt, O): multiplied transposed */
-  size_t cap_states, cap_logp, cap_tmp, cap_align;
+  int n;
+  const nn_net *net[NMT_MAX_MODELS];
+  nn_params *p[NMT_MAX_MODELS];
+  float weight[NMT_MAX_MODELS];       /* of each model's log-probabilities, summing to 1 */
+  const int *src_map[NMT_MAX_MODELS]; /* the first model's source ids → model i's (NULL: the same) */
+} nmt_models;
+
+/* A pointer to the one-model ensemble of (net, p), alive in the enclosing block. */
+#define NMT_ONE_MODEL(net_, p_) (&(nmt_models){.n = 1, .net = {(net_)}, .p = {(p_)}, .weight = {1.0f}})
+
+typedef struct nmt_dec_model nmt_dec_model; /* one model's graphs and states (decode/net.c) */
+
+typedef struct {
+  nmt_dec_model *model; /* (nmodel) */
+  int nmodel, cap_model;
+  float weight[NMT_MAX_MODELS];
+  int B, K, R, S, V;   /* sentences, beam, rows R = B*K, source steps, target vocabulary */
+  float *logp;         /* (R, V) log-probabilities of the last step (the live rows') */
+  float *align;        /* (R, S) the last step's attention weights in source order (</s>
+                          last), the models' mean, when asked for */
+  float *sum_logp, *sum_align; /* an ensemble's own (one model's are its own) */
+  size_t cap_sum_logp, cap_sum_align;
 } nmt_dec;
 
 /* What one step computes. */
@@ -38,10 +51,10 @@ typedef struct {
   bool align;          /* fill d->align with the step's attention weights */
 } nmt_step_args;
 
-/* Encode B sentences (src (S*B) time-major with </s> and padding, src_len (B))
- * and prepare K rows per sentence. NMT_OK or an error (graph message). */
-int nmt_dec_start(nmt_dec *d, const nn_net *net, nn_params *p, const int *src,
-                  const int *src_len, int B, int S, int K);
+/* Encode B sentences (src (S*B) time-major with </s> and padding, the first
+ * model's ids, src_len (B)) with every model of e and prepare K rows per
+ * sentence. NMT_OK or an error (graph message). */
+int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *src_len, int B, int S, int K);
 /* Feed the previous tokens (R) and compute d->logp (R, Vt) (the rows of a->live
  * only); a NULL: every row, the whole vocabulary, no alignment. */
 int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *a);

@@ -14,7 +14,7 @@ typedef struct {
 /* Each row's token t (its </s> at t = tgt_n): its log-probability. */
 static int take_score(void *ctx, const nmt_dec *d, int r0, int B, int t) {
   const score_job *j = ctx;
-  int V = d->net->cfg.tgt_vocab;
+  int V = d->V;
   for (int b = 0; b < B; b++) {
     int r = r0 + b, n = j->tgt_n[r];
     if (t > n) continue;
@@ -25,9 +25,9 @@ static int take_score(void *ctx, const nmt_dec *d, int r0, int B, int t) {
   return NMT_OK;
 }
 
-int nmt_score(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src, const int *src_n,
+int nmt_score(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
               const int *const *tgt, const int *tgt_n, int R, double *logp, float *const *word) {
   for (int r = 0; r < R; r++) logp[r] = 0;
   score_job j = {tgt, tgt_n, logp, word};
-  return nmt_forced(d, net, p, src, src_n, tgt, tgt_n, R, true, false, take_score, &j);
+  return nmt_forced(d, e, src, src_n, tgt, tgt_n, R, true, false, take_score, &j);
 }

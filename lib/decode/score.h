@@ -7,8 +7,8 @@
 /* R pairs: source src[r] (src_n[r] ids, no </s>), target tgt[r] (tgt_n[r] ids,
  * no </s>). logp[r] = Σ log p(y_t | y_<t, x) over the target's tokens and its
  * </s>; word[r] (room for tgt_n[r] + 1), when word is not NULL, gets each
- * token's. d is the decoder, reused. */
-int nmt_score(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src, const int *src_n,
+ * token's. d is the decoder of the models e, reused. */
+int nmt_score(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
               const int *const *tgt, const int *tgt_n, int R, double *logp, float *const *word);
 
 #endif

@@ -133,7 +133,7 @@ static int drop_done(search *s, nmt_dec *d, int t) {
 }
 
 static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
-  int V = d->net->cfg.tgt_vocab, st = NMT_OK;
+  int V = d->V, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
     for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
     if ((st = nmt_dec_step(d, s->prev, &(nmt_step_args){.live = s->live, .shortlist = o->shortlist}))) break;
@@ -160,8 +160,8 @@ static int *source_batch(const int *const *src, const int *src_n, int B, int S, 
   return x;
 }
 
-int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
-               const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out) {
+int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
+               const nmt_search_opts *o, nmt_nbest *out) {
   int K = o->beam, R = B * K, S = 0, maxT = 1;
   for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
   search s = {B, K, R, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -192,7 +192,7 @@ int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *sr
     s.score[r] = r % K ? -INFINITY : 0.0f;
     s.prev[r] = NMT_BOS;
   }
-  if (!st) st = nmt_dec_start(d, net, p, x, len, B, S, K);
+  if (!st) st = nmt_dec_start(d, e, x, len, B, S, K);
   if (!st) st = run(&s, d, o, out);
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);

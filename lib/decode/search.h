@@ -1,4 +1,4 @@
-/* Batched beam search over the Luong decoder (greedy is beam 1): per sentence
+/* Batched beam search over the step decoder (one model or an ensemble; (greedy is beam 1): per sentence
  * the best 2K expansions of the K live hypotheses; those ending in </s> are
  * finished, the best K others live on. A sentence stops with K finished
  * hypotheses or at its length limit (live ones then count as finished).
@@ -27,8 +27,8 @@ typedef struct {
 
 /* Translate B non-empty sentences (src[b] has src_n[b] ids, no </s>); out (B)
  * receives each sentence's hypotheses; free them with nmt_nbest_free. */
-int nmt_search(nmt_dec *d, const nn_net *net, nn_params *p, const int *const *src,
-               const int *src_n, int B, const nmt_search_opts *o, nmt_nbest *out);
+int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
+               const nmt_search_opts *o, nmt_nbest *out);
 void nmt_nbest_free(nmt_nbest *nb);
 
 #endif

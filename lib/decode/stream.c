@@ -4,6 +4,7 @@
 #include "base/pool.h"
 #include "base/utf8.h"
 #include "decode/align.h"
+#include "decode/svg.h"
 #include "nn/parallel.h"
 #include <cblas.h>
 #include <stdio.h>
@@ -14,8 +15,16 @@ typedef struct {
   int *ids;
   int n, cap;
   nmt_nbest out;
-  int *align; /* --alignment: the source position of each shown hypothesis's tokens, one after another */
+  float *att; /* the attention of each shown hypothesis (nmt_attention's rows), one after another
+                 (--alignment; --attention-svg: the best's; --replace-unk: those with an <unk>) */
+  nmt_strbuf src; /* --replace-unk, --attention-svg: the source tokens */
 } line_job;
+
+static bool has_unk(const nmt_hyp *h) {
+  for (int i = 0; i < h->n; i++)
+    if (h->ids[i] == NMT_UNK) return true;
+  return false;
+}
 
 /* A decoding thread: its own decoder state and batch buffers. */
 typedef struct {
@@ -26,7 +35,8 @@ typedef struct {
 } worker;
 
 typedef struct {
-  const nmt_model *m;
+  const nmt_models *e;
+  const nmt_vocab *src, *tgt; /* the first model's: the input's ids, the output's */
   const nmt_decode_opts *o;
   int threads;   /* worker threads (or BLAS threads for one batch) */
   worker *w;     /* (threads) */
@@ -46,27 +56,32 @@ static int by_length(const void *x, const void *y, void *jobs) {
   return d ? d : a - b;
 }
 
-/* The alignments of the hypotheses shown for lines jobs[idx[0..nb)]. */
+/* The attention of the hypotheses shown for lines jobs[idx[0..nb)]. */
 static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
   int shown = s->o->n_best ? s->o->search.beam : 1, R = 0, st = NMT_OK;
   size_t rows = (size_t)nb * shown;
   const int **src = malloc(sizeof *src * rows), **tgt = malloc(sizeof *tgt * rows);
   int *src_n = malloc(sizeof *src_n * rows), *tgt_n = malloc(sizeof *tgt_n * rows);
-  int **out = malloc(sizeof *out * rows);
+  float **out = malloc(sizeof *out * rows);
   if (!src || !tgt || !src_n || !tgt_n || !out) st = nmt_fail(NMT_EIO, "out of memory");
   for (int b = 0; b < nb && !st; b++) {
     line_job *j = &s->jobs[idx[b]];
-    int k = j->out.n < shown ? j->out.n : shown, total = 0;
-    for (int h = 0; h < k; h++) total += j->out.hyps[h].n;
-    free(j->align);
-    if (!(j->align = malloc(sizeof *j->align * (size_t)(total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
-    for (int h = 0, at = 0; h < k && !st; h++, R++) {
+    int k = j->out.n < shown ? j->out.n : shown;
+    size_t total = 0;
+    for (int h = 0; h < k; h++) total += (size_t)j->out.hyps[h].n * (j->n + 1);
+    free(j->att);
+    if (!(j->att = malloc(sizeof *j->att * (total + 1)))) st = nmt_fail(NMT_EIO, "out of memory");
+    size_t at = 0;
+    for (int h = 0; h < k && !st; h++) {
       const nmt_hyp *hyp = &j->out.hyps[h];
-      src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->align + at;
-      at += hyp->n;
+      if (s->o->alignment || (!h && s->o->attention_svg) || has_unk(hyp)) { /* only what is read */
+        src[R] = j->ids, src_n[R] = j->n, tgt[R] = hyp->ids, tgt_n[R] = hyp->n, out[R] = j->att + at;
+        R++;
+      }
+      at += (size_t)hyp->n * (j->n + 1);
     }
   }
-  if (!st) st = nmt_align(dec, &s->m->net, (nn_params *)&s->m->params, src, src_n, tgt, tgt_n, R, out);
+  if (!st) st = nmt_attention(dec, s->e, src, src_n, tgt, tgt_n, R, out);
   free(src), free(tgt), free(src_n), free(tgt_n), free(out);
   return st;
 }
@@ -88,9 +103,10 @@ static void translate_share(void *ctx, int part, int parts) {
   for (int i = part * B; !st && i < sh->k; i += parts * B) {
     int nb = sh->k - i < B ? sh->k - i : B;
     for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
-    st = nmt_search(&w->dec, &s->m->net, (nn_params *)&s->m->params, w->src, w->len, nb, &s->o->search, w->out);
+    st = nmt_search(&w->dec, s->e, w->src, w->len, nb, &s->o->search, w->out);
     for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
-    if (!st && s->o->alignment) st = align_batch(s, &w->dec, s->order + i, nb);
+    if (!st && (s->o->alignment || s->o->replace_unk || s->o->attention_svg))
+      st = align_batch(s, &w->dec, s->order + i, nb);
   }
   nn_parallel_nested(false);
   sh->status = st;
@@ -116,19 +132,22 @@ static int translate_window(stream *s, int n) {
   return st;
 }
 
-/* " ||| 0-0 1-2 ...": source-target pairs of target tokens [0, n). */
-static int add_alignment(nmt_strbuf *b, const int *align, int n) {
-  int st = nmt_strbuf_add(b, " ||| ", 5);
-  for (int t = 0; t < n && !st; t++) {
-    char pair[32];
-    st = nmt_strbuf_add(b, pair, (size_t)snprintf(pair, sizeof pair, t ? " %d-%d" : "%d-%d", align[t], t));
-  }
-  return st ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+/* The text of hypothesis h of line j, its <unk>s replaced when asked (att: its attention). */
+static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const float *att, nmt_strbuf *line) {
+  if (!s->o->replace_unk || !has_unk(h)) return nmt_text_target(s->text, h->ids, h->n, line);
+  nmt_strbuf toks = {0};
+  int *align = malloc(sizeof *align * (size_t)h->n), st = align ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  for (int t = 0; !st && t < h->n; t++) align[t] = nmt_attention_argmax(att + (size_t)t * (j->n + 1), j->n);
+  if (!st)
+    st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len, s->o->unk_dict, &toks);
+  if (!st) st = nmt_text_output(s->text, toks.s ? toks.s : "", toks.len, line);
+  free(toks.s), free(align);
+  return st;
 }
 
-/* One output line: hypothesis h (NULL: an empty line) of input line `lineno`,
- * with its alignment `align` when asked. */
-static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, const int *align,
+/* One output line: hypothesis h (NULL: an empty line) of input line j, number
+ * `lineno`, with its alignment from `att` when asked. */
+static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, const nmt_hyp *h, const float *att,
                      nmt_strbuf *line) {
   line->len = 0;
   int st = NMT_OK;
@@ -137,8 +156,10 @@ static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, co
     if (nmt_strbuf_add(line, head, (size_t)snprintf(head, sizeof head, "%ld ||| ", lineno)))
       st = nmt_fail(NMT_EIO, "out of memory");
   }
-  if (!st && h) st = nmt_text_target(s->text, h->ids, h->n, line);
-  if (!st && s->o->alignment) st = add_alignment(line, align, h ? h->n : 0);
+  if (!st && h) st = hyp_text(s, j, h, att, line);
+  if (!st && s->o->alignment && nmt_strbuf_add(line, " ||| ", 5)) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && s->o->alignment && h)
+    st = nmt_attention_text(line, att, h->n, j->n, s->o->alignment, s->o->align_threshold);
   if (!st && s->o->n_best) { /* Marian's features field (one feature, F0: the model) and total */
     char score[96];
     double v = h ? (double)h->score : 0.0;
@@ -147,18 +168,46 @@ static int write_hyp(stream *s, nmt_writer *w, long lineno, const nmt_hyp *h, co
   return st ? st : nmt_writer_line(w, line->s ? line->s : "", line->len);
 }
 
+/* DIR/N.svg: the attention picture of line j's best translation (N: the line, 0-based). */
+static int write_svg(stream *s, const line_job *j, long lineno) {
+  const nmt_hyp *h = &j->out.hyps[0];
+  nmt_tokens src = {0};
+  char *line = malloc(j->src.len + 1), path[4096];
+  const char **cols = malloc(sizeof *cols * (size_t)(j->n + 1)), **rows = malloc(sizeof *rows * (size_t)(h->n + 1));
+  int st = line && cols && rows ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) memcpy(line, j->src.s ? j->src.s : "", j->src.len), line[j->src.len] = '\0';
+  if (!st) st = nmt_tokens_split(&src, line, j->src.len);
+  for (int i = 0; !st && i < src.count; i++) line[src.s[i] - line + src.n[i]] = '\0'; /* labels end there */
+  for (int i = 0; !st && i < j->n; i++) cols[i] = i < src.count ? src.s[i] : "";
+  if (!st) cols[j->n] = "</s>";
+  for (int t = 0; !st && t < h->n; t++) rows[t] = nmt_vocab_token(s->tgt, h->ids[t]);
+  nmt_strbuf svg = {0};
+  nmt_writer *w = NULL;
+  if (!st) st = nmt_attention_svg(&svg, cols, j->n + 1, rows, h->n, j->att);
+  if (!st && snprintf(path, sizeof path, "%s/%ld.svg", s->o->attention_svg, lineno) >= (int)sizeof path)
+    st = nmt_fail(NMT_EUSAGE, "%s: too long a folder name", s->o->attention_svg);
+  if (!st) st = nmt_writer_open(&w, path, 0);
+  if (!st) st = nmt_writer_write(w, svg.s, svg.len);
+  if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
+  nmt_tokens_free(&src);
+  free(line), free(cols), free(rows), free(svg.s);
+  return st;
+}
+
 static int write_window(stream *s, int n, nmt_writer *w) {
   nmt_strbuf line = {0};
   int st = NMT_OK;
   for (int i = 0; i < n && !st; i++) {
     const line_job *j = &s->jobs[i];
-    int shown = s->o->n_best ? j->out.n : 1, at = 0;
+    int shown = s->o->n_best ? j->out.n : 1;
+    size_t at = 0;
     for (int h = 0; h < shown && !st; h++) {
       const nmt_hyp *hyp = j->out.n ? &j->out.hyps[h] : NULL;
-      st = write_hyp(s, w, s->first + i, hyp, j->align + at, &line);
-      at += hyp ? hyp->n : 0;
+      st = write_hyp(s, w, j, s->first + i, hyp, j->att ? j->att + at : NULL, &line);
+      at += hyp ? (size_t)hyp->n * (j->n + 1) : 0;
     }
-    if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, s->first + i, NULL, NULL, &line);
+    if (!st && s->o->n_best && !j->out.n) st = write_hyp(s, w, j, s->first + i, NULL, NULL, &line);
+    if (!st && s->o->attention_svg && j->out.n) st = write_svg(s, j, s->first + i);
   }
   for (int i = 0; i < n; i++) nmt_nbest_free(&s->jobs[i].out);
   free(line.s);
@@ -178,7 +227,10 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   const char *toks;
   size_t ntoks;
   int st = nmt_text_source(s->text, line, len, &toks, &ntoks);
-  if (!st) st = nmt_vocab_encode(s->m->src, toks, ntoks, &j->ids, &j->n, &j->cap);
+  if (!st) st = nmt_vocab_encode(s->src, toks, ntoks, &j->ids, &j->n, &j->cap);
+  j->src.len = 0;
+  if (!st && (s->o->replace_unk || s->o->attention_svg) && nmt_strbuf_add(&j->src, toks, ntoks))
+    st = nmt_fail(NMT_EIO, "out of memory");
   if (!st && j->n > s->o->max_length) {
     snprintf(msg, sizeof msg, "%s:%ld: %d subwords, translating the first %d (--max-length)", name, lineno,
              j->n, s->o->max_length);
@@ -206,12 +258,12 @@ static int read_window(stream *s, nmt_reader *r, nmt_writer *w, int cap) {
   return k < 0 ? -1 : n;
 }
 
-int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts *o, nmt_reader *r,
-                      nmt_writer *w) {
+int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *text, const nmt_decode_opts *o,
+                      nmt_reader *r, nmt_writer *w) {
   int cap = o->mini_batch * o->maxi_batch;
   int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
-  stream s = {.m = m, .o = o, .threads = threads, .text = text, .w = calloc((size_t)threads, sizeof(worker)),
-              .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
+  stream s = {.e = e, .src = first->src, .tgt = first->tgt, .o = o, .threads = threads, .text = text,
+              .w = calloc((size_t)threads, sizeof(worker)), .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
   bool ok = s.w && s.jobs && s.order;
   for (int i = 0; ok && i < threads; i++) {
     worker *wk = &s.w[i];
@@ -226,7 +278,7 @@ int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts 
     if (!st) st = translate_window(&s, n);
     if (!st) st = write_window(&s, n, w);
   }
-  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].align);
+  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].att), free(s.jobs[i].src.s);
   free(s.jobs), free(s.order);
   for (int i = 0; s.w && i < threads; i++) {
     nmt_dec_free(&s.w[i].dec);

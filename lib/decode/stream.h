@@ -5,8 +5,10 @@
  * short when the input stalls, and the answers are flushed before waiting. */
 #ifndef NMT_DECODE_STREAM_H
 #define NMT_DECODE_STREAM_H
+#include "decode/align.h"
 #include "decode/search.h"
 #include "decode/text.h"
+#include "decode/unk.h"
 #include "io/io.h"
 
 enum { NMT_MAX_DECODE_THREADS = 8 };
@@ -17,16 +19,23 @@ typedef struct {
   int max_length;             /* longer sources are cut to this many subwords (with a warning) */
   int threads;                /* decoding threads, 1..NMT_MAX_DECODE_THREADS */
   bool n_best;                /* every hypothesis, in Marian's format: "N ||| text ||| F0= score ||| score" */
-  bool alignment;             /* " ||| s-t ..." after each translation */
+  nmt_align_kind alignment;   /* " ||| ..." after each translation (decode/align.h), or NONE */
+  float align_threshold;      /* NMT_ALIGN_THRESHOLD's */
+  bool replace_unk;           /* each <unk> out: its most attended source word (decode/unk.h) */
+  const nmt_unk_dict *unk_dict; /* with replace_unk: the words' translations (NULL: the words) */
+  const char *attention_svg;  /* a folder: N.svg, the best translation's attention of input line N
+                                 (0-based; decode/svg.h) for every line translated, or NULL */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
    * written; too long: cut): one message naming file and line. May be NULL. */
   void (*warn)(void *ctx, const char *msg);
   void *warn_ctx;
 } nmt_decode_opts;
 
-/* Translate r's lines into w (text: the model's source and output text
- * handling). NMT_OK or the first error; w is left to the caller to commit. */
-int nmt_decode_stream(const nmt_model *m, nmt_text *text, const nmt_decode_opts *o, nmt_reader *r,
-                      nmt_writer *w);
+/* Translate r's lines into w with the models e (one, or an ensemble): text is
+ * the source and output text handling, first the first model (its
+ * vocabularies give the source ids and read the output's). NMT_OK or the first
+ * error; w is left to the caller to commit. */
+int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *text, const nmt_decode_opts *o,
+                      nmt_reader *r, nmt_writer *w);
 
 #endif

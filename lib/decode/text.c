@@ -38,7 +38,7 @@ struct nmt_text {
   tok_scratch scratch;
   nmt_strbuf norm, tok;   /* the tokenizer's passes; each line ends in '\n' */
   nmt_bpe *bpe;
-  nmt_strbuf bpe_out, words;
+  nmt_strbuf bpe_out, words, toks;
 };
 
 int nmt_text_new(nmt_text **tp, const nmt_model *m, const char *path, bool raw, bool postprocess) {
@@ -66,7 +66,7 @@ void nmt_text_free(nmt_text *t) {
   if (t->raw) tok_config_free(&t->src);
   if (t->detok) tok_config_free(&t->tgt);
   tok_scratch_free(&t->scratch);
-  free(t->norm.s), free(t->tok.s), free(t->bpe_out.s), free(t->words.s);
+  free(t->norm.s), free(t->tok.s), free(t->bpe_out.s), free(t->words.s), free(t->toks.s);
   nmt_bpe_free(t->bpe);
   free(t);
 }
@@ -88,9 +88,16 @@ int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, s
 }
 
 int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out) {
-  if (!t->detok) return nmt_ids_text(t->m->tgt, ids, n, t->join, out);
+  t->toks.len = 0;
+  int st = nmt_ids_text(t->m->tgt, ids, n, false, &t->toks);
+  return st ? st : nmt_text_output(t, t->toks.s ? t->toks.s : "", t->toks.len, out);
+}
+
+int nmt_text_output(nmt_text *t, const char *toks, size_t n, nmt_strbuf *out) {
+  if (!t->join) return nmt_strbuf_add(out, toks, n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  if (!t->detok) return nmt_bpe_join(toks, n, out);
   t->words.len = 0;
-  int st = nmt_ids_text(t->m->tgt, ids, n, true, &t->words);
+  int st = nmt_bpe_join(toks, n, &t->words);
   t->tok.len = 0;
   if (!st && t->words.len &&
       !tok_detokenize(&t->tgt, &t->scratch, t->words.s, t->words.len, &t->tok))

@@ -27,5 +27,8 @@ void nmt_text_free(nmt_text *t);
 int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n);
 /* Append the output text of target ids[0..n) to out. */
 int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out);
+/* The same from the target tokens toks[0..n) (space separated, unjoined), e.g.
+ * with <unk> replaced (decode/unk.h). */
+int nmt_text_output(nmt_text *t, const char *toks, size_t n, nmt_strbuf *out);
 
 #endif

@@ -63,6 +63,31 @@ static int each_token(const char *line, size_t len, int (*fn)(const char *, size
   return NMT_OK;
 }
 
+static int add_token(const char *s, size_t n, void *ctx) {
+  nmt_tokens *t = ctx;
+  if (t->count == t->cap) {
+    int cap = t->cap ? 2 * t->cap : 64;
+    const char **s2 = realloc(t->s, sizeof *s2 * (size_t)cap);
+    if (s2) t->s = s2;
+    size_t *n2 = realloc(t->n, sizeof *n2 * (size_t)cap);
+    if (n2) t->n = n2;
+    if (!s2 || !n2) return -1;
+    t->cap = cap;
+  }
+  t->s[t->count] = s, t->n[t->count++] = n;
+  return 0;
+}
+
+int nmt_tokens_split(nmt_tokens *t, const char *line, size_t len) {
+  t->count = 0;
+  return each_token(line, len, add_token, t) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+void nmt_tokens_free(nmt_tokens *t) {
+  free(t->s), free(t->n);
+  memset(t, 0, sizeof *t);
+}
+
 typedef struct {
   const nmt_vocab *v;
   int **ids;

@@ -31,6 +31,16 @@ const char *nmt_vocab_token(const nmt_vocab *v, int id);
 /* Whether a and b hold the same tokens under the same ids. */
 bool nmt_vocab_equal(const nmt_vocab *a, const nmt_vocab *b);
 
+/* The tokens of a line as pieces of it (split as nmt_vocab_encode splits: at
+ * spaces and '\r'): s[i] (not NUL-terminated), n[i] bytes. */
+typedef struct {
+  const char **s;
+  size_t *n;
+  int count, cap;
+} nmt_tokens;
+/* Split line[0..len) into t (its earlier tokens dropped, its room kept). NMT_OK or NMT_EIO. */
+int nmt_tokens_split(nmt_tokens *t, const char *line, size_t len);
+void nmt_tokens_free(nmt_tokens *t);
 /* Ids of the space-separated tokens of line[0..len) appended to *ids (grown
  * with realloc; *n counts them, *cap the room). NMT_OK or NMT_EIO. */
 int nmt_vocab_encode(const nmt_vocab *v, const char *line, size_t len, int **ids, int *n,

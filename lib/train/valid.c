@@ -98,7 +98,7 @@ static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
       src[b] = c->src + c->src_off[i + b];
       n[b] = (int)(c->src_off[i + b + 1] - c->src_off[i + b]);
     }
-    st = nmt_search(&d, &m->net, &m->params, src, n, B, &o, out);
+    st = nmt_search(&d, NMT_ONE_MODEL(&m->net, &m->params), src, n, B, &o, out);
     for (int b = 0; b < B; b++) {
       nmt_strbuf text = {0};
       if (!st && out[b].n) st = nmt_ids_text(m->tgt, out[b].hyps[0].ids, out[b].hyps[0].n, true, &text);

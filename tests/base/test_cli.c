@@ -138,3 +138,35 @@ TEST(cli_implicit_value) {
   CHECK_INT(nmt_cli_parse(&cli, 3, bad, &pos), NMT_EUSAGE);
   CHECK_STR(nmt_errmsg(), "--smooth must be a finite number between 0 and 1 (got 2)");
 }
+
+/* A list given once takes all its values after one use; a string with an
+ * implicit value takes it when nothing but an option follows. */
+TEST(cli_once_lists_and_implicit_values) {
+  nmt_strlist m = {0};
+  const char *a = NULL;
+  bool f = false;
+  const nmt_opt opts[] = {
+      {"model", 'm', NMT_OPT_LIST, &m, "FILE", "models", .once = true},
+      {"align", 0, NMT_OPT_STR, &a, "KIND", "alignments", .implicit = "hard"},
+      {"flag", 'f', NMT_OPT_FLAG, &f, NULL, "a flag"},
+      {0}};
+  nmt_cli cli = {"nmt-x", "[options]", NULL, NULL, opts, false};
+  nmt_strlist pos;
+  char *two[] = {"nmt-x", "-m", "a", "b", "--align", "-f", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 6, two, &pos), NMT_OK);
+  CHECK(m.n == 2 && f);
+  CHECK_STR(a, "hard");
+  free(pos.v);
+  char *last[] = {"nmt-x", "--align", NULL}, *given[] = {"nmt-x", "--align", "soft", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 2, last, &pos), NMT_OK);
+  CHECK_STR(a, "hard");
+  free(pos.v);
+  CHECK_INT(nmt_cli_parse(&cli, 3, given, &pos), NMT_OK);
+  CHECK_STR(a, "soft");
+  free(pos.v);
+  m.n = 0;
+  char *twice[] = {"nmt-x", "-m", "a", "-m", "b", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 5, twice, &pos), NMT_EUSAGE);
+  CHECK_STR(nmt_errmsg(), "-m/--model given twice");
+  free(m.v);
+}

@@ -1,5 +1,6 @@
 /* Step-wise decoding against the training forward, beam search properties,
  * and an end-to-end train + decode run through the tools. */
+#include "decode/decode_case.h"
 #include "decode/search.h"
 #include "base/err.h"
 #include "models/model.h"
@@ -18,25 +19,16 @@ static nmt_model_opts tiny_opts(const char *attention, bool local) {
                           .attention = attention, .local = local, .window = 2, .input_feed = true};
 }
 
-static void random_model_opts(nmt_model *m, const nmt_model_opts *o, uint64_t seed) {
-  const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n";
-  nmt_vocab *vs, *vt;
-  nmt_vocab_parse(&vs, text, strlen(text), "v");
-  nmt_vocab_parse(&vt, text, strlen(text), "v");
-  CHECK_INT(nmt_model_create(m, o, vs, vt, seed), NMT_OK);
-  nn_params_init(&m->params, NN_INIT_UNIFORM, 0.5f, seed); /* peakier than 0.1: a real test */
-}
-
 static void random_model(nmt_model *m, const char *attention, bool local, uint64_t seed) {
   nmt_model_opts o = tiny_opts(attention, local);
-  random_model_opts(m, &o, seed);
+  decode_model(m, &o, seed);
 }
 
 /* -log p(tgt | src) summed over sentences, one step at a time. */
 static double forced_score(nmt_model *m, const int *src, const int *src_len, int S,
                            const int *tgt_out, int T, int nb) {
   nmt_dec d = {0};
-  CHECK_INT(nmt_dec_start(&d, &m->net, &m->params, src, src_len, nb, S, 1), NMT_OK);
+  CHECK_INT(nmt_dec_start(&d, NMT_ONE_MODEL(&m->net, &m->params), src, src_len, nb, S, 1), NMT_OK);
   int prev[B];
   double nll = 0;
   for (int b = 0; b < nb; b++) prev[b] = NMT_BOS;
@@ -77,35 +69,10 @@ static double forward_loss(nmt_model *m) {
 /* The Luong attention types, then the encoder and decoder variants of issue
  * 3, then the other families (docs/models.md): every decoding test runs on
  * each. A family's engineer adds its configurations at the end. */
-#pragma GCC diagnostic ignored "-Woverride-init" /* rows override TINY's fields */
-#define TINY .dim_emb = 5, .dim_rnn = 8, .enc_depth = 2, .dec_depth = 2, .window = 2, .input_feed = true
-static const nmt_model_opts variant[] = {
-    {TINY, .attention = "dot"},
-    {TINY, .attention = "general"},
-    {TINY, .attention = "mlp"},
-    {TINY, .attention = "mlp", .local = true},
-    {TINY, .attention = "general", .enc_type = "bidirectional"},
-    {TINY, .attention = "mlp", .local = true, .enc_type = "bi-unidirectional", .enc_depth = 3},
-    {TINY, .attention = "general", .reverse_source = true, .enc_depth = 1},
-    {TINY, .attention = "none", .enc_type = "bidirectional", .dec_depth = 3},
-    {TINY, .attention = "dot", .enc_type = "bidirectional", .reverse_source = true, .enc_depth = 3, .dec_depth = 1},
-    /* rhn (paper 003; the reconstructor, training only, in tests/models/test_rhn.c) */
-    {TINY, .type = "rhn", .attention = "general", .enc_type = "bidirectional", .enc_cell_depth = 2, .dec_cell_depth = 3},
-    {TINY, .type = "rhn", .attention = "mlp", .local = true, .rhn_coupled = true, .dec_cell_depth = 2},
-    {TINY, .type = "rhn", .attention = "none", .enc_cell_depth = 2},
-    /* srnmt (paper 000): SR-NMT bidirectional; E = H (no highway projection), 3 decoder layers; SRU with LN */
-    {TINY, .type = "srnmt", .attention = "mlp", .enc_type = "bidirectional"},
-    {TINY, .type = "srnmt", .attention = "mlp", .dim_emb = 8, .dec_depth = 3},
-    {TINY, .type = "srnmt", .attention = "mlp", .enc_cell = "sru", .dec_cell = "sru", .enc_type = "bi-unidirectional", .layer_norm = true},
-};
-enum { NVARIANTS = sizeof variant / sizeof variant[0] };
-
-static void variant_model(nmt_model *m, int i, uint64_t seed) { random_model_opts(m, &variant[i], seed); }
-
 TEST(decode_step_matches_training_forward) {
-  for (int i = 0; i < NVARIANTS; i++) {
+  for (int i = 0; i < DECODE_NVARIANTS; i++) {
     nmt_model m;
-    variant_model(&m, i, 11 + (uint64_t)i);
+    decode_variant(&m, i, 11 + (uint64_t)i);
     double want = forward_loss(&m), got = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
     if (fabs(got - want) > 1e-4 * want) T_FAIL("variant %d: step %.6f, forward %.6f", i, got, want);
     nmt_model_free(&m);
@@ -116,9 +83,9 @@ TEST(decode_step_matches_training_forward) {
  * float for every variant: every weight product goes through nn_gemm_weights;
  * the embedding tables get no int8 copy. */
 TEST(decode_int8_tracks_float) {
-  for (int i = 0; i < NVARIANTS; i++) {
+  for (int i = 0; i < DECODE_NVARIANTS; i++) {
     nmt_model m;
-    variant_model(&m, i, 51 + (uint64_t)i);
+    decode_variant(&m, i, 51 + (uint64_t)i);
     double want = forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B);
     CHECK_INT(nn_params_quantize(&m.params), NMT_OK);
     /* the embedding tables are only looked up: no int8 copy of them */
@@ -134,9 +101,9 @@ TEST(decode_int8_tracks_float) {
 /* A model saved with each variant loads with the same layout and scores the same. */
 TEST(decode_variants_round_trip) {
   const char *file = t_tmp("variant.bin");
-  for (int i = 0; i < NVARIANTS; i++) {
+  for (int i = 0; i < DECODE_NVARIANTS; i++) {
     nmt_model m, r;
-    variant_model(&m, i, 31 + (uint64_t)i);
+    decode_variant(&m, i, 31 + (uint64_t)i);
     CHECK_INT(nmt_model_save(&m, file), NMT_OK);
     if (nmt_model_load(&r, file) != NMT_OK) {
       T_FAIL("variant %d: %s", i, nmt_errmsg());
@@ -187,13 +154,13 @@ TEST(decode_old_config_loads) {
 TEST(decode_beam_scores_are_exact) {
   const int s0[] = {4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
   const int *srcs[B] = {s0, s1, s2}, lens[B] = {3, 1, 4};
-  for (int i = 0; i < NVARIANTS; i++) {
+  for (int i = 0; i < DECODE_NVARIANTS; i++) {
     nmt_model m;
-    variant_model(&m, i, 5 + (uint64_t)i);
+    decode_variant(&m, i, 5 + (uint64_t)i);
     nmt_dec d = {0};
     nmt_nbest out[B];
     nmt_search_opts o = {4, 0, 2.0f};
-    CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, out), NMT_OK);
+    CHECK_INT(nmt_search(&d, NMT_ONE_MODEL(&m.net, &m.params), srcs, lens, B, &o, out), NMT_OK);
     for (int b = 0; b < B; b++) {
       CHECK(out[b].n >= 1 && out[b].n <= 4);
       for (int j = 0; j < out[b].n; j++) {
@@ -226,9 +193,9 @@ TEST(decode_batch_equals_one_at_a_time) {
   nmt_dec d = {0};
   nmt_nbest all[B], one;
   nmt_search_opts o = {3, 0, 2.0f};
-  CHECK_INT(nmt_search(&d, &m.net, &m.params, srcs, lens, B, &o, all), NMT_OK);
+  CHECK_INT(nmt_search(&d, NMT_ONE_MODEL(&m.net, &m.params), srcs, lens, B, &o, all), NMT_OK);
   for (int b = 0; b < B; b++) {
-    CHECK_INT(nmt_search(&d, &m.net, &m.params, &srcs[b], &lens[b], 1, &o, &one), NMT_OK);
+    CHECK_INT(nmt_search(&d, NMT_ONE_MODEL(&m.net, &m.params), &srcs[b], &lens[b], 1, &o, &one), NMT_OK);
     CHECK(one.n == all[b].n && one.hyps[0].n == all[b].hyps[0].n);
     CHECK(!memcmp(one.hyps[0].ids, all[b].hyps[0].ids, sizeof(int) * (size_t)one.hyps[0].n));
     CHECK_NEAR(one.hyps[0].score, all[b].hyps[0].score, 1e-4 * fabs(one.hyps[0].score));
@@ -246,12 +213,12 @@ TEST(decode_shortlist_renormalises) {
   random_model(&m, "general", false, 7);
   nmt_dec full = {0}, sl = {0};
   const int prev[B] = {NMT_BOS, NMT_BOS, NMT_BOS};
-  CHECK_INT(nmt_dec_start(&full, &m.net, &m.params, fsrc, fsrc_len, B, 4, 1), NMT_OK);
+  CHECK_INT(nmt_dec_start(&full, NMT_ONE_MODEL(&m.net, &m.params), fsrc, fsrc_len, B, 4, 1), NMT_OK);
   CHECK_INT(nmt_dec_step(&full, prev, NULL), NMT_OK);
   for (int W = 2; W <= 6; W += 4) { /* 2 < 2K = 4 for beam 2: 4 ids */
     int K = W == 2 ? 2 : 1, n = W < 2 * K ? 2 * K : W, prevk[2 * B];
     for (int r = 0; r < B * K; r++) prevk[r] = NMT_BOS;
-    CHECK_INT(nmt_dec_start(&sl, &m.net, &m.params, fsrc, fsrc_len, B, 4, K), NMT_OK);
+    CHECK_INT(nmt_dec_start(&sl, NMT_ONE_MODEL(&m.net, &m.params), fsrc, fsrc_len, B, 4, K), NMT_OK);
     CHECK_INT(nmt_dec_step(&sl, prevk, &(nmt_step_args){.shortlist = W}), NMT_OK);
     for (int b = 0; b < B; b++) {
       const float *f = full.logp + b * V, *s = sl.logp + b * K * V;

@@ -58,14 +58,14 @@ TEST(score_equals_training_loss) {
     nmt_dec d = {0};
     double lp[NP], alone;
     float w0[5], w1[2], w2[1], *word[NP] = {w0, w1, w2};
-    CHECK_INT(nmt_score(&d, &m.net, &m.params, src, src_n, tgt, tgt_n, NP, lp, word), NMT_OK);
+    CHECK_INT(nmt_score(&d, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, NP, lp, word), NMT_OK);
     CHECK_NEAR(-(lp[0] + lp[1] + lp[2]), training_nll(&m), 1e-4 * fabs(training_nll(&m)));
     for (int r = 0; r < NP; r++) {
       double sum = 0;
       for (int t = 0; t <= tgt_n[r]; t++) sum += word[r][t];
       CHECK_NEAR(sum, lp[r], 1e-5);
       CHECK(lp[r] < 0);
-      CHECK_INT(nmt_score(&d, &m.net, &m.params, src + r, src_n + r, tgt + r, tgt_n + r, 1, &alone, NULL), NMT_OK);
+      CHECK_INT(nmt_score(&d, NMT_ONE_MODEL(&m.net, &m.params), src + r, src_n + r, tgt + r, tgt_n + r, 1, &alone, NULL), NMT_OK);
       CHECK_NEAR(alone, lp[r], 1e-5); /* the same alone as in the batch */
     }
     nmt_dec_free(&d);
@@ -89,7 +89,7 @@ TEST(score_equals_training_loss_tied) {
     nn_params_init(&m.params, NN_INIT_UNIFORM, 0.5f, 11);
     nmt_dec d = {0};
     double lp[NP];
-    CHECK_INT(nmt_score(&d, &m.net, &m.params, src, src_n, tgt, tgt_n, NP, lp, NULL), NMT_OK);
+    CHECK_INT(nmt_score(&d, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, NP, lp, NULL), NMT_OK);
     CHECK_NEAR(-(lp[0] + lp[1] + lp[2]), training_nll(&m), 1e-4 * fabs(training_nll(&m)));
     nmt_dec_free(&d);
     nmt_model_free(&m);

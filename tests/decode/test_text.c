@@ -98,8 +98,9 @@ TEST(decode_text_raw_source_and_detokenized_output) {
   nmt_model_free(&m);
 }
 
-/* Alignments do not depend on what else is in the pass (padding is masked),
- * stay inside the source, and need attention. */
+/* Attention weights do not depend on what else is in the pass (padding is
+ * masked), are a distribution over the source and </s>, give hard alignments
+ * inside the source, and need attention. */
 TEST(decode_text_alignment_batch_independent) {
   static const int s0[] = {4, 5, 6, 7, 8}, s1[] = {9}, s2[] = {10, 11, 12};
   static const int t0[] = {4, 5, 6}, t1[] = {7, 8, 9, 10, 11, 4}, t2[] = {11};
@@ -108,16 +109,24 @@ TEST(decode_text_alignment_batch_independent) {
   for (int reverse = 0; reverse < 2; reverse++) {
     nmt_model m;
     tiny_model(&m, "general", reverse);
-    int together[3][6], alone[3][6];
-    int *out[] = {together[0], together[1], together[2]};
+    float together[3][6 * 6], alone[3][6 * 6];
+    float *out[] = {together[0], together[1], together[2]};
     nmt_dec g = {0};
-    CHECK_INT(nmt_align(&g, &m.net, &m.params, src, src_n, tgt, tgt_n, 3, out), NMT_OK);
+    CHECK_INT(nmt_attention(&g, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, 3, out), NMT_OK);
     for (int r = 0; r < 3; r++) {
-      int *one = alone[r];
-      CHECK_INT(nmt_align(&g, &m.net, &m.params, src + r, src_n + r, tgt + r, tgt_n + r, 1, &one), NMT_OK);
-      for (int j = 0; j < tgt_n[r]; j++) {
-        CHECK_INT(together[r][j], alone[r][j]);
-        CHECK(together[r][j] >= 0 && together[r][j] < src_n[r]);
+      float *one = alone[r];
+      CHECK_INT(nmt_attention(&g, NMT_ONE_MODEL(&m.net, &m.params), src + r, src_n + r, tgt + r, tgt_n + r, 1, &one),
+                NMT_OK);
+      for (int j = 0, S = src_n[r] + 1; j < tgt_n[r]; j++) {
+        int a = nmt_attention_argmax(together[r] + j * S, src_n[r]), b = nmt_attention_argmax(alone[r] + j * S, src_n[r]);
+        CHECK_INT(a, b);
+        CHECK(a >= 0 && a < src_n[r]);
+        double sum = 0; /* a distribution over the source and its </s> */
+        for (int s = 0; s < S; s++) {
+          sum += together[r][j * S + s];
+          CHECK_NEAR(together[r][j * S + s], alone[r][j * S + s], 1e-6);
+        }
+        CHECK_NEAR(sum, 1, 1e-5);
       }
     }
     nmt_dec_free(&g);
@@ -126,8 +135,8 @@ TEST(decode_text_alignment_batch_independent) {
   nmt_model m;
   tiny_model(&m, "none", false);
   nmt_dec g = {0};
-  int a[3], *out = a;
-  CHECK_INT(nmt_align(&g, &m.net, &m.params, src, src_n, tgt, tgt_n, 1, &out), NMT_EUSAGE);
+  float a[3 * 6], *out = a;
+  CHECK_INT(nmt_attention(&g, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, 1, &out), NMT_EUSAGE);
   nmt_dec_free(&g);
   nmt_model_free(&m);
 }

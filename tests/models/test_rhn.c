@@ -75,7 +75,7 @@ static double loss_of(model_case *mc, nn_params *p) {
 /* -log p(targets) decoding one step at a time through encode/step (nmt_dec). */
 static double forced_nll(const nn_net *m, nn_params *p) {
   nmt_dec d = {0};
-  CHECK_INT(nmt_dec_start(&d, m, p, src, src_len, B, S, 1), NMT_OK);
+  CHECK_INT(nmt_dec_start(&d, NMT_ONE_MODEL(m, p), src, src_len, B, S, 1), NMT_OK);
   double nll = 0;
   for (int t = 0; t < TT; t++) {
     CHECK_INT(nmt_dec_step(&d, tgt_in + t * B, NULL), NMT_OK);

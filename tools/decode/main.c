@@ -1,20 +1,37 @@
 /* nmt-decode: translate BPE'd (or, with --raw, plain) text with a model from nmt-train. */
 #include "base/cli.h"
+#include "decode/ensemble.h"
 #include "decode/stream.h"
 #include "decode_tool.h"
 #include "nn/device.h"
 #include "base/err.h"
 #include "tool.h"
 #include <cblas.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --alignment's kind: hard, soft or a threshold in (0, 1] (1 is hard, as Marian's). */
+static int parse_alignment(decode_args *a) {
+  char *end;
+  double t = strtod(a->alignment, &end);
+  a->align_kind = !strcmp(a->alignment, "hard") ? NMT_ALIGN_HARD : !strcmp(a->alignment, "soft") ? NMT_ALIGN_SOFT
+                : end != a->alignment && !*end && t > 0 && t < 1 ? NMT_ALIGN_THRESHOLD
+                : end != a->alignment && !*end && t == 1 ? NMT_ALIGN_HARD : NMT_ALIGN_NONE;
+  a->align_threshold = (float)t;
+  return a->align_kind ? NMT_OK
+                       : nmt_fail(NMT_EUSAGE, "--alignment '%s': expected hard, soft or a threshold in (0, 1]", a->alignment);
+}
 
 static int parse_args(decode_args *a, int argc, char **argv) {
   *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
                      .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000,
                      .gemm_type = "float32"};
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
+      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
+       .once = true},
+      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
       {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
@@ -24,8 +41,14 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
        "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
       {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses, Marian's format: 'i ||| hyp ||| F0= score ||| score'"},
-      {"alignment", 0, NMT_OPT_FLAG, &a->alignment, NULL,
-       "append ' ||| 0-0 1-2 ...': each target subword's most attended source subword"},
+      {"alignment", 0, NMT_OPT_STR, &a->alignment, "hard|soft|T",
+       "append ' ||| ...': hard (alone too: '0-0 1-2', each target subword's most attended source "
+       "subword), soft (the weights) or T in (0,1] (the pairs weighted above T)", .implicit = "hard"},
+      {"attention-svg", 0, NMT_OPT_STR, &a->attention_svg, "DIR",
+       "write DIR/N.svg, the attention heatmap of line N's translation (0-based; DIR made if missing)"},
+      {"replace-unk", 0, NMT_OPT_FLAG, &a->replace_unk, NULL,
+       "each <unk> out becomes the source word it attends to most (a subword: its whole word)"},
+      {"unk-dict", 0, NMT_OPT_STR, &a->unk_dict, "FILE", "with --replace-unk: SRC<TAB>TGT lines, a source word's translation"},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000; up to 100000)",
        .min = 1, .max = 100000},
       {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)",
@@ -40,23 +63,34 @@ static int parse_args(decode_args *a, int argc, char **argv) {
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL [options] < in.bpe > out",
+  const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out",
                        "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
                        "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
                        "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
                        "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
                        "tokenized text. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
-                       "  " PROG " -m fr-en.bin --raw < test.fr > test.en", opts,
+                       "  " PROG " -m fr-en.bin --raw < test.fr > test.en\n"
+                       "  " PROG " -m a.bin b.bin --weights 0.6 0.4 < test.bpe.fr > test.en   (an ensemble: docs/decode.md)", opts,
                        false};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
-  if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && a->alignment) st = parse_alignment(a);
+  if (!st && a->unk_dict && !a->replace_unk) st = nmt_fail(NMT_EUSAGE, "--unk-dict goes with --replace-unk");
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
   return st;
+}
+
+/* The folder of --attention-svg, made when missing (not its parents). */
+static int make_folder(const char *dir) {
+  struct stat sb;
+  if (mkdir(dir, 0777) && errno != EEXIST) return nmt_fail(NMT_EIO, "%s: cannot make the folder: %s", dir, strerror(errno));
+  if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) return nmt_fail(NMT_EUSAGE, "%s: not a folder (--attention-svg)", dir);
+  return NMT_OK;
 }
 
 enum { SHOWN_WARNINGS = 10 };
@@ -67,20 +101,22 @@ static void warn(void *ctx, const char *msg) {
 }
 
 /* a.input into a.output, committed only when every line is translated. */
-static int translate(const nmt_model *m, const decode_args *a) {
+static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const decode_args *a) {
   long warnings = 0;
   int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
   nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
-                       .alignment = a->alignment, .warn = warn, .warn_ctx = &warnings};
+                       .alignment = a->align_kind, .align_threshold = a->align_threshold, .replace_unk = a->replace_unk, .unk_dict = dict,
+                       .attention_svg = a->attention_svg,
+                       .warn = warn, .warn_ctx = &warnings};
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
-  int st = nmt_text_new(&text, m, a->model, a->raw, !a->no_postprocess);
+  int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
-  if (!st) st = nmt_decode_stream(m, text, &o, r, w);
+  if (!st) st = nmt_decode_stream(&e->dec, &e->model[0], text, &o, r, w);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
   if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
   if (r) nmt_reader_close(r);
@@ -96,12 +132,21 @@ int main(int argc, char **argv) {
   char notice[256];
   if ((st = nmt_device_use(a.device, notice, sizeof notice))) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
-  nmt_model m;
-  if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
-  if (a.alignment && m.net.cfg.no_attention)
-    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.model));
-  if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
-  if ((st = translate(&m, &a))) nmt_die(PROG, st);
-  nmt_model_free(&m);
+  nmt_ensemble e;
+  if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
+  for (int i = 0; i < e.n && !st; i++) {
+    if ((a.alignment || a.replace_unk || a.attention_svg) && e.model[i].net.cfg.no_attention)
+      st = nmt_fail(NMT_EUSAGE, "%s: %s needs a model with attention", a.models.v[i],
+                    a.alignment ? "--alignment" : a.replace_unk ? "--replace-unk" : "--attention-svg");
+    if (!st && !strcmp(a.gemm_type, "int8")) st = nn_params_quantize(&e.model[i].params);
+  }
+  nmt_unk_dict *dict = NULL;
+  if (!st && a.unk_dict) st = nmt_unk_dict_load(&dict, a.unk_dict);
+  if (!st && a.attention_svg) st = make_folder(a.attention_svg);
+  if (!st) st = translate(&e, dict, &a);
+  nmt_unk_dict_free(dict);
+  nmt_ensemble_free(&e);
+  free(a.models.v), free(a.weights.v);
+  if (st) nmt_die(PROG, st);
   return 0;
 }

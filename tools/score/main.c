@@ -33,7 +33,9 @@ static const char *const summaries[] = {"ce-sum", "ce-mean", "ce-mean-words", "p
 static int parse_args(score_args *a, int argc, char **argv) {
   *a = (score_args){.output = "-", .mini_batch = 64, .feature = "Score"};
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
+      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble (SRC TGT then before -m or after --)",
+       .once = true},
+      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
       {"tsv", 0, NMT_OPT_STR, &a->tsv, "FILE", "pairs as SRC<TAB>TGT lines (- for stdin) instead of SRC TGT files"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "scores (stdout)"},
       {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
@@ -45,15 +47,27 @@ static int parse_args(score_args *a, int argc, char **argv) {
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "pairs scored together (64; up to 10000)", .min = 1, .max = 10000},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (the cores)", .min = 1, .max = 256},
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL SRC TGT [options]   or   -m MODEL --tsv PAIRS   or   -m MODEL SRC --n-best NBEST",
+  const nmt_cli cli = {PROG, "-m MODEL... SRC TGT [options]   or   -m MODEL... --tsv PAIRS   or   -m MODEL... SRC --n-best NBEST",
                        "Score each target sentence given its source with a model (BPE'd text, as nmt-train reads it):\n"
-                       "the log-probability, </s> included, one line per pair in order. Exit 0 ok, 1 usage,\n"
-                       "2 bad input or model, 3 I/O.",
+                       "the log-probability, </s> included, one line per pair in order. Several models score as an\n"
+                       "ensemble, as nmt-decode's. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
                        PROG " -m fr-en.bin test.bpe.fr test.bpe.en > scores\n"
-                       "  paste src.bpe tgt.bpe | " PROG " -m fr-en.bin --tsv - --summary perplexity",
+                       "  paste src.bpe tgt.bpe | " PROG " -m fr-en.bin --tsv - --summary perplexity\n"
+                       "  " PROG " -m a.bin b.bin --weights 2 1 test.bpe.fr test.bpe.en",
                        opts, false};
   int st = nmt_cli_parse(&cli, argc, argv, &a->files);
-  if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  /* -m takes every argument up to the next option. With input files to read and
+   * none given apart (before -m, or after --), its first is the model and the
+   * others the files, the one-model form -m MODEL SRC TGT; an ensemble's files
+   * go apart: -m a.bin b.bin -- SRC TGT. */
+  if (!st && !a->files.n && !a->tsv && a->models.n > 1) {
+    const char **v = realloc(a->files.v, sizeof *v * (size_t)(a->models.n - 1));
+    if (!v) return nmt_fail(NMT_EIO, "out of memory");
+    a->files.v = v;
+    for (int i = 1; i < a->models.n; i++) v[a->files.n++] = a->models.v[i];
+    a->models.n = 1;
+  }
   if (!st && a->tsv && a->nbest) st = nmt_fail(NMT_EUSAGE, "--tsv and --n-best: one input at a time");
   if (!st && (a->tsv ? a->files.n != 0 : a->nbest ? a->files.n != 1 : a->files.n != 2))
     st = nmt_fail(NMT_EUSAGE, a->tsv    ? "--tsv takes the pairs: no SRC TGT files beside it"
@@ -123,7 +137,8 @@ static int write_score(nmt_writer *w, const score_args *a, double lp, int n, con
   return st ? st : nmt_writer_line(w, line->s, line->len);
 }
 
-static int score_all(const nmt_model *m, const score_args *a, pair_input *in, nmt_writer *w) {
+static int score_all(const nmt_ensemble *e, const score_args *a, pair_input *in, nmt_writer *w) {
+  const nmt_model *m = &e->model[0]; /* its vocabularies read the text */
   int B = (int)a->mini_batch, st = NMT_OK, n = 0;
   pair_ids *pairs = calloc((size_t)B, sizeof *pairs);
   const int **src = malloc(sizeof *src * (size_t)B), **tgt = malloc(sizeof *tgt * (size_t)B);
@@ -148,7 +163,7 @@ static int score_all(const nmt_model *m, const score_args *a, pair_input *in, nm
         st = nmt_fail(NMT_EIO, "out of memory");
     }
     if (st || !n) break;
-    st = nmt_score(&d, &m->net, (nn_params *)&m->params, src, src_n, tgt, tgt_n, n, lp,
+    st = nmt_score(&d, &e->dec, src, src_n, tgt, tgt_n, n, lp,
                    a->word_scores ? word : NULL);
     for (int i = 0; i < n && !st; i++) {
       ce -= lp[i], words += tgt_n[i] + 1, npairs++;
@@ -173,8 +188,8 @@ int main(int argc, char **argv) {
   int st = parse_args(&a, argc, argv);
   if (st) nmt_die(PROG, st);
   if (a.cpu_threads) openblas_set_num_threads((int)a.cpu_threads);
-  nmt_model m;
-  if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
+  nmt_ensemble m;
+  if ((st = nmt_ensemble_load(&m, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
   pair_input in = {0};
   nmt_writer *w = NULL;
   st = a.tsv ? nmt_tsv_open(&in.tsv, a.tsv, NMT_TSV) : nmt_reader_open(&in.src, a.files.v[0]);
@@ -185,8 +200,8 @@ int main(int argc, char **argv) {
   if (in.src) nmt_reader_close(in.src);
   if (in.tgt) nmt_reader_close(in.tgt);
   if (in.tsv) nmt_tsv_close(in.tsv);
-  nmt_model_free(&m);
-  free(a.files.v);
+  nmt_ensemble_free(&m);
+  free(a.files.v), free(a.models.v), free(a.weights.v);
   if (st) nmt_die(PROG, st);
   return 0;
 }

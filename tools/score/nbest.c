@@ -86,7 +86,8 @@ static int write_entry(nmt_writer *w, const entry *e, const char *feature, doubl
   return st ? st : nmt_writer_line(w, out->s, out->len);
 }
 
-int score_nbest(const nmt_model *m, const score_args *a, nmt_reader *src, nmt_reader *nbest, nmt_writer *w) {
+int score_nbest(const nmt_ensemble *ens, const score_args *a, nmt_reader *src, nmt_reader *nbest, nmt_writer *w) {
+  const nmt_model *m = &ens->model[0]; /* its vocabularies read the text */
   int B = (int)a->mini_batch, st = NMT_OK;
   entry *e = calloc((size_t)B, sizeof *e);
   const int **s = malloc(sizeof *s * (size_t)B), **t = malloc(sizeof *t * (size_t)B);
@@ -111,7 +112,7 @@ int score_nbest(const nmt_model *m, const score_args *a, nmt_reader *src, nmt_re
       s[n] = e[n].src, sn[n] = e[n].src_n, t[n] = e[n].tgt, tn[n] = e[n].tgt_n;
     }
     if (st || !n) break;
-    st = nmt_score(&d, &m->net, (nn_params *)&m->params, s, sn, t, tn, n, lp, NULL);
+    st = nmt_score(&d, &ens->dec, s, sn, t, tn, n, lp, NULL);
     for (int i = 0; i < n && !st; i++) st = write_entry(w, &e[i], a->feature, lp[i], &out);
   }
   for (int i = 0; e && i < B; i++) free(e[i].line), free(e[i].src), free(e[i].tgt);

@@ -3,20 +3,21 @@
 #define NMT_SCORE_TOOL_H
 #include "base/cli.h"
 #include "io/io.h"
-#include "models/model.h"
+#include "decode/ensemble.h"
 
 #define PROG "nmt-score"
 
 typedef struct {
-  const char *model, *output, *tsv, *summary, *nbest, *feature;
+  nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
+  const char *output, *tsv, *summary, *nbest, *feature;
   long mini_batch, cpu_threads;
   bool normalize, word_scores, zstd;
   nmt_strlist files;
 } score_args;
 
 /* The n-best list `nbest` (Marian's format: i ||| hypothesis ||| ... ||| features
- * ||| total) of the sources in src, with the model's score of each hypothesis
- * added to its features as "FEATURE= score". */
-int score_nbest(const nmt_model *m, const score_args *a, nmt_reader *src, nmt_reader *nbest, nmt_writer *w);
+ * ||| total) of the sources in src, with the model's (or ensemble's) score of
+ * each hypothesis added to its features as "FEATURE= score". */
+int score_nbest(const nmt_ensemble *e, const score_args *a, nmt_reader *src, nmt_reader *nbest, nmt_writer *w);
 
 #endif

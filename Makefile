@@ -90,6 +90,7 @@ CUDA_HOST := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/cuda/kernels/nn_cuda_backend
 CUDA_LINK := $(CUDA_HOST) $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \
+                 $(BUILD)/tests/decode/decode_case.o \
                  $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
 $(BUILD)/kernels/%.o: kernels/%.cu kernels/nn_cuda.h kernels/nn_cuda_internal.cuh
@@ -117,8 +118,11 @@ ifeq ($(NVCC),)
 cuda test-cuda:
 	@echo "$@: no nvcc (or CUDA=0), skipped"
 else
-cuda: $(BIN)/nmt-tests-cuda
+cuda: $(BIN)/nmt-tests-cuda $(GPU_TOOLS:%=$(BIN)/cuda/nmt-%)
 	@echo "cuda: $(words $(CU_SRC)) kernel files compiled and linked with $(NVCC)"
+$(BIN)/cuda/nmt-%: $$(call tool_objs,$$*) $(CUDA_LINK) $(BUILD)/libnmt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) $(CUDA_LIBS) -o $@
 # Without a GPU every case reports itself skipped; a name filter may follow: T=cuda_lstm
 test-cuda: $(BIN)/nmt-tests-cuda
 	./$(BIN)/nmt-tests-cuda $(or $(T),cuda_)
@@ -139,7 +143,8 @@ EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthrea
                 -include kernels/emu/cuda_emu.h -I$(EMU)/kernels -Ikernels/emu -Ikernels -Ilib $(SAN)
 EMU_CU       := $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC) $(wildcard tests/emu/*.cu))
 EMU_RT       := $(patsubst %.cpp,$(EMU)/%.o,$(wildcard kernels/emu/*.cpp))
-EMU_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
+EMU_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \
+                $(BUILD)/tests/decode/decode_case.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
 EMU_SCHEDULES := lockstep warp reverse
 
 $(EMU)/%.cu: %.cu kernels/emu/rewrite.pl
@@ -159,6 +164,13 @@ $(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
 
 # The emulated programs' CUDA table checks that each kernel is given device memory.
 EMU_HOST := $(BUILD)/cuda/lib/nn/device.o $(EMU)/host/nn_cuda_backend.o
+# The tools that run on a GPU (--device cuda), built a second and a third time: against the
+# emulated CUDA ($(BIN)/emu/, make emu) and the real one ($(BIN)/cuda/, make cuda).
+GPU_TOOLS := train decode
+tool_objs = $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(wildcard tools/$(1)/*.c)))) $(COMMON_OBJ)
+$(BIN)/emu/nmt-%: $$(call tool_objs,$$*) $(EMU_HOST) $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC)) $(EMU_RT) $(BUILD)/libnmt.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 $(EMU)/host/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNMT_CUDA_EMU -Ikernels -Ikernels/emu -MMD -MP -c $< -o $@
@@ -168,7 +180,7 @@ $(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(EMU_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/l
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 .PHONY: emu test-emu
-emu: $(BIN)/nmt-tests-emu
+emu: $(BIN)/nmt-tests-emu $(GPU_TOOLS:%=$(BIN)/emu/nmt-%)
 	@echo "emu: $(words $(CU_SRC)) kernel files compiled with $(CXX) against kernels/emu"
 # The kernel cases under every schedule, then in guard mode, then the planted bugs
 # (each in a child process). A name filter may follow: T=cuda_lstm

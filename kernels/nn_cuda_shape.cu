@@ -19,6 +19,13 @@ extern "C" void nnc_gather_fwd(float *y, const float *E, const int *ids, int N, 
   });
 }
 
+extern "C" void nnc_scatter_rows(float *y, const int *ids, const float *x, int N, int D) {
+  nnc_each("scatter_rows", (size_t)N * D, [=] __device__(size_t i) {
+    size_t n = i / D, k = i % D;
+    y[(size_t)ids[n] * D + k] = x[i];
+  });
+}
+
 // Repeated ids add into the same row: atomics (the order of the additions varies).
 extern "C" void nnc_gather_bwd(float *dE, const int *ids, const float *dy, int N, int D) {
   nnc_each("gather_bwd", (size_t)N * D, [=] __device__(size_t i) {

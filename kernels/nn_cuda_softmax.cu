@@ -1,6 +1,6 @@
-// Masked row softmax (one warp per row: attention rows are short) and the
-// fused log-softmax + label-smoothed NLL (one block per row: rows are the
-// vocabulary) (lib/nn/softmax.c).
+// Masked row softmax (one warp per row: attention rows are short), the
+// fused log-softmax + label-smoothed NLL and the decoder's log-softmax rows
+// (one block per row: rows are the vocabulary) (lib/nn/softmax.c, xent.c).
 #include "nn_cuda_internal.cuh"
 
 __global__ static void softmax_fwd_kernel(float *y, const float *x, const float *mask, int R, int C) {
@@ -93,4 +93,21 @@ extern "C" void nnc_xent_bwd(float *dlogits, const float *prob, const int *targe
     if ((int)(i % V) == y) d -= dloss * (1 - ls);
     dlogits[i] = d;
   });
+}
+
+// One block per row (rows are the vocabulary): lse = max + log Σ exp(x - max).
+__global__ static void log_softmax_rows_kernel(float *out, const int *rows, const float *x, int W, int V) {
+  const float *a = x + (size_t)blockIdx.x * W;
+  float *o = out + (size_t)(rows ? rows[blockIdx.x] : blockIdx.x) * V, mx = -INFINITY, s = 0;
+  for (int v = threadIdx.x; v < W; v += blockDim.x) mx = fmaxf(mx, a[v]);
+  mx = nnc_block_all(mx, nnc_max_op());
+  for (int v = threadIdx.x; v < W; v += blockDim.x) s += expf(a[v] - mx);
+  float lz = mx + logf(nnc_block_all(s, nnc_sum_op()));
+  for (int v = threadIdx.x; v < V; v += blockDim.x) o[v] = v < W ? a[v] - lz : -INFINITY;
+}
+
+extern "C" void nnc_log_softmax_rows(float *out, const int *rows, const float *x, int n, int W, int V) {
+  if (n <= 0) return;
+  log_softmax_rows_kernel<<<n, NNC_THREADS, 0, nnc_stream>>>(out, rows, x, W, V);
+  nnc_launched("log_softmax_rows");
 }

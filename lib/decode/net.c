@@ -9,37 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One model of the decoder. */
+/* One model of the decoder. Its states, memories, mask and lengths live in its
+ * parameters' backend (a GPU's memory, or the host's); the host keeps the
+ * lengths too, and gets the log-probabilities and attention weights. */
 struct nmt_dec_model {
   const nn_net *net;
   nn_params *p;
+  const nn_backend *be;
   nn_graph enc, step;  /* encoder memory lives for the batch; the step graph is reset each step */
   nn_tensor *mem[NN_NET_MAX_MEM]; /* (S*R, F_i) the encoder's memories per row, NULL after the last */
   float *mask;         /* (R, S) attention mask */
-  int *len;            /* (R) source lengths */
+  int *len, *len_host; /* (R) source lengths */
   int nstate;
   int dim[NN_NET_MAX_STATE]; /* D_i: the family's state tensor i is (R, D_i) */
   float *state[NN_NET_MAX_STATE]; /* into `states`, room for the first R rows */
-  float *states, *logp, *tmp;     /* all state blocks; (R, V) log-probabilities; scratch */
+  float *states, *tmp, *logp_dev; /* the backend's: all state blocks; scratch; (R, V) log-probabilities */
+  float *logp, *att;   /* the host's: (R, V) log-probabilities; (R, S) scratch for attention rows */
   float *align;        /* (R, S) attention weights, in source order */
   int out_w, out_b;    /* views of the output layer */
   bool out_t;          /* out_w is the tied target embedding (Vt, O): multiplied transposed */
-  size_t cap_states, cap_logp, cap_tmp, cap_align;
+  size_t cap_states, cap_tmp, cap_logp_dev, cap_logp, cap_att, cap_align;
 };
 
 static int graph_status(nn_graph *g) { return g->failed ? nmt_errcode() : NMT_OK; }
-
-/* Rows of x (S*B, F), time-major, repeated K times per sentence → (S*B*K, F). */
-static nn_tensor *repeat_rows(nn_graph *g, nn_tensor *x, int S, int B, int K) {
-  nn_tensor *y = nn_new(g, S * B * K, x->cols);
-  if (!y) return NULL;
-  size_t F = (size_t)x->cols;
-  for (int s = 0; s < S; s++)
-    for (int b = 0; b < B; b++)
-      for (int k = 0; k < K; k++)
-        memcpy(y->v + ((size_t)(s * B + b) * K + k) * F, x->v + (size_t)(s * B + b) * F, F * sizeof(float));
-  return y;
-}
 
 static int grow(float **a, size_t *cap, size_t n) {
   if (n <= *cap) return NMT_OK;
@@ -50,45 +42,95 @@ static int grow(float **a, size_t *cap, size_t n) {
   return NMT_OK;
 }
 
-/* Room for every state block of R rows. */
-static int alloc_states(nmt_dec_model *d, const nn_enc_out *eo, int R) {
+/* The same in the backend's memory (contents not kept). */
+static int grow_on(const nn_backend *be, float **a, size_t *cap, size_t n) {
+  if (n <= *cap) return NMT_OK;
+  void *b = NULL;
+  int st = be->alloc(&b, n * sizeof(float));
+  if (st) return st;
+  be->free(*a);
+  *a = b;
+  *cap = n;
+  return NMT_OK;
+}
+
+/* y (n, H) = rows ids[0..n) of x (·, H) (a plain copy of the first n when ids is NULL). */
+static int gather_rows(const nn_backend *be, float *y, const float *x, const int *ids, int n, int H) {
+  if (ids) return be->gather_fwd(y, x, ids, n, H), NMT_OK;
+  return be->copy(y, x, sizeof(float) * (size_t)n * H);
+}
+
+/* Row ids[i] of a (·, H) block in place := row i of x (n, H) (the first n when ids is NULL). */
+static int scatter_rows(const nn_backend *be, float *a, const float *x, const int *ids, int n, int H) {
+  if (ids) return be->scatter_rows(a, ids, x, n, H), NMT_OK;
+  return be->copy(a, x, sizeof(float) * (size_t)n * H);
+}
+
+/* Rows of x (S*B, F), time-major, repeated K times per sentence → (S*B*K, F). */
+static nn_tensor *repeat_rows(nn_graph *g, nn_tensor *x, int S, int B, int K) {
+  nn_tensor *y = nn_new(g, S * B * K, x->cols);
+  int *from = nn_alloc(g, sizeof(int) * (size_t)S * B * K);
+  if (!y || !from) return NULL;
+  for (int i = 0; i < S * B * K; i++) from[i] = i / K; /* row (s*B + b)*K + k reads s*B + b */
+  const int *ids = nn_ints(g, (size_t)S * B * K, from);
+  return ids && !gather_rows(g->be, y->v, x->v, ids, S * B * K, x->cols) ? y : NULL;
+}
+
+/* The rows' masks and lengths in the backend's memory, from the host's lengths. */
+static int upload_lengths(nmt_dec_model *d, int R, int S) {
+  nn_graph *g = &d->enc;
+  float *mask = nn_alloc(g, sizeof(float) * (size_t)R * S);
+  if (!mask) return graph_status(g);
+  nn_seq_masks(d->len_host, S, R, NULL, mask); /* the batch's rule: models/batch.h */
+  d->mask = nn_floats(g, (size_t)R * S, mask);
+  d->len = nn_ints(g, (size_t)R, d->len_host);
+  return graph_status(g);
+}
+
+/* Room for every state block of R rows, and sentence b's initial state in its K rows. */
+static int init_states(nmt_dec_model *d, const nn_enc_out *eo, int B, int K) {
+  nn_graph *g = &d->enc;
+  int R = B * K;
   size_t total = 0;
   d->nstate = eo->nstate;
   for (int i = 0; i < eo->nstate; i++) total += (size_t)R * (d->dim[i] = eo->state[i]->cols);
-  if (grow(&d->states, &d->cap_states, total ? total : 1)) return NMT_EIO;
+  int st = grow_on(d->be, &d->states, &d->cap_states, total ? total : 1);
+  int *from = nn_alloc(g, sizeof(int) * (size_t)R);
+  if (st || !from) return st ? st : graph_status(g);
+  for (int r = 0; r < R; r++) from[r] = r / K;
+  const int *ids = nn_ints(g, (size_t)R, from);
   float *at = d->states;
-  for (int i = 0; i < eo->nstate; i++) d->state[i] = at, at += (size_t)R * d->dim[i];
-  return NMT_OK;
+  for (int i = 0; i < eo->nstate && ids && !st; i++) {
+    d->state[i] = at, at += (size_t)R * d->dim[i];
+    st = gather_rows(d->be, d->state[i], eo->state[i]->v, ids, R, d->dim[i]);
+  }
+  return st ? st : graph_status(g);
 }
 
 /* One model's encoder over src (S*B), in the model's own ids through map (NULL:
  * the ids as given), and its K rows per sentence. */
 static int model_start(nmt_dec_model *d, const nn_net *net, nn_params *p, const int *map, const int *src,
                        const int *src_len, int B, int S, int K) {
-  d->net = net, d->p = p;
+  d->net = net, d->p = p, d->be = p->be ? p->be : &nn_cpu_backend;
   d->out_w = nn_net_output_view(&net->cfg, p, &d->out_t);
   d->out_b = nn_params_find(p, "out.b");
   if (d->out_w < 0) return nmt_fail(NMT_EINPUT, "the model has no output layer (out.W)");
   int R = B * K;
   nn_graph *g = &d->enc;
+  g->be = d->step.be = d->be;
   nn_graph_reset(g, false, 0);
-  float *src_mask = nn_floats(g, (size_t)S * B, NULL);
-  d->mask = nn_floats(g, (size_t)R * S, NULL);
-  d->len = nn_ints(g, (size_t)R, NULL);
-  int *ids = map ? nn_ints(g, (size_t)S * B, NULL) : (int *)src;
+  float *src_mask = nn_alloc(g, sizeof(float) * (size_t)S * B);
+  d->len_host = nn_alloc(g, sizeof(int) * (size_t)R);
+  int *ids = map ? nn_alloc(g, sizeof(int) * (size_t)S * B) : (int *)src;
   if (g->failed) return graph_status(g);
   for (int i = 0; map && i < S * B; i++) ids[i] = map[src[i]];
-  for (int r = 0; r < R; r++) d->len[r] = src_len[r / K];
-  nn_seq_masks(src_len, S, B, src_mask, NULL); /* the batch's rule: models/batch.h */
-  nn_seq_masks(d->len, S, R, NULL, d->mask);
+  for (int r = 0; r < R; r++) d->len_host[r] = src_len[r / K];
+  nn_seq_masks(src_len, S, B, src_mask, NULL);
   nn_enc_out eo = {0};
-  int st = nn_net_encode(g, net, p, ids, src_len, S, B, src_mask, &eo);
-  if (!st) st = alloc_states(d, &eo, R);
+  int st = upload_lengths(d, R, S);
+  if (!st) st = nn_net_encode(g, net, p, ids, src_len, S, B, src_mask, &eo);
+  if (!st) st = init_states(d, &eo, B, K);
   if (st) return st;
-  for (int i = 0; i < eo.nstate; i++) /* sentence b's initial state into its K rows */
-    for (int r = 0; r < R; r++)
-      memcpy(d->state[i] + (size_t)r * d->dim[i], eo.state[i]->v + (size_t)(r / K) * d->dim[i],
-             sizeof(float) * d->dim[i]);
   memset(d->mem, 0, sizeof d->mem);
   for (int i = 0; i < eo.nmem; i++) {
     int same = 0; /* a memory given twice (keys that are the annotations) is repeated once */
@@ -113,33 +155,6 @@ int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *sr
   return st;
 }
 
-/* Row-wise log-softmax of logits (n, W) into the first W columns of rows
- * rows[i] (i when rows is NULL) of out (·, V) (exp values pass through out);
- * columns W.. (outside a shortlist) get -inf. Split over the threads (nn_parallel). */
-typedef struct {
-  float *out;
-  const float *x;
-  const int *rows;
-  int n, W, V;
-} log_softmax_job;
-
-static void log_softmax_part(void *ctx, int part, int parts) {
-  log_softmax_job *j = ctx;
-  int W = j->W;
-  for (int i = (int)((long)j->n * part / parts); i < (int)((long)j->n * (part + 1) / parts); i++) {
-    const float *a = j->x + (size_t)i * W;
-    float *o = j->out + (size_t)(j->rows ? j->rows[i] : i) * j->V, mx = nn_vmax(a, (size_t)W);
-    float lz = mx + logf(nn_vexp_sum(o, a, mx, (size_t)W));
-    for (int v = 0; v < W; v++) o[v] = a[v] - lz;
-    for (int v = W; v < j->V; v++) o[v] = -INFINITY;
-  }
-}
-
-static void log_softmax(float *out, const float *x, const int *rows, int n, int W, int V) {
-  log_softmax_job j = {out, x, rows, n, W, V};
-  nn_parallel((size_t)n * W, log_softmax_part, &j);
-}
-
 /* The output layer's logits (x->rows, W) over the first W target ids: with a
  * shortlist only those columns of out.W are read (batch 1 is memory-bound);
  * tied, the first W rows of the embedding, in float (a lookup table has no int8 copy). */
@@ -147,41 +162,31 @@ static float *output_logits(nn_graph *g, const nmt_dec_model *d, const nn_tensor
   nn_tensor *Wo = nn_net_param(g, d->p, d->out_w), *bo = nn_net_param(g, d->p, d->out_b);
   float *y = nn_floats(g, (size_t)x->rows * W, NULL);
   if (!y || !Wo) return NULL;
-  for (int r = 0; r < x->rows; r++)
-    if (bo) memcpy(y + (size_t)r * W, bo->v, sizeof(float) * W);
-    else memset(y + (size_t)r * W, 0, sizeof(float) * W);
+  if (bo) g->be->copy_cols(y, W, bo->v, 0, x->rows, W, 0); /* the bias in every row */
+  else if (g->be->zero(y, sizeof(float) * (size_t)x->rows * W)) return NULL;
   if (d->out_t) {
-    nn_gemm(false, true, x->rows, W, x->cols, 1, x->v, x->cols, Wo->v, Wo->cols, 1, y, W);
+    g->be->gemm(false, true, x->rows, W, x->cols, 1, x->v, x->cols, Wo->v, Wo->cols, 1, y, W);
     return y;
   }
   return nn_gemm_weights(g, x->rows, W, x->v, x->cols, Wo, 1, y, W) ? y : NULL;
 }
 
 /* The rows whose scores the search reads (live), or NULL for all; no row
- * alive (nothing left to search) counts as all. */
+ * alive (nothing left to search) counts as all. In host memory. */
 static int *live_rows(nn_graph *g, int R, const bool *live, int *n) {
   *n = R;
   if (!live) return NULL;
-  int *rows = nn_ints(g, (size_t)R, NULL), k = 0;
+  int *rows = nn_alloc(g, sizeof(int) * (size_t)R), k = 0;
   for (int r = 0; rows && r < R; r++)
     if (live[r]) rows[k++] = r;
   *n = k ? k : R;
   return k && k < R ? rows : NULL;
 }
 
-/* Rows rows[0..n) (the first n when rows is NULL) of a (·, H) block as a graph input. */
+/* Rows rows[0..n) (the first n when rows is NULL; the backend's memory) of a (·, H) block as a graph input. */
 static nn_tensor *input_rows(nn_graph *g, const float *a, const int *rows, int n, int H) {
   nn_tensor *t = nn_new(g, n, H);
-  for (int i = 0; t && i < n; i++)
-    memcpy(t->v + (size_t)i * H, a + (size_t)(rows ? rows[i] : i) * H, sizeof(float) * H);
-  return t;
-}
-
-/* The inverse: row i of t (n, H) into row rows[i] (i when rows is NULL) of a. */
-static void store_rows(float *a, const nn_tensor *t, const int *rows) {
-  for (int i = 0; i < t->rows; i++)
-    memcpy(a + (size_t)(rows ? rows[i] : i) * t->cols, t->v + (size_t)i * t->cols,
-           sizeof(float) * t->cols);
+  return t && !gather_rows(g->be, t->v, a, rows, n, H) ? t : NULL;
 }
 
 /* Attention rows of a model reading the source reversed (memory row s holds
@@ -204,25 +209,37 @@ static void source_order(float *a, const int *len, const int *rows, int n, int S
 static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a, const int *lrows, int n, int R,
                       int S, int W, int V) {
   nn_graph *g = &d->step;
-  int *ids = nn_ints(g, (size_t)n, NULL);
+  const nn_backend *be = d->be;
+  int *ids = nn_alloc(g, sizeof(int) * (size_t)n);
   for (int i = 0; ids && i < n; i++) ids[i] = prev[lrows ? lrows[i] : i];
+  const int *rows = lrows ? nn_ints(g, (size_t)n, lrows) : NULL; /* the backend's copy */
   nn_tensor *state[NN_NET_MAX_STATE];
-  for (int i = 0; i < d->nstate; i++) state[i] = input_rows(g, d->state[i], lrows, n, d->dim[i]);
-  nn_dec_ctx ctx = {d->mem, d->mask, d->len, S, R, lrows, n};
+  for (int i = 0; i < d->nstate; i++) state[i] = input_rows(g, d->state[i], rows, n, d->dim[i]);
+  nn_dec_ctx ctx = {d->mem, d->mask, d->len, S, R, rows, n};
   nn_tensor *att = NULL;
   nn_tensor *out = g->failed ? NULL : nn_net_step(g, d->net, d->p, ids, state, &ctx, a->align ? &att : NULL);
   float *logits = out ? output_logits(g, d, out, W) : NULL;
   if (g->failed || !logits) return graph_status(g);
   if (a->align && !att) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
-  for (int i = 0; i < d->nstate; i++) store_rows(d->state[i], state[i], lrows);
-  if (grow(&d->logp, &d->cap_logp, (size_t)R * V)) return NMT_EIO;
-  if (a->align) {
-    if (grow(&d->align, &d->cap_align, (size_t)R * S)) return NMT_EIO;
-    store_rows(d->align, att, lrows);
-    if (d->net->cfg.opt.reverse_source) source_order(d->align, d->len, lrows, n, S);
+  int st = NMT_OK;
+  for (int i = 0; i < d->nstate && !st; i++) st = scatter_rows(be, d->state[i], state[i]->v, rows, n, d->dim[i]);
+  if (!st) st = grow(&d->logp, &d->cap_logp, (size_t)R * V);
+  if (!st && a->align) { /* attention rows come to the host: alignments, pictures, unknown words */
+    st = grow(&d->align, &d->cap_align, (size_t)R * S);
+    if (!st) st = grow(&d->att, &d->cap_att, (size_t)n * S);
+    if (!st) st = be->to_host(d->att, att->v, sizeof(float) * (size_t)n * S);
+    for (int i = 0; i < n && !st; i++)
+      memcpy(d->align + (size_t)(lrows ? lrows[i] : i) * S, d->att + (size_t)i * S, sizeof(float) * S);
+    if (!st && d->net->cfg.opt.reverse_source) source_order(d->align, d->len_host, lrows, n, S);
   }
-  log_softmax(d->logp, logits, lrows, n, W, V);
-  return NMT_OK;
+  if (st) return st;
+  if (be->host) { /* straight into the host's rows */
+    be->log_softmax_rows(d->logp, rows, logits, n, W, V);
+    return NMT_OK;
+  }
+  st = grow_on(be, &d->logp_dev, &d->cap_logp_dev, (size_t)R * V);
+  if (!st) be->log_softmax_rows(d->logp_dev, rows, logits, n, W, V);
+  return st ? st : be->to_host(d->logp, d->logp_dev, sizeof(float) * (size_t)R * V);
 }
 
 /* out's rows lrows[0..n) (NULL: all) = Σ_m w[m] · in[m]'s rows of H columns:
@@ -268,18 +285,21 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
   return NMT_OK;
 }
 
-/* Gather rows of a (R, H) block in place through a scratch copy. */
-static void gather(float *a, float *tmp, const int *from, int R, int H) {
-  memcpy(tmp, a, sizeof(float) * (size_t)R * H);
-  for (int r = 0; r < R; r++) memcpy(a + (size_t)r * H, tmp + (size_t)from[r] * H, sizeof(float) * H);
+/* Rows from[0..n) of a (·, H) block into its first n rows, through the scratch
+ * block (from in the backend's memory). */
+static int gather_in_place(nmt_dec_model *d, float *a, const int *from, int n, int H) {
+  int st = grow_on(d->be, &d->tmp, &d->cap_tmp, (size_t)n * H);
+  if (!st) st = gather_rows(d->be, d->tmp, a, from, n, H);
+  return st ? st : d->be->copy(a, d->tmp, sizeof(float) * (size_t)n * H);
 }
 
 static int model_reorder(nmt_dec_model *d, const int *from, int R) {
-  int widest = 1;
-  for (int i = 0; i < d->nstate; i++) widest = d->dim[i] > widest ? d->dim[i] : widest;
-  if (grow(&d->tmp, &d->cap_tmp, (size_t)R * widest)) return NMT_EIO;
-  for (int i = 0; i < d->nstate; i++) gather(d->state[i], d->tmp, from, R, d->dim[i]);
-  return NMT_OK;
+  nn_graph *g = &d->step;
+  nn_graph_reset(g, false, 0);
+  const int *ids = nn_ints(g, (size_t)R, from);
+  int st = graph_status(g);
+  for (int i = 0; i < d->nstate && !st; i++) st = gather_in_place(d, d->state[i], ids, R, d->dim[i]);
+  return st;
 }
 
 int nmt_dec_reorder(nmt_dec *d, const int *from) {
@@ -290,26 +310,24 @@ int nmt_dec_reorder(nmt_dec *d, const int *from) {
   return st;
 }
 
-/* Row r' of a (R', F) block takes row rows[r'] of the (R, F) one, in place:
- * rows ascend, so no row is overwritten before it is read. */
-static void keep_rows(float *a, const int *rows, int n, size_t F) {
-  for (int r = 0; r < n; r++) memmove(a + (size_t)r * F, a + (size_t)rows[r] * F, F * sizeof *a);
-}
-
-static void model_keep(nmt_dec_model *d, const int *rows, int n, int R, int S) {
-  for (int i = 0; i < d->nstate; i++) keep_rows(d->state[i], rows, n, (size_t)d->dim[i]);
-  keep_rows(d->mask, rows, n, (size_t)S);
-  for (int r = 0; r < n; r++) d->len[r] = d->len[rows[r]];
+static int model_keep(nmt_dec_model *d, const int *rows, int n, int R, int S) {
+  nn_graph *g = &d->step;
+  nn_graph_reset(g, false, 0);
   /* Memory rows are time-major, s*R + r: step s of the kept rows. */
-  for (int m = 0; m < NN_NET_MAX_MEM && d->mem[m]; m++) {
+  int *mem_rows = nn_alloc(g, sizeof(int) * (size_t)S * n);
+  for (int s = 0; mem_rows && s < S; s++)
+    for (int r = 0; r < n; r++) mem_rows[s * n + r] = s * R + rows[r];
+  const int *ids = nn_ints(g, (size_t)n, rows), *mids = mem_rows ? nn_ints(g, (size_t)S * n, mem_rows) : NULL;
+  int st = graph_status(g);
+  for (int i = 0; i < d->nstate && !st; i++) st = gather_in_place(d, d->state[i], ids, n, d->dim[i]);
+  for (int m = 0; m < NN_NET_MAX_MEM && d->mem[m] && !st; m++) {
     nn_tensor *t = d->mem[m];
     if (t->rows != S * R) continue; /* the same tensor as an earlier memory: done */
-    for (int st = 0; st < S; st++)
-      for (int r = 0; r < n; r++)
-        memmove(t->v + ((size_t)st * n + r) * t->cols, t->v + ((size_t)st * R + rows[r]) * t->cols,
-                sizeof(float) * (size_t)t->cols);
+    st = gather_in_place(d, t->v, mids, S * n, t->cols);
     t->rows = S * n;
   }
+  for (int r = 0; r < n; r++) d->len_host[r] = d->len_host[rows[r]];
+  return st ? st : upload_lengths(d, n, S);
 }
 
 int nmt_dec_keep(nmt_dec *d, const int *keep, int nb) {
@@ -317,8 +335,10 @@ int nmt_dec_keep(nmt_dec *d, const int *keep, int nb) {
   int *rows = malloc(sizeof *rows * (size_t)(n ? n : 1));
   if (!rows) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < n; i++) rows[i] = keep[i / K] * K + i % K;
-  for (int m = 0; m < d->nmodel; m++) model_keep(&d->model[m], rows, n, d->R, d->S);
+  int st = NMT_OK;
+  for (int m = 0; m < d->nmodel && !st; m++) st = model_keep(&d->model[m], rows, n, d->R, d->S);
   free(rows);
+  if (st) return st;
   d->B = nb, d->R = n;
   return NMT_OK;
 }
@@ -328,7 +348,8 @@ void nmt_dec_free(nmt_dec *d) {
     nmt_dec_model *x = &d->model[m];
     nn_graph_free(&x->enc);
     nn_graph_free(&x->step);
-    free(x->states), free(x->logp), free(x->tmp), free(x->align);
+    if (x->be) x->be->free(x->states), x->be->free(x->tmp), x->be->free(x->logp_dev);
+    free(x->logp), free(x->att), free(x->align);
   }
   free(d->model), free(d->sum_logp), free(d->sum_align);
   memset(d, 0, sizeof *d);

@@ -315,7 +315,7 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
                   int S, int B, const float *src_mask, nn_enc_out *out) {
   const nn_net_cfg *c = &m->cfg;
   int L = c->dec_layers;
-  nn_tensor *enc = encoder(g, m, p, src, S, B, src_mask);
+  nn_tensor *enc = encoder(g, m, p, nn_ints(g, (size_t)S * B, src), S, B, src_mask);
   for (int i = 0; i < 2 * L; i++) out->state[i] = nn_zeros(g, B, c->hidden);
   out->nstate = 2 * L;
   out->nmem = 0;

@@ -78,13 +78,16 @@ nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
 int nn_net_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len, int S,
                   int B, const float *src_mask, nn_enc_out *out) {
   if (!ids_in(g, m, "source", src, (size_t)S * B, m->cfg.src_vocab)) return nmt_errcode();
-  return m->cfg.family->encode(g, m, p, src, src_len, S, B, src_mask, out);
+  const float *mask = nn_floats(g, (size_t)S * B, src_mask);
+  return mask ? m->cfg.family->encode(g, m, p, src, src_len, S, B, mask, out) : nmt_errcode();
 }
 
 nn_tensor *nn_net_step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev, nn_tensor **state,
                        const nn_dec_ctx *ctx, nn_tensor **align) {
-  if (!ids_in(g, m, "target", prev, (size_t)(ctx->rows ? ctx->n : ctx->R), m->cfg.tgt_vocab)) return NULL;
-  return m->cfg.family->step(g, m, p, prev, state, ctx, align);
+  size_t n = (size_t)(ctx->rows ? ctx->n : ctx->R);
+  if (!ids_in(g, m, "target", prev, n, m->cfg.tgt_vocab)) return NULL;
+  const int *ids = nn_ints(g, n, prev);
+  return ids ? m->cfg.family->step(g, m, p, ids, state, ctx, align) : NULL;
 }
 
 int nn_net_cells(const nn_net_cfg *c, unsigned cells) {
@@ -169,19 +172,14 @@ nn_targets nn_net_targets(nn_graph *g, const nn_net *m, const int *targets, int 
 
 nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
   if (!ctx->rows || !x) return x;
-  nn_tensor *y = nn_new(g, ctx->R, x->cols);
-  if (!y) return NULL;
-  size_t F = (size_t)x->cols;
-  memset(y->v, 0, sizeof(float) * ctx->R * F);
-  for (int i = 0; i < ctx->n; i++) memcpy(y->v + ctx->rows[i] * F, x->v + i * F, sizeof(float) * F);
+  nn_tensor *y = nn_zeros(g, ctx->R, x->cols);
+  if (y) g->be->scatter_rows(y->v, ctx->rows, x->v, ctx->n, x->cols);
   return y;
 }
 
 nn_tensor *nn_dec_gather(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x) {
   if (!ctx->rows || !x) return x;
   nn_tensor *y = nn_new(g, ctx->n, x->cols);
-  if (!y) return NULL;
-  size_t F = (size_t)x->cols;
-  for (int i = 0; i < ctx->n; i++) memcpy(y->v + i * F, x->v + ctx->rows[i] * F, sizeof(float) * F);
+  if (y) g->be->gather_fwd(y->v, x->v, ctx->rows, ctx->n, x->cols);
   return y;
 }

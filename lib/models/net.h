@@ -92,6 +92,7 @@ typedef struct {
 typedef struct {
   nn_tensor *const *mem; /* the encoder's memories repeated per row: (S*R, F_i), row s*R + r;
                             NN_NET_MAX_MEM entries, NULL after those encode gave */
+  /* mask, len and rows live in the backend's memory, as the ops take them */
   const float *mask;     /* (R, S): 1 real source position, 0 padding */
   const int *len;        /* (R) source lengths */
   int S, R;
@@ -110,10 +111,12 @@ struct nn_family {
    * the graph failed. */
   nn_tensor *(*forward)(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
                         long *ntokens);
-  /* Encode B sentences (src (S*B) time-major, src_len (B), src_mask (S*B) 1/0). */
+  /* Encode B sentences (src (S*B) time-major, src_len (B): host memory;
+   * src_mask (S*B) 1/0: the backend's). A family's training forward gets its
+   * batch in host memory (nn_batch_upload copies it for the ops). */
   int (*encode)(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
                 int S, int B, const float *src_mask, nn_enc_out *out);
-  /* One decoder step for ctx->n rows: prev (n) the previous target ids;
+  /* One decoder step for ctx->n rows: prev (n) the previous target ids (the backend's memory);
    * state[i] (n, D_i) in the order encode gave them, replaced by the new
    * states. Returns the output layer's input (n, O). *align, when not NULL,
    * gets the attention weights (n, S) (NULL without attention). */

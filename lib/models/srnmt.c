@@ -261,7 +261,7 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
 static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
                   int S, int B, const float *src_mask, nn_enc_out *out) {
   const nn_net_cfg *c = &m->cfg;
-  memory mem = {.Hs = encode_src(g, m, p, src, S, B, src_mask)};
+  memory mem = {.Hs = encode_src(g, m, p, nn_ints(g, (size_t)S * B, src), S, B, src_mask)};
   if (!mem.Hs) return nmt_errcode();
   make_keys(g, m, p, &mem);
   out->nmem = 0;

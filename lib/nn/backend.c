@@ -25,6 +25,7 @@ int nn_host_copy(void *dst, const void *src, size_t bytes) { return host_copy(ds
 
 const nn_backend nn_cpu_backend = {
     .name = "cpu",
+    .host = true,
 #define NN_MEMORY(r, k, p, a) .k = nn_host_##k,
 #define NN_KERNEL(r, k, p, a) .k = nn_##k,
 #include "nn/kernels.def"

@@ -13,6 +13,7 @@
 
 typedef struct nn_backend {
   const char *name; /* "cpu", "cuda": for messages */
+  bool host;        /* its memory is the host's: results may be written where the host reads them */
 #define NN_MEMORY(r, k, p, a) r(*k) p;
 #define NN_KERNEL(r, k, p, a) r(*k) p;
 #include "nn/kernels.def"

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct nn_backend;
+
 typedef enum { NMT_DEVICE_CPU, NMT_DEVICE_CUDA } nmt_device_kind;
 
 typedef struct {
@@ -23,11 +25,12 @@ int nmt_device_parse(const char *spec, nmt_device *out);
  * (cudaErrorNoDevice); running on CPU"; notice is "" otherwise. A missing GPU
  * index is NMT_EUSAGE. */
 int nmt_device_open(nmt_device *d, char *notice, size_t n);
-/* What the tools call for --device: parse and open spec, and since the
- * engine's tape does not run on the GPU yet (docs/gpu.md), fall back to the
- * CPU from an opened GPU too, with a notice saying so. NMT_EUSAGE for a bad
- * spec or a missing GPU index. */
-int nmt_device_use(const char *spec, char *notice, size_t n);
+/* What the tools call for --device: parse and open spec; *be gets the
+ * backend the engine runs on (nn/backend.h): the CUDA table for an opened GPU
+ * when the tool runs there (`gpu_ready`), else the CPU's, with a notice when
+ * that is a fallback (nmt-decode from an opened GPU: decoding does not run
+ * there yet). NMT_EUSAGE for a bad spec or a missing GPU index. */
+int nmt_device_use(const char *spec, bool gpu_ready, const struct nn_backend **be, char *notice, size_t n);
 /* Releases what nmt_device_open acquired (nothing on the CPU). */
 void nmt_device_close(nmt_device *d);
 /* True in a build with the CUDA backend. */

@@ -18,6 +18,10 @@ void nn_gather_fwd(float *y, const float *E, const int *ids, int N, int D) {
   for (int i = 0; i < N; i++) memcpy(y + (size_t)i * D, E + (size_t)ids[i] * D, (size_t)D * sizeof *y);
 }
 
+void nn_scatter_rows(float *y, const int *ids, const float *x, int N, int D) {
+  for (int i = 0; i < N; i++) memcpy(y + (size_t)ids[i] * D, x + (size_t)i * D, (size_t)D * sizeof *y);
+}
+
 void nn_gather_bwd(float *dE, const int *ids, const float *dy, int N, int D) {
   for (int i = 0; i < N; i++) {
     float *d = dE + (size_t)ids[i] * D;

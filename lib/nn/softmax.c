@@ -1,6 +1,8 @@
-/* Masked row softmax (the cross-entropy: nn/xent.c). */
+/* Masked row softmax, and the decoder's log-softmax rows (the cross-entropy: nn/xent.c). */
 #include "nn/kernels.h"
 #include "nn/ops.h"
+#include "nn/parallel.h"
+#include "nn/vmath.h"
 #include <math.h>
 
 /* -O2 vectorises only loops of a known multiple of the vector width. */
@@ -46,4 +48,30 @@ nn_tensor *nn_softmax(nn_graph *g, nn_tensor *x, const float *mask) {
   nn_entry *e = nn_record(g, &softmax_op);
   if (e) *e = (nn_entry){.op = &softmax_op, .in = {x}, .out = {y}};
   return y;
+}
+
+/* The decoder's rows split over the threads (nn_parallel); exp values pass
+ * through out. */
+typedef struct {
+  float *out;
+  const float *x;
+  const int *rows;
+  int n, W, V;
+} log_softmax_job;
+
+static void log_softmax_part(void *ctx, int part, int parts) {
+  log_softmax_job *j = ctx;
+  int W = j->W;
+  for (int i = (int)((long)j->n * part / parts); i < (int)((long)j->n * (part + 1) / parts); i++) {
+    const float *a = j->x + (size_t)i * W;
+    float *o = j->out + (size_t)(j->rows ? j->rows[i] : i) * j->V, mx = nn_vmax(a, (size_t)W);
+    float lz = mx + logf(nn_vexp_sum(o, a, mx, (size_t)W));
+    for (int v = 0; v < W; v++) o[v] = a[v] - lz;
+    for (int v = W; v < j->V; v++) o[v] = -INFINITY;
+  }
+}
+
+void nn_log_softmax_rows(float *out, const int *rows, const float *x, int n, int W, int V) {
+  log_softmax_job j = {out, x, rows, n, W, V};
+  nn_parallel((size_t)n * W, log_softmax_part, &j);
 }

@@ -22,6 +22,8 @@ static const double AVG_DECAY = 0.9; /* of the running average: follows the fast
 /* What the loop carries between steps besides the checkpointed state. */
 typedef struct {
   nmt_trainer *t;
+  nn_params *p;        /* what the steps update: the model's, or their copy on the device */
+  nn_params dev;       /* that copy, when the steps run on a GPU */
   nmt_stepper stepper;
   nmt_plan plan;
   long plan_epoch;     /* epoch the plan is for; -1: none */
@@ -70,6 +72,11 @@ static int diverged(const run *r, const char *what) {
 
 static int save_checkpoint(run *r);
 
+/* The model's parameters are the device copy's again (before a save or a validation). */
+static int to_host(run *r) {
+  return r->p == &r->t->model->params ? NMT_OK : nn_params_download(&r->t->model->params, r->p);
+}
+
 /* One optimisation step on batch b of the plan. Returns NMT_OK, also for a
  * skipped NaN/Inf step; an error after MAX_BAD_STEPS bad ones in a row. A
  * periodic save due since the last step is made here, once this step's loss
@@ -77,7 +84,7 @@ static int save_checkpoint(run *r);
 static int step(run *r, long b) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
-  nn_params *p = &t->model->params;
+  nn_params *p = r->p;
   const long *pairs = r->plan.pairs + r->plan.start[b];
   double l;
   long ntok = 0;
@@ -117,7 +124,7 @@ static int log_metrics(run *r) {
   nmt_trainer *t = r->t;
   double tnow = now(), loss = r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1);
   /* the rate of the last update */
-  double lr = t->s.lr * nmt_lr_factor(t->model->params.step, t->o.lr_warmup, t->o.lr_decay_inv_sqrt);
+  double lr = t->s.lr * nmt_lr_factor(r->p->step, t->o.lr_warmup, t->o.lr_decay_inv_sqrt);
   nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), lr,
                          r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
                          (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
@@ -139,13 +146,15 @@ static bool weights_finite(const nn_params *p) {
 
 /* Never NaN/Inf weights on disk: the files keep the last good state. */
 static int save_checkpoint(run *r) {
+  int st = to_host(r);
+  if (st) return st;
   if (!weights_finite(&r->t->model->params)) {
     r->bad_steps = MAX_BAD_STEPS;
     return diverged(r, "NaN/Inf weights");
   }
   r->t->s.elapsed = now() - r->t0;
   r->save_due = false;
-  int st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
+  st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
   if (!st) r->saved_step = r->t->s.step;
   return st;
 }
@@ -191,8 +200,10 @@ static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   double ppl, bleu;
+  int st = to_host(r);
+  if (st) return st;
   nn_params_swap_ema(&t->model->params); /* the average is what is validated */
-  int st = nmt_validate(t->model, t->valid, &ppl, &bleu);
+  st = nmt_validate(t->model, t->valid, &ppl, &bleu);
   nn_params_swap_ema(&t->model->params);
   if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
   if (st) return st;
@@ -279,8 +290,17 @@ static int finish(run *r) {
   return st;
 }
 
+/* On a GPU the steps update a copy of the parameters there. */
+static int to_device(run *r) {
+  const nn_backend *be = r->t->o.be;
+  if (!be || be == &nn_cpu_backend) return NMT_OK;
+  int st = nn_params_upload(&r->dev, &r->t->model->params, be);
+  if (!st) r->p = &r->dev;
+  return st;
+}
+
 int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
-  run r = {.t = t, .plan_epoch = -1, .saved_step = -1};
+  run r = {.t = t, .p = &t->model->params, .plan_epoch = -1, .saved_step = -1};
   r.t0 = now() - t->s.elapsed;
   r.log_t0 = now();
   bool done = (t->o.after_epochs > 0 && t->s.epoch >= t->o.after_epochs) ||
@@ -292,7 +312,8 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   while (!st && t->o.keep_best > 0 && t->s.nkept > t->o.keep_best) drop_kept(t, t->s.kept[--t->s.nkept].step);
   /* a checkpoint's average goes on; a run without smoothing drops it */
   if (!st) st = nn_params_keep_ema(&t->model->params, t->o.ema > 0);
-  if (!st) st = nmt_stepper_init(&r.stepper, t->o.workers, t->model->params.n);
+  if (!st) st = to_device(&r);
+  if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
   while (!st && !done) {
     if (stop && *stop) {
       t->interrupted = true;
@@ -303,5 +324,6 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   if (!st) st = t->interrupted ? save_last(&r) : finish(&r);
   nmt_stepper_free(&r.stepper);
   nmt_plan_free(&r.plan);
+  if (r.p == &r.dev) nn_params_free(&r.dev);
   return st;
 }

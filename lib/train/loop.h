@@ -25,6 +25,8 @@ typedef struct {
   double ema;                /* exponential smoothing's factor (nn_ema_decay; 0: off): the model
                                 files hold the average, the checkpoint also the weights */
   int workers;               /* data-parallel workers (train/step.h); <= 1: one */
+  const struct nn_backend *be; /* where the steps run (nn/backend.h); NULL: the CPU. On a GPU
+                                  one host thread drives it: one worker */
   long after_epochs, after_batches; /* stop after this many (0: no limit) */
   long valid_freq, save_freq, log_freq; /* in steps (0: never) */
   int early_stopping;        /* stop after this many validations without improvement */

@@ -101,6 +101,7 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
   for (int i = 0; i < used; i++) {
     nmt_worker *k = &s->w[i];
     k->net = net, k->p = *p, k->seed = seed, k->step = step;
+    k->g.be = p->be; /* the parameters' backend (NULL: the CPU) */
     k->scale = 1.0f / (float)(s->words ? s->words : 1);
     if (i) k->p.g = k->grad;
   }

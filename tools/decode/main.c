@@ -130,7 +130,8 @@ int main(int argc, char **argv) {
   int st = parse_args(&a, argc, argv);
   if (st) nmt_die(PROG, st);
   char notice[256];
-  if ((st = nmt_device_use(a.device, notice, sizeof notice))) nmt_die(PROG, st);
+  const nn_backend *be;
+  if ((st = nmt_device_use(a.device, false, &be, notice, sizeof notice))) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);

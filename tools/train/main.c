@@ -153,7 +153,8 @@ int main(int argc, char **argv) {
   if (!st) st = check_writable(ckpt);
   if (!st) st = check_fresh(&a, ckpt);
   char notice[256];
-  if (!st) st = nmt_device_use(a.device, notice, sizeof notice);
+  const nn_backend *be = NULL;
+  if (!st) st = nmt_device_use(a.device, true, &be, notice, sizeof notice);
   if (st) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train/step.h). */
@@ -168,6 +169,7 @@ int main(int argc, char **argv) {
   console_init(&con, &a, a.metrics ? &csv : NULL);
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
                    .hooks = {&con, console_log, console_metrics, console_progress}};
+  t.o.be = be;
   if ((st = start(&t, &model, &a, &con))) nmt_die(PROG, st);
   if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
     nmt_die(PROG, st);

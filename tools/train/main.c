@@ -111,6 +111,18 @@ static int start(nmt_trainer *t, nmt_model *m, const train_args *a, train_consol
   return new_model(m, a);
 }
 
+/* The model files of this run say how it was made (a resumed run: its own command). */
+static int record_origin(nmt_model *m, train_args *a) {
+  nmt_strbuf origin = {0};
+  int st = train_origin(a, &origin);
+  if (st) return st;
+  free(m->origin), free(m->train_config);
+  m->origin = origin.s;
+  m->train_config = a->effective.s;
+  a->effective = (nmt_strbuf){0}; /* the model owns it now */
+  return NMT_OK;
+}
+
 /* The weights in the model (the buffer also holds alignment padding). */
 static size_t weight_count(const nn_params *p) {
   size_t n = 0;
@@ -146,6 +158,10 @@ int main(int argc, char **argv) {
   tool_init(PROG);
   train_args a;
   int st = train_parse_args(&a, argc, argv);
+  if (!st && a.dump_config) {
+    fputs(a.effective.s, stdout);
+    st = fflush(stdout) || ferror(stdout) ? nmt_fail(NMT_EIO, "cannot write the output") : NMT_DONE;
+  }
   if (!st) st = check_options(&a);
   char ckpt[4096];
   if (!st) snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
@@ -168,7 +184,7 @@ int main(int argc, char **argv) {
   console_init(&con, &a, a.metrics ? &csv : NULL);
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
                    .hooks = {&con, console_log, console_metrics, console_progress}};
-  if ((st = start(&t, &model, &a, &con))) nmt_die(PROG, st);
+  if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a))) nmt_die(PROG, st);
   if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
     nmt_die(PROG, st);
   console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
@@ -193,6 +209,6 @@ int main(int argc, char **argv) {
   if (t.valid) nmt_valid_free(&valid);
   nmt_corpus_free(&corpus);
   nmt_model_free(&model);
-  free(a.train.v), free(a.valid.v), free(a.vocabs.v);
+  train_args_free(&a);
   return t.interrupted ? 128 + stop_signal : 0;
 }

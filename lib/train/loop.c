@@ -245,18 +245,20 @@ static int after_step(run *r, bool *done) {
   long n = t->s.step;
   int st = NMT_OK;
   bool epoch_end = ++t->s.batch == r->plan.nbatches;
+  nmt_when w = {n, epoch_end ? t->s.epoch + 1 : 0, t->s.tokens - r->stepper.words, t->s.tokens};
   if (o->after_batches > 0 && n >= o->after_batches) *done = true;
   if (epoch_end && o->after_epochs > 0 && t->s.epoch + 1 >= o->after_epochs) *done = true;
+  if (o->after_tokens > 0 && t->s.tokens >= o->after_tokens) *done = true;
   if (t->hooks.progress) {
     nmt_train_progress p = {n, t->s.epoch, t->s.batch, r->plan.nbatches, t->s.tokens,
                             r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1)};
     t->hooks.progress(t->hooks.ctx, &p);
   }
-  if (o->log_freq > 0 && (n % o->log_freq == 0 || *done) && (st = log_metrics(r)))
+  if (o->log_freq > 0 && (nmt_every(o->log_freq, o->log_unit, &w) || *done) && (st = log_metrics(r)))
     return save_then_fail(r, st);
   if (epoch_end) end_epoch(t);
-  if (t->valid && o->valid_freq > 0 && n % o->valid_freq == 0) st = validate(r, done);
-  if (o->save_freq > 0 && n % o->save_freq == 0) r->save_due = true; /* made by the next step */
+  if (t->valid && nmt_every(o->valid_freq, o->valid_unit, &w)) st = validate(r, done);
+  if (nmt_every(o->save_freq, o->save_unit, &w)) r->save_due = true; /* made by the next step */
   return st;
 }
 
@@ -284,7 +286,8 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   r.t0 = now() - t->s.elapsed;
   r.log_t0 = now();
   bool done = (t->o.after_epochs > 0 && t->s.epoch >= t->o.after_epochs) ||
-              (t->o.after_batches > 0 && t->s.step >= t->o.after_batches);
+              (t->o.after_batches > 0 && t->s.step >= t->o.after_batches) ||
+              (t->o.after_tokens > 0 && t->s.tokens >= t->o.after_tokens);
   char note[256];
   int st = nmt_train_resume_check(t, note, sizeof note);
   if (!st && note[0]) say(t, "warning: %s", note);

@@ -25,8 +25,9 @@ typedef struct {
   double ema;                /* exponential smoothing's factor (nn_ema_decay; 0: off): the model
                                 files hold the average, the checkpoint also the weights */
   int workers;               /* data-parallel workers (train/step.h); <= 1: one */
-  long after_epochs, after_batches; /* stop after this many (0: no limit) */
-  long valid_freq, save_freq, log_freq; /* in steps (0: never) */
+  long after_epochs, after_batches, after_tokens; /* stop after this many (0: no limit) */
+  long valid_freq, save_freq, log_freq; /* every this many units (0: never) */
+  char valid_unit, save_unit, log_unit; /* their units: 'u' (or 0) updates, 'e' epochs, 't' target tokens */
   int early_stopping;        /* stop after this many validations without improvement */
   int keep_best;             /* keep this many best validated models as MODEL.best-STEP (0: none) */
   const char *model_path;    /* the best model (the last one without validation) */
@@ -128,6 +129,16 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
  * times sqrt(decay/t) once t > decay (Marian's --lr-decay-inv-sqrt); 0 turns each
  * off. On top of the state's rate, which the plateau and epoch decays change. */
 double nmt_lr_factor(long t, long warmup, long decay_inv_sqrt);
+
+/* Where the run is after an update, for nmt_every. */
+typedef struct {
+  long step;
+  long epochs_done;           /* epochs completed when this update ended one, else 0 */
+  long tokens_before, tokens; /* target tokens trained on before and after it */
+} nmt_when;
+/* Whether an action every n units (Marian's: 'u' updates, also 0; 'e' epochs; 't'
+ * target tokens) is due after this update; n <= 0: never. */
+bool nmt_every(long n, char unit, const nmt_when *w);
 
 /* ---- the N best models (train/keep.c) ---- */
 /* "MODEL.best-STEP" */

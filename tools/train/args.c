@@ -89,11 +89,24 @@ static int flag_value(void *ctx, const nmt_opt *o) {
   return *b;
 }
 
+/* The schedules in Marian's units; --after N sets the limit of its unit. */
+static int schedules(train_args *a) {
+  train_freq after = {0};
+  int st = train_freq_parse("valid-freq", a->valid_freq, &a->valid_every);
+  if (!st) st = train_freq_parse("save-freq", a->save_freq, &a->save_every);
+  if (!st) st = train_freq_parse("log-freq", a->log_freq, &a->log_every);
+  if (!st && a->after) st = train_freq_parse("after", a->after, &after);
+  if (st || !a->after) return st;
+  long *limit = after.unit == 'e' ? &a->after_epochs : after.unit == 't' ? &a->after_tokens : &a->after_batches;
+  *limit = after.n;
+  return NMT_OK;
+}
+
 /* The command line over the defaults and, given a preset p, over p's options, then
  * over cfg's (-c) when given. */
 static int parse(train_args *a, const train_preset *p, const train_config *cfg, int argc, char **argv) {
-  *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .max_length = 100, .valid_freq = 1000,
-                    .log_freq = 100, .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
+  *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .max_length = 100,
+                    .valid_freq = "1000", .save_freq = "0", .log_freq = "100", .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
                     .clip_norm = 5};
   model_defaults(&a->flags, &a->arch);
   const char *src_lang = NULL, *tgt_lang = NULL; /* tokenizer settings recorded in the model */
@@ -124,8 +137,11 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
        .min = 0, .max = 100000},
       {"after-epochs", 'e', NMT_OPT_INT, &a->after_epochs, "N", "stop after N epochs (0: no limit)", .min = 0, .max = INFINITY},
       {"after-batches", 0, NMT_OPT_INT, &a->after_batches, "N", "stop after N steps (0: no limit)", .min = 0, .max = INFINITY},
-      {"valid-freq", 0, NMT_OPT_INT, &a->valid_freq, "N", "validate every N steps (1000; 0: never)", .min = 0, .max = INFINITY},
-      {"save-freq", 0, NMT_OPT_INT, &a->save_freq, "N", "checkpoint every N steps (0: at --valid-freq)", .min = 0, .max = INFINITY},
+      {"after", 0, NMT_OPT_STR, &a->after, "N[u|e|t]",
+       "stop after N updates (u, the default), epochs (e) or target tokens (t): the limit of that unit (Marian's)"},
+      {"valid-freq", 0, NMT_OPT_STR, &a->valid_freq, "N[u|e|t]",
+       "validate every N updates (1000), epochs (Ne) or target tokens (Nt); 0: never"},
+      {"save-freq", 0, NMT_OPT_STR, &a->save_freq, "N[u|e|t]", "checkpoint every N updates, epochs or tokens (0: at --valid-freq)"},
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
        .min = 0, .max = 1000000},
       {"keep-best", 0, NMT_OPT_INT, &a->keep_best, "N",
@@ -152,7 +168,8 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
-      {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100; 0: never)", .min = 0, .max = INFINITY},
+      {"log-freq", 0, NMT_OPT_STR, &a->log_freq, "N[u|e|t]", "log every N updates (100), epochs or target tokens; 0: never"},
+      {"disp-freq", 0, NMT_OPT_STR, &a->log_freq, "N[u|e|t]", "= --log-freq (Marian's name)"},
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
@@ -182,6 +199,7 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
   if (!st && cfg && !(st = train_config_apply(cfg, &cli, negation))) st = fold_layer(a);
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st) st = fold_layer(a);
+  if (!st) st = schedules(a);
   if (!st) st = train_config_dump(&a->effective, &cli, flag_value, a);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);

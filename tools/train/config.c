@@ -213,8 +213,11 @@ static int dump_row(nmt_strbuf *b, const nmt_opt *o, int flag) {
 int train_config_dump(nmt_strbuf *b, const nmt_cli *cli, int (*flag_value)(void *ctx, const nmt_opt *o),
                       void *ctx) {
   int st = nmt_strbuf_addf(b, "# " PROG " %s: the effective options (read back with -c)\n", NMT_VERSION);
-  for (const nmt_opt *o = cli->opts; o->lng && !st; o++)
-    if (strcmp(o->lng, "config") && strcmp(o->lng, "dump-config") && strcmp(o->lng, "preset"))
+  for (const nmt_opt *o = cli->opts; o->lng && !st; o++) {
+    const nmt_opt *first = cli->opts;
+    while (first->dst != o->dst) first++; /* an alias (--disp-freq) after its row: left out */
+    if (first == o && strcmp(o->lng, "config") && strcmp(o->lng, "dump-config") && strcmp(o->lng, "preset"))
       st = dump_row(b, o, o->kind == NMT_OPT_FLAG ? flag_value(ctx, o) : 0);
+  }
   return st;
 }

@@ -64,7 +64,9 @@ static int new_model(nmt_model *m, const train_args *a) {
 }
 
 static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
-  long valid_freq = a->valid.n ? a->valid_freq : 0;
+  /* periodic checkpoints with or without validation sets */
+  const train_freq none = {0}, *valid = a->valid.n ? &a->valid_every : &none,
+                   *save = a->save_every.n ? &a->save_every : &a->valid_every;
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
@@ -72,9 +74,8 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
       .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
-      /* periodic checkpoints with or without validation sets */
-      .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : a->valid_freq,
-      .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
+      .after_tokens = a->after_tokens, .valid_freq = valid->n, .valid_unit = valid->unit, .save_freq = save->n,
+      .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
       .model_path = a->model,
       .ckpt_path = ckpt};
 }

@@ -33,6 +33,16 @@ typedef struct {
   int n;
 } train_config;
 
+/* A schedule: every n units (Marian's: 'u' updates, 'e' epochs, 't' target tokens). */
+typedef struct {
+  long n;
+  char unit;
+} train_freq;
+
+/* "N", or N with a unit (u, e, t), K/M/G before it; flag names the option in the message.
+ * NMT_OK or NMT_EUSAGE. */
+int train_freq_parse(const char *flag, const char *s, train_freq *f);
+
 typedef struct {
   nmt_strlist train, valid, vocabs;
   const char *model, *metrics, *bpe_codes, *preset, *config_path;
@@ -42,7 +52,9 @@ typedef struct {
   train_model_flags flags; /* their parsed values, row by row */
   double lr_recurrent;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
-  long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping, keep_best;
+  long after_epochs, after_batches, after_tokens, early_stopping, keep_best;
+  const char *after, *valid_freq, *save_freq, *log_freq; /* as given: N[u|e|t] */
+  train_freq valid_every, save_every, log_every;         /* parsed */
   long lr_decay_start_epoch, lr_warmup, lr_decay_inv_sqrt;
   long seed, cpu_threads;
   const char *device;

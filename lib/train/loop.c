@@ -207,6 +207,10 @@ static int validate(run *r, bool *stop_now) {
   }
   say(t, "valid step %ld: ppl %.3f bleu %.2f%s", s->step, ppl, bleu,
       better ? " (best, saved)" : "");
+  /* the epoch of the last update, as the metrics rows count it (1-based) */
+  long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
+  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, bleu, NAN, s->best_ppl, now() - r->t0};
+  if (!st && t->hooks.validated && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
   if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
     say(t, "early stopping: %d validations without improvement", s->stalls);
     *stop_now = true;

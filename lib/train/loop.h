@@ -67,6 +67,15 @@ typedef struct {
   double peak_rss_mib;       /* the process's peak resident memory so far */
 } nmt_train_metrics;
 
+/* A validation's results (after the model is saved, when it is the best). */
+typedef struct {
+  long step, epoch, tokens;
+  double ppl, bleu;
+  double chrf;               /* NaN: not computed */
+  double best_ppl;           /* the best so far, this one included */
+  double elapsed;
+} nmt_valid_metrics;
+
 /* Where the run is, after every step (for a progress line). */
 typedef struct {
   long step, epoch;          /* epoch 0-based */
@@ -81,6 +90,8 @@ typedef struct {
   /* every log_freq steps; an error status (a failed write) saves a checkpoint and ends the run with it */
   int (*metrics)(void *ctx, const nmt_train_metrics *row);
   void (*progress)(void *ctx, const nmt_train_progress *p);  /* after every step */
+  /* after every validation; an error status ends the run as the metrics hook's does */
+  int (*validated)(void *ctx, const nmt_valid_metrics *v);
 } nmt_train_hooks;
 
 /* Peak resident memory of the process so far, in MiB (getrusage). */

@@ -32,6 +32,9 @@ static int check_options(const train_args *a) {
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
   if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (a->plot && !a->metrics)
+    return nmt_fail(NMT_EUSAGE, "--plot draws the --metrics file: give --metrics FILE.csv too");
+  if (a->plot && !a->valid.n) return nmt_fail(NMT_EUSAGE, "--plot draws at each validation: it needs --valid-sets");
   if (a->keep_best && !a->valid.n)
     return nmt_fail(NMT_EUSAGE, "--keep-best keeps validated models: it needs --valid-sets");
   bool none = a->arch.attention && !strcmp(a->arch.attention, "none"), feed = train_turned_on(a, "input-feed");
@@ -163,6 +166,7 @@ int main(int argc, char **argv) {
     fputs(a.effective.s, stdout);
     st = fflush(stdout) || ferror(stdout) ? nmt_fail(NMT_EIO, "cannot write the output") : NMT_DONE;
   }
+  if (!st && a.log) st = tool_log_open(a.log);
   if (!st) st = check_options(&a);
   char ckpt[4096];
   if (!st) snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
@@ -184,7 +188,7 @@ int main(int argc, char **argv) {
   train_console con;
   console_init(&con, &a, a.metrics ? &csv : NULL);
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
-                   .hooks = {&con, console_log, console_metrics, console_progress}};
+                   .hooks = {&con, console_log, console_metrics, console_progress, console_validated}};
   if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a))) nmt_die(PROG, st);
   if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
     nmt_die(PROG, st);
@@ -200,8 +204,7 @@ int main(int argc, char **argv) {
   if (a.metrics) metrics_close(&csv);
   if (st) nmt_die(PROG, st);
   if (t.interrupted)
-    fprintf(stderr, PROG ": interrupted at step %ld; checkpoint %s saved (continue with --resume)\n",
-            t.s.step, ckpt);
+    tool_sayf(PROG, "interrupted at step %ld; checkpoint %s saved (continue with --resume)", t.s.step, ckpt);
   else
     console_say(&con, "done after %ld steps = %ld full epochs + %ld batches, %.0f s (%.0f target "
                 "tokens/s, validation included); peak RSS %.0f MiB; model %s, checkpoint %s",

@@ -60,6 +60,7 @@ typedef struct {
   const char *device;
   double learn_rate, lr_decay, clip_norm, exp_smoothing;
   bool resume, overwrite, quiet, dump_config;
+  const char *log, *plot;  /* --log FILE (stderr's lines, timestamped), --plot FILE.svg */
   int argc;
   char **argv; /* the command line (a --preset's flags are parsed apart, before it) */
   nmt_tok_settings tok;
@@ -118,6 +119,8 @@ typedef struct {
 int metrics_open(metrics_csv *m, const char *path, bool resume);
 /* The hook: one CSV row per log interval; NMT_EIO when it cannot be written. */
 int metrics_row(void *ctx, const nmt_train_metrics *row);
+/* One row for a validation; NMT_EIO when it cannot be written. */
+int metrics_valid_row(metrics_csv *m, const nmt_valid_metrics *v);
 void metrics_close(metrics_csv *m);
 
 /* stderr: log lines (warnings only when quiet) and, on a TTY, a progress line
@@ -129,6 +132,8 @@ typedef struct {
   long step0, tokens0;
   bool drawn;                       /* a progress line is on the screen */
   metrics_csv *csv;                 /* NULL: no metrics file */
+  const char *plot;                 /* --plot FILE.svg, redrawn from the CSV at each validation */
+  char title[256];                  /* the picture's */
 } train_console;
 
 void console_init(train_console *c, const train_args *a, metrics_csv *csv);
@@ -136,6 +141,8 @@ void console_log(void *ctx, const char *line);
 void console_say(train_console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void console_progress(void *ctx, const nmt_train_progress *p);
 int console_metrics(void *ctx, const nmt_train_metrics *row);
+/* A validation: its CSV row, then the --plot picture. */
+int console_validated(void *ctx, const nmt_valid_metrics *v);
 /* Clear the progress line (before the final summary). */
 void console_done(train_console *c);
 

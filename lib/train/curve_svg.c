@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { WIDTH = 800, HEIGHT = 500, LEFT = 70, RIGHT = 780, TICKS = 6 };
+enum { WIDTH = 800, HEIGHT = 500, LEFT = 70, RIGHT = 780, TICKS = 6, LEGEND_ROW = 16 };
 
 typedef struct {
   int top, bottom;        /* pixels */
@@ -86,10 +86,10 @@ static int legend(nmt_strbuf *b, const panel *p, const nmt_curve *c) {
     return nmt_strbuf_addf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#888\">%s</text>\n",
                            (LEFT + RIGHT) / 2, (p->top + p->bottom) / 2, p->empty);
   st = nmt_strbuf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"196\" height=\"%d\" fill=\"#fff\" fill-opacity=\"0.9\" "
-                          "stroke=\"#ccc\"/>\n", RIGHT - 206, p->top + 6, 16 * rows + 6);
+                          "stroke=\"#ccc\"/>\n", RIGHT - 206, p->top + 6, LEGEND_ROW * rows + 6);
   for (int s = p->first, row = 0; s <= p->last && !st; s++) {
     if (!c->s[s].n) continue;
-    int y = p->top + 22 + 16 * row++;
+    int y = p->top + 22 + LEGEND_ROW * row++;
     st = nmt_strbuf_addf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
                             "<text x=\"%d\" y=\"%d\">%s</text>\n",
                          RIGHT - 200, y - 4, RIGHT - 180, y - 4, colors[s], RIGHT - 174, y, names[s]);
@@ -127,7 +127,13 @@ static int draw_panel(nmt_strbuf *b, panel *p, const nmt_curve *c, double xlo, d
   double min, max;
   range(c->s + p->first, p->last - p->first + 1, false, &min, &max);
   if (p->first == NMT_CURVE_BLEU) min = fmin(min, 0); /* scores from 0 */
-  axis(isfinite(min) ? min : 0, isfinite(max) ? max : 1, &p->lo, &p->hi, &p->step);
+  min = isfinite(min) ? min : 0, max = isfinite(max) ? max : 1;
+  /* headroom: the curves stay under the legend in the top right corner */
+  int rows = 0;
+  for (int s = p->first; s <= p->last; s++) rows += c->s[s].n > 0;
+  double covered = (double)(LEGEND_ROW * rows + 16) / (p->bottom - p->top);
+  if (max > min) max = min + (max - min) / (1 - covered);
+  axis(min, max, &p->lo, &p->hi, &p->step);
   int st = frame(b, p);
   if (!st) st = epochs(b, p, c, xlo, xhi, p->first == NMT_CURVE_LOSS);
   for (int s = p->first; s <= p->last && !st; s++)

@@ -190,10 +190,11 @@ static int keep_best(nmt_trainer *t, double ppl) {
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
-  double ppl, bleu;
+  nmt_valid_scores sc;
   nn_params_swap_ema(&t->model->params); /* the average is what is validated */
-  int st = nmt_validate(t->model, t->valid, &ppl, &bleu);
+  int st = nmt_validate_scores(t->model, t->valid, &sc);
   nn_params_swap_ema(&t->model->params);
+  double ppl = sc.ppl;
   if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
   if (st) return st;
   bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
@@ -205,11 +206,11 @@ static int validate(run *r, bool *stop_now) {
     s->stalls++;
     s->lr *= t->o.lr_decay;
   }
-  say(t, "valid step %ld: ppl %.3f bleu %.2f%s", s->step, ppl, bleu,
+  say(t, "valid step %ld: ppl %.3f bleu %.2f chrf %.2f%s", s->step, ppl, sc.bleu, sc.chrf,
       better ? " (best, saved)" : "");
   /* the epoch of the last update, as the metrics rows count it (1-based) */
   long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
-  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, bleu, NAN, s->best_ppl, now() - r->t0};
+  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, sc.bleu, sc.chrf, s->best_ppl, now() - r->t0};
   if (!st && t->hooks.validated && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
   if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
     say(t, "early stopping: %d validations without improvement", s->stalls);

@@ -2,7 +2,7 @@
  * planned batches, NaN/Inf steps skipped and loss spikes counted (five bad
  * steps in a row stop the run, the files on disk untouched since the last
  * good step),
- * validation (perplexity and greedy BLEU) every valid_freq steps with learning
+ * validation (perplexity, greedy BLEU and chrF) every valid_freq units with learning
  * rate decay and early stopping on plateaus, the best model and a checkpoint
  * written atomically, and a checkpoint on request (a signal). The library
  * prints nothing: progress goes through hooks. */
@@ -71,7 +71,7 @@ typedef struct {
 typedef struct {
   long step, epoch, tokens;
   double ppl, bleu;
-  double chrf;               /* NaN: not computed */
+  double chrf;               /* NaN: not computed (an empty CSV cell) */
   double best_ppl;           /* the best so far, this one included */
   double elapsed;
 } nmt_valid_metrics;
@@ -121,7 +121,12 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop);
 /* ---- validation (train/valid.c) ---- */
 int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m);
 void nmt_valid_free(nmt_valid_set *v);
-/* Perplexity (no label smoothing) and greedy-decode BLEU of the model. */
+typedef struct {
+  double ppl, bleu, chrf;
+} nmt_valid_scores;
+/* Perplexity (no label smoothing), and the BLEU and chrF of greedy translations. */
+int nmt_validate_scores(nmt_model *m, const nmt_valid_set *v, nmt_valid_scores *out);
+/* Perplexity and BLEU alone. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
 
 /* ---- resuming (train/resume.c) ---- */

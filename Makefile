@@ -32,6 +32,14 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
+# nmt-train reads -c FILE.yml with libyaml; no other program links it.
+$(BIN)/nmt-train: LDLIBS += -lyaml
+# The build's git commit, recorded in the models nmt-train writes ("unknown" outside git).
+# A stamp that changes with the commit rebuilds origin.o alone.
+NMT_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(shell mkdir -p $(BUILD) && echo '$(NMT_COMMIT)' | cmp -s - $(BUILD)/commit 2>/dev/null || echo '$(NMT_COMMIT)' > $(BUILD)/commit)
+$(BUILD)/tools/train/origin.o: CFLAGS += -DNMT_COMMIT='"$(NMT_COMMIT)"'
+$(BUILD)/tools/train/origin.o: $(BUILD)/commit
 $(BUILD)/tests/%.o: CFLAGS += -Itests
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -51,7 +51,7 @@ static int bad_number(const nmt_opt *o, const char *val) {
   return nmt_fail(NMT_EUSAGE, "%s must be %s (got %s)", name, range, *val ? val : "''");
 }
 
-static bool in_bounds(const nmt_opt *o, double v) {
+bool nmt_cli_in_bounds(const nmt_opt *o, double v) {
   return (o->open_min ? v > o->min : v >= o->min) && (o->open_max ? v < o->max : v <= o->max);
 }
 
@@ -62,12 +62,12 @@ static int set_number(const nmt_opt *o, const char *val) {
   errno = 0;
   if (o->kind == NMT_OPT_INT) {
     long v = strtol(val, &end, 10);
-    if (end == val || *end || errno || isspace((unsigned char)*val) || !in_bounds(o, (double)v))
+    if (end == val || *end || errno || isspace((unsigned char)*val) || !nmt_cli_in_bounds(o, (double)v))
       return bad_number(o, val);
     *(long *)o->dst = v;
   } else {
     double v = strtod(val, &end);
-    if (end == val || *end || errno || isspace((unsigned char)*val) || !isfinite(v) || !in_bounds(o, v))
+    if (end == val || *end || errno || isspace((unsigned char)*val) || !isfinite(v) || !nmt_cli_in_bounds(o, v))
       return bad_number(o, val);
     *(double *)o->dst = v;
   }
@@ -129,6 +129,11 @@ static int apply(parse_state *ps, const nmt_opt *o, const char *inline_val, int 
     return NMT_OK;
   }
   if (once(ps, o)) return NMT_EUSAGE;
+  /* a list given in this call replaces an earlier layer's (a config file's) */
+  if (o->kind == NMT_OPT_LIST && !ps->given[o - ps->cli->opts]) {
+    ((nmt_strlist *)o->dst)->n = 0;
+    ps->given[o - ps->cli->opts] = true;
+  }
   if (inline_val) return nmt_cli_set(o, inline_val);
   if (o->implicit && (*i + 1 >= argc || looks_like_option(argv[*i + 1]))) return nmt_cli_set(o, o->implicit);
   if (*i + 1 >= argc) return nmt_fail(NMT_EUSAGE, "%s needs a value", name);

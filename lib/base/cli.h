@@ -60,12 +60,15 @@ typedef struct {
  * after printing --help or --version to stdout. Within one call an INT, DOUBLE
  * or STR option (or another row with the same dst) may be given once; a later
  * call may set it again, so layers of flags (a preset, then the command line)
- * are successive calls on the same table. */
+ * are successive calls on the same table; a LIST given in a call replaces the
+ * values an earlier call gave it. */
 int nmt_cli_parse(const nmt_cli *cli, int argc, char **argv, nmt_strlist *pos);
 /* Set row o's destination from val as the command line would (bounds checked):
  * for values given as positionals; NULL is the row's implicit value. NMT_OK or
  * NMT_EUSAGE (message set). */
 int nmt_cli_set(const nmt_opt *o, const char *val);
+/* Whether v is within numeric row o's bounds. */
+bool nmt_cli_in_bounds(const nmt_opt *o, double v);
 /* The row whose long name is `lng`, or NULL. */
 const nmt_opt *nmt_cli_find(const nmt_cli *cli, const char *lng);
 void nmt_cli_usage(const nmt_cli *cli, void *file /* FILE* */);

@@ -5,6 +5,8 @@
 #ifndef NMT_STRBUF_H
 #define NMT_STRBUF_H
 #include "base/err.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,21 @@ static inline int nmt_strbuf_addc(nmt_strbuf *b, char c) {
   if (b->len + 2 > b->cap && nmt_strbuf_reserve(b, 1)) return NMT_EIO;
   b->s[b->len++] = c;
   b->s[b->len] = 0;
+  return NMT_OK;
+}
+
+/* printf onto the end. */
+static inline int nmt_strbuf_addf(nmt_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline int nmt_strbuf_addf(nmt_strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || nmt_strbuf_reserve(b, (size_t)n)) return nmt_fail(NMT_EIO, "out of memory");
+  va_start(ap, fmt);
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
   return NMT_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Model create/save/load. Sections: "config" (key=value lines), "srcvocab",
- * "tgtvocab" (vocab text), "bpecodes" (optional), "tensors" ("name rows cols
- * offset" lines), "weights" (the parameter buffer, float32). */
+ * "tgtvocab" (vocab text), "bpecodes" (optional), "origin" and "traincfg"
+ * (optional text), "tensors" ("name rows cols offset" lines), "weights" (the
+ * parameter buffer, float32). */
 #include "models/model.h"
 #include "base/err.h"
 #include <float.h>
@@ -8,7 +9,6 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +82,8 @@ void nmt_model_free(nmt_model *m) {
   nmt_vocab_free(m->src);
   nmt_vocab_free(m->tgt);
   free(m->bpe_codes);
+  free(m->origin);
+  free(m->train_config);
   memset(m, 0, sizeof *m);
 }
 
@@ -108,21 +110,12 @@ int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *
 
 /* ---- saving ---- */
 
-static int addf(nmt_strbuf *b, const char *fmt, ...) {
-  char line[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  return nmt_strbuf_add(b, line, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
-}
-
 static int config_text(const nmt_model_opts *o, nmt_strbuf *b) {
   int st = NMT_OK;
   for (int i = 0; i < nmt_noptions && !st; i++) {
     char val[64];
     nmt_option_text(&nmt_options[i], o, val, sizeof val);
-    st = addf(b, "%s=%s\n", nmt_options[i].key, val);
+    st = nmt_strbuf_addf(b, "%s=%s\n", nmt_options[i].key, val);
   }
   return st;
 }
@@ -137,21 +130,21 @@ int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *w
     nmt_option_text(r, have, h, sizeof h);
     nmt_option_text(r, want, w, sizeof w);
     if (strcmp(h, w) && given(ctx, r))
-      st = addf(out, "%s%s=%s (checkpoint: %s)", out->len ? ", " : "", r->key, w, h);
+      st = nmt_strbuf_addf(out, "%s%s=%s (checkpoint: %s)", out->len ? ", " : "", r->key, w, h);
   }
   return st;
 }
 
 static int tok_text(const nmt_tok_settings *t, nmt_strbuf *b) {
   if (!t->src_lang[0]) return NMT_OK;
-  return addf(b, "src-lang=%s\ntgt-lang=%s\ntok-aggressive=%d\ntok-escape=%d\ntok-normalize=%d\n",
+  return nmt_strbuf_addf(b, "src-lang=%s\ntgt-lang=%s\ntok-aggressive=%d\ntok-escape=%d\ntok-normalize=%d\n",
               t->src_lang, t->tgt_lang, t->aggressive, t->escape, t->normalize);
 }
 
 static int tensor_table(const nn_params *p, nmt_strbuf *b) {
   int st = NMT_OK;
   for (int i = 0; i < p->nviews && !st; i++)
-    st = addf(b, "%s %d %d %zu\n", p->views[i].name, p->views[i].rows, p->views[i].cols,
+    st = nmt_strbuf_addf(b, "%s %d %d %zu\n", p->views[i].name, p->views[i].rows, p->views[i].cols,
               p->views[i].off);
   return st;
 }
@@ -168,6 +161,8 @@ int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   if (!st) st = nmt_mf_add(f, "srcvocab", s[1].s, src_len);
   if (!st) st = nmt_mf_add(f, "tgtvocab", s[1].s + src_len, s[1].len - src_len);
   if (!st && m->bpe_codes) st = nmt_mf_add(f, "bpecodes", m->bpe_codes, m->bpe_len);
+  if (!st && m->origin) st = nmt_mf_add(f, "origin", m->origin, strlen(m->origin));
+  if (!st && m->train_config) st = nmt_mf_add(f, "traincfg", m->train_config, strlen(m->train_config));
   if (!st) st = nmt_mf_add(f, "tensors", s[2].s, s[2].len);
   if (!st) st = nmt_mf_add(f, "weights", m->params.w, sizeof(float) * m->params.n);
   return st;
@@ -293,6 +288,13 @@ static int weights_fit(const nn_params *p, const nmt_model_file *f, const char *
                                  path, have, p->n);
 }
 
+/* A text section the file may lack, copied NUL-terminated. */
+static int optional_text(char **dst, const nmt_model_file *f, const char *tag) {
+  const nmt_section *s = nmt_mf_get(f, tag);
+  if (s && !(*dst = strndup(s->data, s->len))) return nmt_fail(NMT_EIO, "out of memory");
+  return NMT_OK;
+}
+
 int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
@@ -313,6 +315,8 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   if (!st && codes && !(m->bpe_codes = strndup(codes->data, codes->len)))
     st = nmt_fail(NMT_EIO, "out of memory");
   if (!st && codes) m->bpe_len = codes->len;
+  if (!st) st = optional_text(&m->origin, f, "origin");
+  if (!st) st = optional_text(&m->train_config, f, "traincfg");
   if (st) nmt_model_free(m);
   return st;
 }

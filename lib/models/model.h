@@ -27,6 +27,9 @@ typedef struct {
   char *bpe_codes;   /* NULL when none */
   size_t bpe_len;
   nmt_tok_settings tok;
+  /* How it was trained (NULL: not recorded): "origin" (version=, commit=, command=
+   * lines) and "traincfg" (nmt-train's options as YAML, for nmt-train -c). */
+  char *origin, *train_config;
 } nmt_model;
 
 /* A fresh model (weights initialised from seed) over the two vocabularies,

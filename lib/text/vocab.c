@@ -227,12 +227,44 @@ int nmt_vocab_text(const nmt_vocab *v, nmt_strbuf *out) {
   return NMT_OK;
 }
 
+/* A "TOKEN COUNT" line (get_vocab.py's form): the token's length; 0 when it is not one. */
+static size_t counted_token(const char *s, size_t n) {
+  const char *sp = memchr(s, ' ', n);
+  size_t k = sp ? (size_t)(sp - s) : 0;
+  if (!k || k + 1 == n) return 0;
+  for (size_t i = k + 1; i < n; i++)
+    if (s[i] < '0' || s[i] > '9') return 0;
+  return k;
+}
+
+/* The count form: the specials, then the tokens in the file's order (most frequent
+ * first as get_vocab.py writes them); a special among them keeps its place. */
+static int parse_counts(nmt_vocab **out, const char *text, size_t len, const char *name) {
+  nmt_vocab *v;
+  int st = new_with_specials(&v);
+  size_t i = 0;
+  for (long line = 1; !st && i < len; line++) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    size_t j = nl ? (size_t)(nl - text) : len, k = counted_token(text + i, j - i);
+    int32_t before = nmt_strmap_size(v->map), id = k ? nmt_strmap_intern(v->map, text + i, k) : -1;
+    if (!k) st = nmt_fail(NMT_EINPUT, "%s:%ld: not a 'TOKEN COUNT' line, as the first line is", name, line);
+    else if (id < 0) st = nmt_fail(NMT_EIO, "out of memory");
+    else if (id < before && id >= NMT_NSPECIALS) st = nmt_fail(NMT_EINPUT, "%s:%ld: duplicate token", name, line);
+    i = j + 1;
+  }
+  if (st) nmt_vocab_free(v);
+  else *out = v;
+  return st;
+}
+
 int nmt_vocab_load(nmt_vocab **v, const char *path) {
   char *text;
   size_t len;
   int st = nmt_read_file(path, &text, &len);
   if (st) return st;
-  st = nmt_vocab_parse(v, text, len, path);
+  const char *nl = memchr(text, '\n', len);
+  bool counts = counted_token(text, nl ? (size_t)(nl - text) : len) > 0;
+  st = counts ? parse_counts(v, text, len, path) : nmt_vocab_parse(v, text, len, path);
   free(text);
   return st;
 }

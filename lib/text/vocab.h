@@ -18,7 +18,10 @@ int nmt_vocab_build(nmt_vocab **v, const char *path, long min_count, long max_si
 /* Load a vocabulary from text: one token a line, the four specials first.
  * `name` is used in messages. */
 int nmt_vocab_parse(nmt_vocab **v, const char *text, size_t len, const char *name);
-/* Read and parse a vocabulary file (zstd allowed). */
+/* Read and parse a vocabulary file (zstd allowed): the form above, or the count form
+ * subword-nmt's get_vocab.py and nmt-bpe vocab/learn-joint --vocab-out write ("TOKEN
+ * COUNT" lines, most frequent first), which gets the specials first, then its tokens in
+ * order. Which form: the first line's. */
 int nmt_vocab_load(nmt_vocab **v, const char *path);
 /* Append the text form (one token a line) to out. */
 int nmt_vocab_text(const nmt_vocab *v, nmt_strbuf *out);

@@ -199,12 +199,13 @@ static int keep_best(nmt_trainer *t, double ppl) {
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
-  double ppl, bleu;
+  nmt_valid_scores sc;
   int st = to_host(r);
   if (st) return st;
   nn_params_swap_ema(&t->model->params); /* the average is what is validated */
-  st = nmt_validate(t->model, t->valid, &ppl, &bleu);
+  st = nmt_validate_scores(t->model, t->valid, &sc);
   nn_params_swap_ema(&t->model->params);
+  double ppl = sc.ppl;
   if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
   if (st) return st;
   bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
@@ -216,8 +217,12 @@ static int validate(run *r, bool *stop_now) {
     s->stalls++;
     s->lr *= t->o.lr_decay;
   }
-  say(t, "valid step %ld: ppl %.3f bleu %.2f%s", s->step, ppl, bleu,
+  say(t, "valid step %ld: ppl %.3f bleu %.2f chrf %.2f%s", s->step, ppl, sc.bleu, sc.chrf,
       better ? " (best, saved)" : "");
+  /* the epoch of the last update, as the metrics rows count it (1-based) */
+  long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
+  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, sc.bleu, sc.chrf, s->best_ppl, now() - r->t0};
+  if (!st && t->hooks.validated && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
   if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
     say(t, "early stopping: %d validations without improvement", s->stalls);
     *stop_now = true;
@@ -256,18 +261,20 @@ static int after_step(run *r, bool *done) {
   long n = t->s.step;
   int st = NMT_OK;
   bool epoch_end = ++t->s.batch == r->plan.nbatches;
+  nmt_when w = {n, epoch_end ? t->s.epoch + 1 : 0, t->s.tokens - r->stepper.words, t->s.tokens};
   if (o->after_batches > 0 && n >= o->after_batches) *done = true;
   if (epoch_end && o->after_epochs > 0 && t->s.epoch + 1 >= o->after_epochs) *done = true;
+  if (o->after_tokens > 0 && t->s.tokens >= o->after_tokens) *done = true;
   if (t->hooks.progress) {
     nmt_train_progress p = {n, t->s.epoch, t->s.batch, r->plan.nbatches, t->s.tokens,
                             r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1)};
     t->hooks.progress(t->hooks.ctx, &p);
   }
-  if (o->log_freq > 0 && (n % o->log_freq == 0 || *done) && (st = log_metrics(r)))
+  if (o->log_freq > 0 && (nmt_every(o->log_freq, o->log_unit, &w) || *done) && (st = log_metrics(r)))
     return save_then_fail(r, st);
   if (epoch_end) end_epoch(t);
-  if (t->valid && o->valid_freq > 0 && n % o->valid_freq == 0) st = validate(r, done);
-  if (o->save_freq > 0 && n % o->save_freq == 0) r->save_due = true; /* made by the next step */
+  if (t->valid && nmt_every(o->valid_freq, o->valid_unit, &w)) st = validate(r, done);
+  if (nmt_every(o->save_freq, o->save_unit, &w)) r->save_due = true; /* made by the next step */
   return st;
 }
 
@@ -304,7 +311,8 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   r.t0 = now() - t->s.elapsed;
   r.log_t0 = now();
   bool done = (t->o.after_epochs > 0 && t->s.epoch >= t->o.after_epochs) ||
-              (t->o.after_batches > 0 && t->s.step >= t->o.after_batches);
+              (t->o.after_batches > 0 && t->s.step >= t->o.after_batches) ||
+              (t->o.after_tokens > 0 && t->s.tokens >= t->o.after_tokens);
   char note[256];
   int st = nmt_train_resume_check(t, note, sizeof note);
   if (!st && note[0]) say(t, "warning: %s", note);

@@ -2,7 +2,7 @@
  * planned batches, NaN/Inf steps skipped and loss spikes counted (five bad
  * steps in a row stop the run, the files on disk untouched since the last
  * good step),
- * validation (perplexity and greedy BLEU) every valid_freq steps with learning
+ * validation (perplexity, greedy BLEU and chrF) every valid_freq units with learning
  * rate decay and early stopping on plateaus, the best model and a checkpoint
  * written atomically, and a checkpoint on request (a signal). The library
  * prints nothing: progress goes through hooks. */
@@ -27,8 +27,9 @@ typedef struct {
   int workers;               /* data-parallel workers (train/step.h); <= 1: one */
   const struct nn_backend *be; /* where the steps run (nn/backend.h); NULL: the CPU. On a GPU
                                   one host thread drives it: one worker */
-  long after_epochs, after_batches; /* stop after this many (0: no limit) */
-  long valid_freq, save_freq, log_freq; /* in steps (0: never) */
+  long after_epochs, after_batches, after_tokens; /* stop after this many (0: no limit) */
+  long valid_freq, save_freq, log_freq; /* every this many units (0: never) */
+  char valid_unit, save_unit, log_unit; /* their units: 'u' (or 0) updates, 'e' epochs, 't' target tokens */
   int early_stopping;        /* stop after this many validations without improvement */
   int keep_best;             /* keep this many best validated models as MODEL.best-STEP (0: none) */
   const char *model_path;    /* the best model (the last one without validation) */
@@ -68,6 +69,15 @@ typedef struct {
   double peak_rss_mib;       /* the process's peak resident memory so far */
 } nmt_train_metrics;
 
+/* A validation's results (after the model is saved, when it is the best). */
+typedef struct {
+  long step, epoch, tokens;
+  double ppl, bleu;
+  double chrf;               /* NaN: not computed (an empty CSV cell) */
+  double best_ppl;           /* the best so far, this one included */
+  double elapsed;
+} nmt_valid_metrics;
+
 /* Where the run is, after every step (for a progress line). */
 typedef struct {
   long step, epoch;          /* epoch 0-based */
@@ -82,6 +92,8 @@ typedef struct {
   /* every log_freq steps; an error status (a failed write) saves a checkpoint and ends the run with it */
   int (*metrics)(void *ctx, const nmt_train_metrics *row);
   void (*progress)(void *ctx, const nmt_train_progress *p);  /* after every step */
+  /* after every validation; an error status ends the run as the metrics hook's does */
+  int (*validated)(void *ctx, const nmt_valid_metrics *v);
 } nmt_train_hooks;
 
 /* Peak resident memory of the process so far, in MiB (getrusage). */
@@ -111,7 +123,12 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop);
 /* ---- validation (train/valid.c) ---- */
 int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m);
 void nmt_valid_free(nmt_valid_set *v);
-/* Perplexity (no label smoothing) and greedy-decode BLEU of the model. */
+typedef struct {
+  double ppl, bleu, chrf;
+} nmt_valid_scores;
+/* Perplexity (no label smoothing), and the BLEU and chrF of greedy translations. */
+int nmt_validate_scores(nmt_model *m, const nmt_valid_set *v, nmt_valid_scores *out);
+/* Perplexity and BLEU alone. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
 
 /* ---- resuming (train/resume.c) ---- */
@@ -130,6 +147,16 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
  * times sqrt(decay/t) once t > decay (Marian's --lr-decay-inv-sqrt); 0 turns each
  * off. On top of the state's rate, which the plateau and epoch decays change. */
 double nmt_lr_factor(long t, long warmup, long decay_inv_sqrt);
+
+/* Where the run is after an update, for nmt_every. */
+typedef struct {
+  long step;
+  long epochs_done;           /* epochs completed when this update ended one, else 0 */
+  long tokens_before, tokens; /* target tokens trained on before and after it */
+} nmt_when;
+/* Whether an action every n units (Marian's: 'u' updates, also 0; 'e' epochs; 't'
+ * target tokens) is due after this update; n <= 0: never. */
+bool nmt_every(long n, char unit, const nmt_when *w);
 
 /* ---- the N best models (train/keep.c) ---- */
 /* "MODEL.best-STEP" */

@@ -1,6 +1,7 @@
-/* Validation: perplexity without label smoothing and corpus BLEU of greedy
- * translations against the BPE-joined references (sacreBLEU's 13a). */
+/* Validation: perplexity without label smoothing, and corpus BLEU (sacreBLEU's 13a)
+ * and chrF (sacreBLEU's chrF2) of greedy translations against the BPE-joined references. */
 #include "metrics/bleu.h"
+#include "metrics/chrf.h"
 #include "decode/search.h"
 #include "decode/text.h"
 #include "base/err.h"
@@ -110,8 +111,28 @@ static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
   return st;
 }
 
-int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu) {
-  int st = perplexity(m, &v->corpus, ppl);
+/* Corpus chrF: the segments' statistics summed, then scored. */
+static int chrf(char **hyps, char *const *refs, long n, double *score) {
+  nmt_chrf_opts o = nmt_chrf_defaults();
+  nmt_chrf *c = NULL;
+  int st = nmt_chrf_new(&c, &o);
+  int k = st ? 0 : nmt_chrf_nstats(c);
+  double *sum = st ? NULL : calloc(2 * (size_t)k, sizeof *sum), *seg = sum ? sum + k : NULL;
+  if (!st && !sum) st = nmt_fail(NMT_EIO, "out of memory");
+  for (long i = 0; !st && i < n; i++) {
+    size_t ref_len = strlen(refs[i]);
+    st = nmt_chrf_segment(c, hyps[i], strlen(hyps[i]), (const char *const *)&refs[i], &ref_len, 1, seg);
+    for (int j = 0; !st && j < k; j++) sum[j] += seg[j];
+  }
+  *score = st ? NAN : nmt_chrf_score(c, sum, false);
+  free(sum);
+  nmt_chrf_free(c);
+  return st;
+}
+
+int nmt_validate_scores(nmt_model *m, const nmt_valid_set *v, nmt_valid_scores *out) {
+  *out = (nmt_valid_scores){NAN, NAN, NAN};
+  int st = perplexity(m, &v->corpus, &out->ppl);
   char **hyps = calloc((size_t)v->corpus.n, sizeof *hyps);
   if (!st && !hyps) st = nmt_fail(NMT_EIO, "out of memory");
   if (!st) st = translate(m, &v->corpus, hyps);
@@ -119,8 +140,16 @@ int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu
   nmt_bleu_score score = {0};
   if (!st) st = nmt_bleu_corpus((const char *const *)hyps, (const char *const *)v->refs,
                                 (size_t)v->corpus.n, &bo, &score);
-  *bleu = score.score;
+  out->bleu = score.score;
+  if (!st) st = chrf(hyps, v->refs, v->corpus.n, &out->chrf);
   for (long i = 0; hyps && i < v->corpus.n; i++) free(hyps[i]);
   free(hyps);
+  return st;
+}
+
+int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu) {
+  nmt_valid_scores s;
+  int st = nmt_validate_scores(m, v, &s);
+  *ppl = s.ppl, *bleu = s.bleu;
   return st;
 }

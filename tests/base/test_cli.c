@@ -170,3 +170,20 @@ TEST(cli_once_lists_and_implicit_values) {
   CHECK_STR(nmt_errmsg(), "-m/--model given twice");
   free(m.v);
 }
+
+/* Layers: a list given in a later call replaces the earlier call's values (nmt-train's
+ * flags over -c's file), and within one call repeated uses append. */
+TEST(cli_list_layers) {
+  nmt_strlist l = {0}, pos;
+  const nmt_opt opts[] = {{"list", 'l', NMT_OPT_LIST, &l, "L", NULL}, {0}};
+  nmt_cli cli = {"nmt-x", "[options]", NULL, NULL, opts, false};
+  char *first[] = {"nmt-x", "--list", "a", "b", NULL}, *second[] = {"nmt-x", "-l", "c", "--list", "d", NULL};
+  CHECK_INT(nmt_cli_parse(&cli, 4, first, &pos), NMT_OK);
+  free(pos.v);
+  CHECK_INT(nmt_cli_parse(&cli, 5, second, &pos), NMT_OK);
+  free(pos.v);
+  CHECK_INT(l.n, 2);
+  CHECK_STR(l.v[0], "c");
+  CHECK_STR(l.v[1], "d");
+  free(l.v);
+}

@@ -4,6 +4,7 @@
 #include "test.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
@@ -44,4 +45,25 @@ TEST(train_vocab_parse_errors) {
   CHECK_STR(nmt_errmsg(), "v:6: duplicate token");
   CHECK_INT(nmt_vocab_parse(&v, "a\n<unk>\n<s>\n</s>\n", 17, "v"), NMT_EINPUT);
   CHECK_STR(nmt_errmsg(), "v:1: the specials <pad> <unk> <s> </s> must come first");
+}
+
+/* nmt_vocab_load takes get_vocab.py's "TOKEN COUNT" lines (nmt-bpe learn-joint --vocab-out):
+ * the specials first, then the tokens in the file's order. */
+TEST(train_vocab_load_counts) {
+  const char *path = t_tmp("counts.vocab");
+  write_text(path, "b@@ 7\na 3\n<unk> 2\nc 1\n");
+  nmt_vocab *v;
+  CHECK_INT(nmt_vocab_load(&v, path), NMT_OK);
+  CHECK_INT(nmt_vocab_size(v), 7);
+  CHECK_STR(nmt_vocab_token(v, 0), "<pad>");
+  CHECK_STR(nmt_vocab_token(v, 4), "b@@");
+  CHECK_STR(nmt_vocab_token(v, 5), "a");
+  CHECK_STR(nmt_vocab_token(v, 6), "c");
+  nmt_vocab_free(v);
+  write_text(path, "b 7\na\n");
+  CHECK_INT(nmt_vocab_load(&v, path), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "counts.vocab:2: not a 'TOKEN COUNT' line, as the first line is") != NULL);
+  write_text(path, "b 7\nb 3\n");
+  CHECK_INT(nmt_vocab_load(&v, path), NMT_EINPUT);
+  CHECK(strstr(nmt_errmsg(), "counts.vocab:2: duplicate token") != NULL);
 }

@@ -22,3 +22,17 @@ TEST(train_lr_schedule_values) {
   /* a decay that starts inside the warm-up multiplies it */
   CHECK_NEAR(nmt_lr_factor(8, 16, 2), 0.5 * 0.5, 1e-15);
 }
+
+/* Marian's units for the periodic actions: every n updates, epochs or target tokens. */
+TEST(train_every_units) {
+  nmt_when w = {.step = 10, .epochs_done = 0, .tokens_before = 90, .tokens = 120};
+  CHECK(nmt_every(5, 'u', &w) && nmt_every(5, 0, &w) && !nmt_every(3, 'u', &w));
+  CHECK(!nmt_every(0, 'u', &w) && !nmt_every(-1, 't', &w));
+  /* an update that does not end an epoch is no epoch's end */
+  CHECK(!nmt_every(1, 'e', &w));
+  w.epochs_done = 4;
+  CHECK(nmt_every(2, 'e', &w) && nmt_every(4, 'e', &w) && !nmt_every(3, 'e', &w));
+  /* 90 -> 120 tokens crosses 100, not 200; 30 and 120 are crossed too */
+  CHECK(nmt_every(100, 't', &w) && !nmt_every(200, 't', &w) && nmt_every(30, 't', &w) && nmt_every(120, 't', &w));
+  CHECK(!nmt_every(121, 't', &w));
+}

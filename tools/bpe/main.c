@@ -15,12 +15,25 @@ static void usage(FILE *f) {
           "               (learn_joint_bpe_and_vocab.py)\n"
           "  apply        segment text with codes (apply_bpe.py), or write token ids\n"
           "               (--ids VOCAB); also " PROG " -c CODES or " PROG " -m MODEL\n"
-          "  vocab        count the words of a text (get_vocab.py)\n\n"
+          "  vocab        count the words of a text (get_vocab.py)\n"
+          "subword-nmt's names work too: learn-bpe, learn-joint-bpe-and-vocab, apply-bpe,\n"
+          "get-vocab, with its flags (-i/--input, -o/--output, -s/--symbols, --min-frequency,\n"
+          "-c/--codes, --separator, --merges, --vocabulary, --glossaries, --write-vocabulary, ...).\n\n"
           "'" PROG " SUBCOMMAND --help' tells more.\n\n"
           "Example:\n"
           "  " PROG " learn -s 8000 -o codes train.tok.fr train.tok.en\n"
           "  " PROG " apply -c codes < test.tok.en > test.bpe.en\n");
 }
+
+/* Each subcommand, also under subword-nmt's name (`subword-nmt learn-bpe ...`), whose
+ * main flags the subcommand takes. */
+static const struct {
+  const char *name, *subword_nmt;
+  int (*run)(int argc, char **argv);
+} cmds[] = {{"learn", "learn-bpe", cmd_learn},
+            {"learn-joint", "learn-joint-bpe-and-vocab", cmd_learn_joint},
+            {"apply", "apply-bpe", cmd_apply},
+            {"vocab", "get-vocab", cmd_vocab}};
 
 int main(int argc, char **argv) {
   tool_init(PROG);
@@ -29,10 +42,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "learn")) return cmd_learn(argc - 1, argv + 1);
-  if (!strcmp(cmd, "learn-joint")) return cmd_learn_joint(argc - 1, argv + 1);
-  if (!strcmp(cmd, "apply")) return cmd_apply(argc - 1, argv + 1);
-  if (!strcmp(cmd, "vocab")) return cmd_vocab(argc - 1, argv + 1);
+  for (unsigned i = 0; i < sizeof cmds / sizeof *cmds; i++)
+    if (!strcmp(cmd, cmds[i].name) || !strcmp(cmd, cmds[i].subword_nmt)) return cmds[i].run(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;

@@ -10,15 +10,13 @@ void nmt_die(const char *prog, int status) {
   if (status == NMT_DONE) exit(0);
   nmt_writers_abort_all();
   const char *msg = nmt_errmsg();
-  fprintf(stderr, "%s: %s\n", prog, msg[0] ? msg : "failed");
+  tool_sayf(prog, "%s", msg[0] ? msg : "failed");
   exit(status == NMT_OK ? NMT_EIO : status);
 }
 
 void nmt_warn(const char *prog, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: warning: ", prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tool_vsay(prog, "warning: ", fmt, ap);
   va_end(ap);
 }

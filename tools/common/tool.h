@@ -2,6 +2,7 @@
  * only returns statuses; these choose what the user sees and the exit code. */
 #ifndef NMT_TOOL_H
 #define NMT_TOOL_H
+#include <stdarg.h>
 
 /* First call in main: hold closed standard descriptors (lib/io/io.h) and make
  * SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the open writers' temp files before
@@ -14,5 +15,15 @@ void tool_init(const char *prog);
 _Noreturn void nmt_die(const char *prog, int status);
 /* Print "prog: warning: ..." to stderr. */
 void nmt_warn(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "prog: LINE" to stderr, and to the log file once tool_log_open named one. */
+void tool_sayf(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with a prefix ("warning: ") before the formatted text. */
+void tool_vsay(const char *prog, const char *prefix, const char *fmt, va_list ap);
+/* Copy every line tool_sayf, nmt_die and nmt_warn print to path (appended, each with
+ * its time). NMT_OK or NMT_EIO. */
+int tool_log_open(const char *path);
+/* The log file's copy alone (a line the terminal does not want: nmt-train -q). */
+void tool_log_line(const char *prog, const char *line);
 
 #endif

@@ -7,15 +7,18 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "Usage: " PROG " average|info [options] MODEL...\n"
-          "Model files (nmt-train's, or its checkpoints).\n\n"
+          "Usage: " PROG " average|info|plot [options] FILE...\n"
+          "Model files (nmt-train's, or its checkpoints), and training runs' metrics.\n\n"
           "  average  the element-wise mean of the weights of models with the same options,\n"
           "           vocabularies and codes (checkpoint averaging)\n"
-          "  info     a model's options, vocabularies and parameter count per tensor\n\n"
+          "  info     a model's options, vocabularies and parameter count per tensor;\n"
+          "           -t: first its training's record (version, commit, command line, options)\n"
+          "  plot     draw nmt-train's --metrics CSV as an SVG learning curve\n\n"
           "'" PROG " SUBCOMMAND --help' tells more.\n\n"
           "Example:\n"
           "  " PROG " average m.bin.best-* -o avg.bin\n"
-          "  " PROG " info avg.bin\n");
+          "  " PROG " info avg.bin\n"
+          "  " PROG " plot run.csv -o curve.svg\n");
 }
 
 int main(int argc, char **argv) {
@@ -27,6 +30,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "average")) return cmd_average(argc - 1, argv + 1);
   if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
+  if (!strcmp(cmd, "plot")) return cmd_plot(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;

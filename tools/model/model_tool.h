@@ -7,5 +7,6 @@
 
 int cmd_average(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

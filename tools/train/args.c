@@ -67,18 +67,57 @@ static int fold_layer(void *ctx) {
   return NMT_OK;
 }
 
-/* The command line over the defaults and, given a preset p, over p's options. */
-static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
-  *a = (train_args){.mini_batch = 64, .maxi_batch = 100, .max_length = 100, .valid_freq = 1000,
-                    .log_freq = 100, .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
+/* A model BOOL's negation, for -c's `FLAG: false`; NULL for other flags (off by default). */
+static const char *negation(const char *flag) {
+  static char neg[80];
+  for (int k = 0; k < nmt_noptions; k++) {
+    const nmt_option *r = &nmt_options[k];
+    if (r->kind != NMT_KIND_BOOL || strcmp(r->flag, flag)) continue;
+    snprintf(neg, sizeof neg, "no-%s", flag);
+    return r->neg ? r->neg : neg;
+  }
+  return NULL;
+}
+
+/* A FLAG row's value for --dump-config: a model BOOL's from the folded options (its
+ * negation left out), any other's as parsed. */
+static int flag_value(void *ctx, const nmt_opt *o) {
+  train_args *a = ctx;
+  const bool *on = a->flags.on, *off = a->flags.off, *b = o->dst;
+  if (b >= off && b < off + NMT_NOPTIONS) return -1;
+  if (b >= on && b < on + NMT_NOPTIONS) return *(const bool *)((const char *)&a->arch + nmt_options[b - on].off);
+  return *b;
+}
+
+/* The schedules in Marian's units; --after N sets the limit of its unit. */
+static int schedules(train_args *a) {
+  train_freq after = {0};
+  int st = train_freq_parse("valid-freq", a->valid_freq, &a->valid_every);
+  if (!st) st = train_freq_parse("save-freq", a->save_freq, &a->save_every);
+  if (!st) st = train_freq_parse("log-freq", a->log_freq, &a->log_every);
+  if (!st && a->after) st = train_freq_parse("after", a->after, &after);
+  if (st || !a->after) return st;
+  long *limit = after.unit == 'e' ? &a->after_epochs : after.unit == 't' ? &a->after_tokens : &a->after_batches;
+  *limit = after.n;
+  return NMT_OK;
+}
+
+/* The command line over the defaults and, given a preset p, over p's options, then
+ * over cfg's (-c) when given. */
+static int parse(train_args *a, const train_preset *p, const train_config *cfg, int argc, char **argv) {
+  *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .max_length = 100,
+                    .valid_freq = "1000", .save_freq = "0", .log_freq = "100", .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
                     .clip_norm = 5};
   model_defaults(&a->flags, &a->arch);
   const char *src_lang = NULL, *tgt_lang = NULL; /* tokenizer settings recorded in the model */
   bool tok_aggressive = false, tok_no_escape = false, tok_normalize = false;
   const nmt_opt before[] = {
+      {"config", 'c', NMT_OPT_STR, &a->config_path, "FILE.yml",
+       "options from a YAML file (keys: these long options); over a preset, under the flags given"},
+      {"dump-config", 0, NMT_OPT_FLAG, &a->dump_config, NULL, "print the effective options as YAML for -c, and exit"},
       {"preset", 0, NMT_OPT_STR, &a->preset, "NAME", "a paper's configuration (listed above); flags given override it"},
       {"train-sets", 't', NMT_OPT_LIST, &a->train, "SRC TGT", "parallel BPE'd training text (zstd allowed)"},
-      {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text: perplexity and greedy BLEU"},
+      {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text: perplexity, greedy BLEU and chrF"},
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "best model; MODEL.ckpt holds the last state (required)"},
       {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT", "vocabulary files (built from the training data)"},
       {"bpe-codes", 0, NMT_OPT_STR, &a->bpe_codes, "CODES", "BPE codes to embed in the model"},
@@ -98,8 +137,11 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
        .min = 0, .max = 100000},
       {"after-epochs", 'e', NMT_OPT_INT, &a->after_epochs, "N", "stop after N epochs (0: no limit)", .min = 0, .max = INFINITY},
       {"after-batches", 0, NMT_OPT_INT, &a->after_batches, "N", "stop after N steps (0: no limit)", .min = 0, .max = INFINITY},
-      {"valid-freq", 0, NMT_OPT_INT, &a->valid_freq, "N", "validate every N steps (1000; 0: never)", .min = 0, .max = INFINITY},
-      {"save-freq", 0, NMT_OPT_INT, &a->save_freq, "N", "checkpoint every N steps (0: at --valid-freq)", .min = 0, .max = INFINITY},
+      {"after", 0, NMT_OPT_STR, &a->after, "N[u|e|t]",
+       "stop after N updates (u, the default), epochs (e) or target tokens (t): the limit of that unit (Marian's)"},
+      {"valid-freq", 0, NMT_OPT_STR, &a->valid_freq, "N[u|e|t]",
+       "validate every N updates (1000), epochs (Ne) or target tokens (Nt); 0: never"},
+      {"save-freq", 0, NMT_OPT_STR, &a->save_freq, "N[u|e|t]", "checkpoint every N updates, epochs or tokens (0: at --valid-freq)"},
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
        .min = 0, .max = 1000000},
       {"keep-best", 0, NMT_OPT_INT, &a->keep_best, "N",
@@ -126,9 +168,15 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
-      {"log-freq", 0, NMT_OPT_INT, &a->log_freq, "N", "log every N steps (100; 0: never)", .min = 0, .max = INFINITY},
-      {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only)"},
-      {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE", "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib"},
+      {"log-freq", 0, NMT_OPT_STR, &a->log_freq, "N[u|e|t]", "log every N updates (100), epochs or target tokens; 0: never"},
+      {"disp-freq", 0, NMT_OPT_STR, &a->log_freq, "N[u|e|t]", "= --log-freq (Marian's name)"},
+      {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only; --log still gets every line)"},
+      {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE",
+       "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib, a row per log line;\n"
+       "                                 valid_ppl,valid_bleu,valid_chrf,best_valid_ppl, a row per validation"},
+      {"plot", 0, NMT_OPT_STR, &a->plot, "FILE.svg",
+       "at each validation, draw the --metrics file as an SVG learning curve (or: nmt-model plot)"},
+      {"log", 0, NMT_OPT_STR, &a->log, "FILE", "append every line stderr gets (not the progress line) with its time"},
       {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
       {"overwrite", 0, NMT_OPT_FLAG, &a->overwrite, NULL, "start afresh even if MODEL or MODEL.ckpt exists (replaced once saved)"},
       {0}};
@@ -153,8 +201,11 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       opts, false};
   nmt_strlist pos = {0};
   int st = p ? train_preset_apply(p, &cli, fold_layer, a) : NMT_OK;
+  if (!st && cfg && !(st = train_config_apply(cfg, &cli, negation))) st = fold_layer(a);
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st) st = fold_layer(a);
+  if (!st) st = schedules(a);
+  if (!st) st = train_config_dump(&a->effective, &cli, flag_value, a);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   a->argc = argc, a->argv = argv;
@@ -162,14 +213,35 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
   return st;
 }
 
-/* The command line alone names the preset; with --preset, parse it again over the preset's options. */
+/* The preset -c's file names (the command line's --preset comes first). */
+static const char *config_preset(const train_config *c) {
+  for (int i = 0; i < c->n; i++)
+    if (!strcmp(c->e[i].key, "preset") && c->e[i].nvals == 1) return c->e[i].vals[0];
+  return NULL;
+}
+
+/* The command line alone names -c's file and the preset; with either, parse it again
+ * over the preset's options and the file's. */
 int train_parse_args(train_args *a, int argc, char **argv) {
-  int st = parse(a, NULL, argc, argv);
-  if (st || !a->preset) return st;
-  const train_preset *p = train_preset_find(a->preset);
-  if (!p) return nmt_fail(NMT_EUSAGE, "unknown --preset '%s' (presets: %s)", a->preset, train_preset_names());
-  free(a->train.v), free(a->valid.v), free(a->vocabs.v);
-  return parse(a, p, argc, argv);
+  int st = parse(a, NULL, NULL, argc, argv);
+  if (st || (!a->preset && !a->config_path)) return st;
+  train_config cfg = {0};
+  if (a->config_path && (st = train_config_read(&cfg, a->config_path))) return st;
+  const char *name = a->preset ? a->preset : config_preset(&cfg);
+  const train_preset *p = name ? train_preset_find(name) : NULL;
+  if (name && !p) st = nmt_fail(NMT_EUSAGE, "unknown --preset '%s' (presets: %s)", name, train_preset_names());
+  train_args_free(a);
+  if (st) {
+    train_config_free(&cfg);
+    return st;
+  }
+  return parse(a, p, a->config_path ? &cfg : NULL, argc, argv);
+}
+
+void train_args_free(train_args *a) {
+  free(a->train.v), free(a->valid.v), free(a->vocabs.v), free(a->effective.s);
+  train_config_free(&a->config);
+  a->train.v = a->valid.v = a->vocabs.v = NULL, a->effective = (nmt_strbuf){0};
 }
 
 /* "--flag" or "--flag=..." among the command line's arguments. */
@@ -183,7 +255,7 @@ static bool on_command_line(const train_args *a, const char *flag) {
 }
 
 bool train_flag_given(const train_args *a, const char *flag) {
-  if (on_command_line(a, flag)) return true;
+  if (on_command_line(a, flag) || train_config_sets(&a->config, flag)) return true;
   const train_preset *p = a->preset ? train_preset_find(a->preset) : NULL;
   return p && train_preset_sets(p, flag);
 }

@@ -32,6 +32,9 @@ static int check_options(const train_args *a) {
   if (a->valid.n != 0 && a->valid.n != 2) return nmt_fail(NMT_EUSAGE, "--valid-sets takes two files: SRC TGT");
   if (a->vocabs.n != 0 && a->vocabs.n != 2) return nmt_fail(NMT_EUSAGE, "--vocabs takes two files: SRC TGT");
   if (!a->model) return nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (a->plot && !a->metrics)
+    return nmt_fail(NMT_EUSAGE, "--plot draws the --metrics file: give --metrics FILE.csv too");
+  if (a->plot && !a->valid.n) return nmt_fail(NMT_EUSAGE, "--plot draws at each validation: it needs --valid-sets");
   if (a->keep_best && !a->valid.n)
     return nmt_fail(NMT_EUSAGE, "--keep-best keeps validated models: it needs --valid-sets");
   bool none = a->arch.attention && !strcmp(a->arch.attention, "none"), feed = train_turned_on(a, "input-feed");
@@ -64,7 +67,9 @@ static int new_model(nmt_model *m, const train_args *a) {
 }
 
 static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
-  long valid_freq = a->valid.n ? a->valid_freq : 0;
+  /* periodic checkpoints with or without validation sets */
+  const train_freq none = {0}, *valid = a->valid.n ? &a->valid_every : &none,
+                   *save = a->save_every.n ? &a->save_every : &a->valid_every;
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
@@ -72,9 +77,8 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
       .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
-      /* periodic checkpoints with or without validation sets */
-      .valid_freq = valid_freq, .save_freq = a->save_freq ? a->save_freq : a->valid_freq,
-      .log_freq = a->log_freq, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
+      .after_tokens = a->after_tokens, .valid_freq = valid->n, .valid_unit = valid->unit, .save_freq = save->n,
+      .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
       .model_path = a->model,
       .ckpt_path = ckpt};
 }
@@ -109,6 +113,18 @@ static int start(nmt_trainer *t, nmt_model *m, const train_args *a, train_consol
   if (a->resume) console_say(con, "no checkpoint %s yet: starting afresh", t->o.ckpt_path);
   t->s = nmt_train_state_new(&t->o);
   return new_model(m, a);
+}
+
+/* The model files of this run say how it was made (a resumed run: its own command). */
+static int record_origin(nmt_model *m, train_args *a) {
+  nmt_strbuf origin = {0};
+  int st = train_origin(a, &origin);
+  if (st) return st;
+  free(m->origin), free(m->train_config);
+  m->origin = origin.s;
+  m->train_config = a->effective.s;
+  a->effective = (nmt_strbuf){0}; /* the model owns it now */
+  return NMT_OK;
 }
 
 /* The weights in the model (the buffer also holds alignment padding). */
@@ -146,6 +162,11 @@ int main(int argc, char **argv) {
   tool_init(PROG);
   train_args a;
   int st = train_parse_args(&a, argc, argv);
+  if (!st && a.dump_config) {
+    fputs(a.effective.s, stdout);
+    st = fflush(stdout) || ferror(stdout) ? nmt_fail(NMT_EIO, "cannot write the output") : NMT_DONE;
+  }
+  if (!st && a.log) st = tool_log_open(a.log);
   if (!st) st = check_options(&a);
   char ckpt[4096];
   if (!st) snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
@@ -168,9 +189,9 @@ int main(int argc, char **argv) {
   train_console con;
   console_init(&con, &a, a.metrics ? &csv : NULL);
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
-                   .hooks = {&con, console_log, console_metrics, console_progress}};
+                   .hooks = {&con, console_log, console_metrics, console_progress, console_validated}};
   t.o.be = be;
-  if ((st = start(&t, &model, &a, &con))) nmt_die(PROG, st);
+  if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a))) nmt_die(PROG, st);
   if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
     nmt_die(PROG, st);
   console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
@@ -185,8 +206,7 @@ int main(int argc, char **argv) {
   if (a.metrics) metrics_close(&csv);
   if (st) nmt_die(PROG, st);
   if (t.interrupted)
-    fprintf(stderr, PROG ": interrupted at step %ld; checkpoint %s saved (continue with --resume)\n",
-            t.s.step, ckpt);
+    tool_sayf(PROG, "interrupted at step %ld; checkpoint %s saved (continue with --resume)", t.s.step, ckpt);
   else
     console_say(&con, "done after %ld steps = %ld full epochs + %ld batches, %.0f s (%.0f target "
                 "tokens/s, validation included); peak RSS %.0f MiB; model %s, checkpoint %s",
@@ -195,6 +215,6 @@ int main(int argc, char **argv) {
   if (t.valid) nmt_valid_free(&valid);
   nmt_corpus_free(&corpus);
   nmt_model_free(&model);
-  free(a.train.v), free(a.valid.v), free(a.vocabs.v);
+  train_args_free(&a);
   return t.interrupted ? 128 + stop_signal : 0;
 }

@@ -2,6 +2,8 @@
  * ETA, redrawn in place (\r) at most a few times a second so it costs nothing. */
 #include "base/err.h"
 #include "train_tool.h"
+#include "train/curve.h"
+#include "tool.h"
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -18,7 +20,8 @@ static double now(void) {
 void console_init(train_console *c, const train_args *a, metrics_csv *csv) {
   *c = (train_console){.quiet = a->quiet, .tty = !a->quiet && isatty(STDERR_FILENO),
                        .after_epochs = a->after_epochs, .after_batches = a->after_batches,
-                       .step0 = -1, .csv = csv};
+                       .step0 = -1, .csv = csv, .plot = a->plot};
+  snprintf(c->title, sizeof c->title, "%s: learning curve", a->model ? a->model : PROG);
 }
 
 /* Erase the progress line so a log line does not run into it. */
@@ -29,9 +32,12 @@ static void clear(train_console *c) {
 
 void console_log(void *ctx, const char *line) {
   train_console *c = ctx;
-  if (c->quiet && strncmp(line, "warning", 7)) return;
+  if (c->quiet && strncmp(line, "warning", 7)) {
+    tool_log_line(PROG, line); /* -q quiets the terminal, not the log */
+    return;
+  }
   clear(c);
-  fprintf(stderr, PROG ": %s\n", line);
+  tool_sayf(PROG, "%s", line);
 }
 
 void console_say(train_console *c, const char *fmt, ...) {
@@ -46,6 +52,12 @@ void console_say(train_console *c, const char *fmt, ...) {
 int console_metrics(void *ctx, const nmt_train_metrics *row) {
   train_console *c = ctx;
   return c->csv ? metrics_row(c->csv, row) : NMT_OK;
+}
+
+int console_validated(void *ctx, const nmt_valid_metrics *v) {
+  train_console *c = ctx;
+  int st = c->csv ? metrics_valid_row(c->csv, v) : NMT_OK;
+  return !st && c->plot ? nmt_curve_plot(c->csv->path, c->plot, c->title) : st;
 }
 
 /* Steps left to the nearest limit; without one, to the end of the epoch. */

@@ -19,19 +19,48 @@ typedef struct {
   bool turned_on[NMT_NOPTIONS]; /* a BOOL set by its flag, not by its default */
 } train_model_flags;
 
+/* -c FILE.yml: its entries, each a key (a long option), its values and line. */
+typedef struct {
+  char *key;
+  char **vals;
+  int nvals, line;
+  bool seq, null; /* a YAML list; no value (`key:`) */
+} train_config_entry;
+
+typedef struct {
+  const char *path;
+  train_config_entry *e;
+  int n;
+} train_config;
+
+/* A schedule: every n units (Marian's: 'u' updates, 'e' epochs, 't' target tokens). */
+typedef struct {
+  long n;
+  char unit;
+} train_freq;
+
+/* "N", or N with a unit (u, e, t), K/M/G before it; flag names the option in the message.
+ * NMT_OK or NMT_EUSAGE. */
+int train_freq_parse(const char *flag, const char *s, train_freq *f);
+
 typedef struct {
   nmt_strlist train, valid, vocabs;
-  const char *model, *metrics, *bpe_codes, *preset;
+  const char *model, *metrics, *bpe_codes, *preset, *config_path;
+  train_config config;     /* -c's entries (none without -c) */
+  nmt_strbuf effective;    /* every option's value as YAML (--dump-config, stored in the model) */
   nmt_model_opts arch;     /* the model options: defaults, the preset's, the command line's */
   train_model_flags flags; /* their parsed values, row by row */
   double lr_recurrent;
   long mini_batch, mini_batch_words, maxi_batch, max_length;
-  long after_epochs, after_batches, valid_freq, save_freq, log_freq, early_stopping, keep_best;
+  long after_epochs, after_batches, after_tokens, early_stopping, keep_best;
+  const char *after, *valid_freq, *save_freq, *log_freq; /* as given: N[u|e|t] */
+  train_freq valid_every, save_every, log_every;         /* parsed */
   long lr_decay_start_epoch, lr_warmup, lr_decay_inv_sqrt;
   long seed, cpu_threads;
   const char *device;
   double learn_rate, lr_decay, clip_norm, exp_smoothing;
-  bool resume, overwrite, quiet;
+  bool resume, overwrite, quiet, dump_config;
+  const char *log, *plot;  /* --log FILE (stderr's lines, timestamped), --plot FILE.svg */
   int argc;
   char **argv; /* the command line (a --preset's flags are parsed apart, before it) */
   nmt_tok_settings tok;
@@ -41,7 +70,25 @@ typedef struct {
  * A --preset's flags come first, so the flags given override them. */
 int train_parse_args(train_args *a, int argc, char **argv);
 
-/* Whether --flag (a long name without "--") is on the command line or in the --preset. */
+/* Free what parsing allocated. */
+void train_args_free(train_args *a);
+
+/* Read FILE.yml's entries: NMT_OK, NMT_EIO (cannot open) or NMT_EUSAGE "FILE:LINE: problem". */
+int train_config_read(train_config *c, const char *path);
+/* Set the entries through cli's rows as one layer of flags; `key: false` sets the row
+ * negation(key) names (NULL: the default is off). NMT_OK or NMT_EUSAGE "FILE:LINE: problem". */
+int train_config_apply(const train_config *c, const nmt_cli *cli, const char *(*negation)(const char *flag));
+bool train_config_sets(const train_config *c, const char *key);
+void train_config_free(train_config *c);
+/* Append every row's value to b as YAML that -c reads back; flag_value(ctx, o) gives a
+ * FLAG row's (1 true, 0 false, -1 left out). */
+int train_config_dump(nmt_strbuf *b, const nmt_cli *cli, int (*flag_value)(void *ctx, const nmt_opt *o),
+                      void *ctx);
+
+/* The model file's "origin": nmt's version, the build's git commit, the command line. */
+int train_origin(const train_args *a, nmt_strbuf *out);
+
+/* Whether --flag (a long name without "--") is on the command line, in -c's file or in the --preset. */
 bool train_flag_given(const train_args *a, const char *flag);
 /* Whether model option r's flag (or its negation) is (args: a train_args). */
 bool train_option_given(const void *args, const nmt_option *r);
@@ -72,6 +119,8 @@ typedef struct {
 int metrics_open(metrics_csv *m, const char *path, bool resume);
 /* The hook: one CSV row per log interval; NMT_EIO when it cannot be written. */
 int metrics_row(void *ctx, const nmt_train_metrics *row);
+/* One row for a validation; NMT_EIO when it cannot be written. */
+int metrics_valid_row(metrics_csv *m, const nmt_valid_metrics *v);
 void metrics_close(metrics_csv *m);
 
 /* stderr: log lines (warnings only when quiet) and, on a TTY, a progress line
@@ -83,6 +132,8 @@ typedef struct {
   long step0, tokens0;
   bool drawn;                       /* a progress line is on the screen */
   metrics_csv *csv;                 /* NULL: no metrics file */
+  const char *plot;                 /* --plot FILE.svg, redrawn from the CSV at each validation */
+  char title[256];                  /* the picture's */
 } train_console;
 
 void console_init(train_console *c, const train_args *a, metrics_csv *csv);
@@ -90,6 +141,8 @@ void console_log(void *ctx, const char *line);
 void console_say(train_console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void console_progress(void *ctx, const nmt_train_progress *p);
 int console_metrics(void *ctx, const nmt_train_metrics *row);
+/* A validation: its CSV row, then the --plot picture. */
+int console_validated(void *ctx, const nmt_valid_metrics *v);
 /* Clear the progress line (before the final summary). */
 void console_done(train_console *c);
 

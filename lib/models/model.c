@@ -1,6 +1,7 @@
 /* Model create/save/load. Sections: "config" (key=value lines), "srcvocab",
- * "tgtvocab" (vocab text), "bpecodes" (optional), "tensors" ("name rows cols
- * offset" lines), "weights" (the parameter buffer, float32). */
+ * "tgtvocab" (vocab text), "bpecodes" (optional), "srcspm" and "tgtspm"
+ * (optional: .model files' bytes), "tensors" ("name rows cols offset" lines),
+ * "weights" (the parameter buffer, float32). */
 #include "models/model.h"
 #include "base/err.h"
 #include <float.h>
@@ -82,6 +83,10 @@ void nmt_model_free(nmt_model *m) {
   nmt_vocab_free(m->src);
   nmt_vocab_free(m->tgt);
   free(m->bpe_codes);
+  for (int i = 0; i < 2; i++) {
+    free(m->spm[i]);
+    if (m->seg[i]) m->seg[i]->free(m->seg[i]);
+  }
   memset(m, 0, sizeof *m);
 }
 
@@ -156,6 +161,8 @@ static int tensor_table(const nn_params *p, nmt_strbuf *b) {
   return st;
 }
 
+static const char *const spm_tags[2] = {"srcspm", "tgtspm"};
+
 int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   /* s[0] config, s[1] source then target vocabulary, s[2] tensor table */
   int st = config_text(&m->opts, &s[0]);
@@ -168,6 +175,8 @@ int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   if (!st) st = nmt_mf_add(f, "srcvocab", s[1].s, src_len);
   if (!st) st = nmt_mf_add(f, "tgtvocab", s[1].s + src_len, s[1].len - src_len);
   if (!st && m->bpe_codes) st = nmt_mf_add(f, "bpecodes", m->bpe_codes, m->bpe_len);
+  for (int i = 0; i < 2 && !st; i++)
+    if (m->spm[i]) st = nmt_mf_add(f, spm_tags[i], m->spm[i], m->spm_len[i]);
   if (!st) st = nmt_mf_add(f, "tensors", s[2].s, s[2].len);
   if (!st) st = nmt_mf_add(f, "weights", m->params.w, sizeof(float) * m->params.n);
   return st;
@@ -293,6 +302,16 @@ static int weights_fit(const nn_params *p, const nmt_model_file *f, const char *
                                  path, have, p->n);
 }
 
+/* A copy of optional section tag: *out NULL when f has none. */
+static int copy_section(char **out, size_t *len, const nmt_model_file *f, const char *tag) {
+  const nmt_section *s = nmt_mf_get(f, tag);
+  if (!s) return NMT_OK;
+  if (!(*out = malloc(s->len ? s->len : 1))) return nmt_fail(NMT_EIO, "out of memory");
+  memcpy(*out, s->data, s->len);
+  *len = s->len;
+  return NMT_OK;
+}
+
 int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
@@ -313,6 +332,9 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   if (!st && codes && !(m->bpe_codes = strndup(codes->data, codes->len)))
     st = nmt_fail(NMT_EIO, "out of memory");
   if (!st && codes) m->bpe_len = codes->len;
+  for (int i = 0; i < 2 && !st; i++) st = copy_section(&m->spm[i], &m->spm_len[i], f, spm_tags[i]);
+  if (!st && !m->spm[0] != !m->spm[1])
+    st = nmt_fail(NMT_EINPUT, "%s: a SentencePiece model for one side only (srcspm and tgtspm go together)", path);
   if (st) nmt_model_free(m);
   return st;
 }

@@ -16,7 +16,8 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
-      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
+      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL,
+       "plain text in: tokenized and BPE'd as the model records, or split by its SentencePiece model"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
       {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
       {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
@@ -45,7 +46,9 @@ static int parse_args(decode_args *a, int argc, char **argv) {
                        "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
                        "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
                        "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
-                       "tokenized text. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
+                       "tokenized text. A model with SentencePiece vocabularies (nmt-train --vocabs X.model\n"
+                       "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
+                       "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
                        "  " PROG " -m fr-en.bin --raw < test.fr > test.en", opts,
                        false};
@@ -97,7 +100,7 @@ int main(int argc, char **argv) {
   if ((st = nmt_device_use(a.device, notice, sizeof notice))) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   nmt_model m;
-  if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
+  if ((st = nmt_model_load(&m, a.model)) || (st = nmt_model_open_spm(&m, a.model))) nmt_die(PROG, st);
   if (a.alignment && m.net.cfg.no_attention)
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: --alignment needs a model with attention", a.model));
   if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);

@@ -80,7 +80,9 @@ static int parse(train_args *a, const train_preset *p, int argc, char **argv) {
       {"train-sets", 't', NMT_OPT_LIST, &a->train, "SRC TGT", "parallel BPE'd training text (zstd allowed)"},
       {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text: perplexity and greedy BLEU"},
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "best model; MODEL.ckpt holds the last state (required)"},
-      {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT", "vocabulary files (built from the training data)"},
+      {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT",
+       "vocabulary files (built from the training data), or SentencePiece models (X.model, nmt-spm train): "
+       "then the sets are raw text, segmented as read, and the models go into MODEL for nmt-decode --raw"},
       {"bpe-codes", 0, NMT_OPT_STR, &a->bpe_codes, "CODES", "BPE codes to embed in the model"},
       {"src-lang", 0, NMT_OPT_STR, &src_lang, "L", "the source's nmt-tokenize -l (recorded for nmt-decode --raw)"},
       {"tgt-lang", 0, NMT_OPT_STR, &tgt_lang, "L", "the target's: nmt-decode detokenizes as L"},

@@ -16,6 +16,8 @@ typedef struct {
   const nmt_strlist *inputs;
   int next_file;
   nmt_reader *r;
+  long text;  /* lines with something on them, which SentencePiece trains on */
+  bool failed; /* a file could not be read, or a line is not UTF-8 */
 } line_source;
 
 static int next_sentence(void *ctx, const char **line, size_t *n) {
@@ -25,15 +27,15 @@ static int next_sentence(void *ctx, const char **line, size_t *n) {
       if (s->next_file == (s->inputs->n ? s->inputs->n : 1)) return 0;
       const char *path = s->inputs->n ? s->inputs->v[s->next_file] : "-";
       s->next_file++;
-      if (nmt_reader_open(&s->r, path)) return -1;
+      if (nmt_reader_open(&s->r, path)) return s->failed = true, -1;
     }
     char *l;
     int k = nmt_reader_next(s->r, &l, n);
-    if (k == 1)
-      return nmt_utf8_check_line(l, *n, nmt_reader_name(s->r), nmt_reader_lineno(s->r)) ? -1 : (*line = l, 1);
+    if (k == 1 && nmt_utf8_check_line(l, *n, nmt_reader_name(s->r), nmt_reader_lineno(s->r))) k = -1;
+    if (k == 1) return s->text += *n > 0, *line = l, 1;
+    if (k < 0) return s->failed = true, -1;
     nmt_reader_close(s->r);
     s->r = NULL;
-    if (k < 0) return -1;
   }
 }
 
@@ -87,13 +89,14 @@ int cmd_train(int argc, char **argv) {
   if (!st && !prefix) st = nmt_fail(NMT_EUSAGE, "--model-prefix PREFIX is required (see --help)");
   if (!st && strcmp(type, "unigram") && strcmp(type, "bpe") && strcmp(type, "char") && strcmp(type, "word"))
     st = nmt_fail(NMT_EUSAGE, "--model-type must be unigram, bpe, char or word (got '%s')", type);
-  line_source src = {&inputs, 0, NULL};
+  line_source src = {&inputs, 0, NULL, 0, false};
   nmt_spm_train_opts o = {vocab_size, type, coverage, threads, next_sentence, &src};
   char *model = NULL;
   size_t len = 0;
   nmt_spm *spm = NULL;
   nmt_strbuf vocab = {0};
   if (!st) st = nmt_spm_train(&o, &model, &len);
+  if (st == NMT_EINPUT && !src.failed && !src.text) st = nmt_fail(st, "no text to train on: the input has no sentences");
   nmt_reader_close(src.r);
   if (!st) st = nmt_spm_load(&spm, model, len, "the trained model");
   if (!st) st = vocab_text(spm, &vocab);

@@ -1,5 +1,5 @@
 # nmt — build, test, bench, deps, install. `make` builds bin/nmt-<tool>.
-# Every lib/**/*.c goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
+# Every lib/**/*.c (and *.cc: C++ shims, behind C headers) goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
 # with tools/common/*.c (what all tools share) linked into each; every tests/**/*.c (but cuda/, emu/, fuzz/) into bin/nmt-tests. Add a file and it is built: no list to edit.
 
 CC      ?= gcc
@@ -10,14 +10,20 @@ CFLAGS  ?= $(OPT) -g
 # (an option table's string and flag rows leave out the numeric rows' bounds)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
+CXXFLAGS ?= $(OPT) -g
+CXXFLAGS += -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wshadow -pthread -Ilib $(SAN)
 LDFLAGS += -pthread $(SAN)
-LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
+# SentencePiece (C++, lib/text/spm.cc) is linked as needed: a program gets it only when it
+# calls the shim, through an object of libnmt.a that it pulls in.
+SPM_LIBS := -Wl,--as-needed -lsentencepiece_train -lsentencepiece -lstdc++ -Wl,--no-as-needed
+LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm $(SPM_LIBS)
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
 
 LIB_SRC   := $(sort $(shell find lib -name '*.c'))
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_CXX   := $(sort $(shell find lib -name '*.cc'))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cc=$(BUILD)/%.o)
 TOOLS     := $(filter-out common,$(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/*.c)))))
 COMMON_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/common/*.c))
 TOOL_BINS := $(sort $(TOOLS:%=$(BIN)/nmt-%))
@@ -44,6 +50,9 @@ $(BUILD)/tests/%.o: CFLAGS += -Itests
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
 # The archive is rebuilt afresh whenever its list of objects changes (a source added,
 # renamed or deleted): `ar r` into the old one would keep a deleted source's object.

@@ -20,7 +20,7 @@ static inline int nmt_strbuf_reserve(nmt_strbuf *b, size_t extra) {
   if (b->len + extra + 1 <= b->cap) return NMT_OK;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->len + extra + 1) cap *= 2;
-  char *s = realloc(b->s, cap);
+  char *s = (char *)realloc(b->s, cap); /* (a cast: the SentencePiece shim is C++) */
   if (!s) return nmt_fail(NMT_EIO, "out of memory");
   b->s = s;
   b->cap = cap;
@@ -59,7 +59,7 @@ static inline int nmt_strbuf_addf(nmt_strbuf *b, const char *fmt, ...) {
 
 static inline void nmt_strbuf_free(nmt_strbuf *b) {
   free(b->s);
-  *b = (nmt_strbuf){0};
+  memset(b, 0, sizeof *b);
 }
 
 #endif

@@ -57,7 +57,7 @@ int nmt_ensemble_load(nmt_ensemble *e, const char *const *paths, int n, const ch
   int st = parse_weights(e->dec.weight, n, weights, nw);
   if (!st && !(e->model = calloc((size_t)n, sizeof *e->model))) st = nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < n && !st; i++) {
-    if ((st = nmt_model_load(&e->model[i], paths[i]))) break;
+    if ((st = nmt_model_load(&e->model[i], paths[i])) || (st = nmt_model_open_spm(&e->model[i], paths[i]))) break;
     e->n = i + 1;
     if (i) st = same_target(e->model[0].tgt, paths[0], e->model[i].tgt, paths[i]);
     if (!st && i) st = source_map(&e->src_map[i], e->model[0].src, e->model[i].src);

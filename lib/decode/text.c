@@ -31,9 +31,18 @@ int nmt_ids_text(const nmt_vocab *v, const int *ids, int n, bool join, nmt_strbu
   return st;
 }
 
+int nmt_ids_desegment(const nmt_vocab *v, const nmt_segmenter *seg, const int *ids, int n, nmt_strbuf *out) {
+  nmt_strbuf toks = {0};
+  int st = nmt_ids_text(v, ids, n, false, &toks);
+  if (!st) st = seg->join(seg, toks.s ? toks.s : "", toks.len, out);
+  free(toks.s);
+  return st;
+}
+
 struct nmt_text {
   const nmt_model *m;
   bool raw, join, detok;
+  bool tokenize; /* raw without SentencePiece: the Moses tokenizer and BPE */
   tok_config src, tgt;
   tok_scratch scratch;
   nmt_strbuf norm, tok;   /* the tokenizer's passes; each line ends in '\n' */
@@ -43,19 +52,21 @@ struct nmt_text {
 
 int nmt_text_new(nmt_text **tp, const nmt_model *m, const char *path, bool raw, bool postprocess) {
   const nmt_tok_settings *s = &m->tok;
-  bool has_tok = s->src_lang[0];
-  if (raw && !has_tok)
-    return nmt_fail(NMT_EUSAGE, "%s: --raw needs tokenizer settings in the model (nmt-train --src-lang L --tgt-lang L)", path);
-  if (raw && !m->bpe_codes)
+  bool has_tok = s->src_lang[0], spm = m->seg[0];
+  if (raw && !has_tok && !spm)
+    return nmt_fail(NMT_EUSAGE, "%s: --raw needs tokenizer settings in the model (nmt-train --src-lang L --tgt-lang L) "
+                    "or SentencePiece vocabularies (--vocabs X.model Y.model)", path);
+  if (raw && !spm && !m->bpe_codes)
     return nmt_fail(NMT_EUSAGE, "%s: --raw needs BPE codes in the model (nmt-train --bpe-codes CODES)", path);
   nmt_text *t = calloc(1, sizeof *t);
   if (!t) return nmt_fail(NMT_EIO, "out of memory");
-  *t = (nmt_text){.m = m, .raw = raw, .join = postprocess, .detok = postprocess && has_tok};
+  *t = (nmt_text){.m = m, .raw = raw, .join = postprocess, .detok = postprocess && has_tok,
+                  .tokenize = raw && !spm};
   /* Unknown languages fall back to English prefixes, as nmt-tokenize (which warned at training). */
-  if (raw) tok_config_init(&t->src, s->src_lang, s->aggressive, s->escape);
+  if (t->tokenize) tok_config_init(&t->src, s->src_lang, s->aggressive, s->escape);
   if (t->detok) tok_config_init(&t->tgt, s->tgt_lang, s->aggressive, s->escape);
-  int st = raw ? nmt_bpe_load_text(&t->bpe, m->bpe_codes, m->bpe_len, path, &(nmt_bpe_opts){.merges = -1, .vocab_threshold = -1})
-               : NMT_OK;
+  int st = t->tokenize ? nmt_bpe_load_text(&t->bpe, m->bpe_codes, m->bpe_len, path, &(nmt_bpe_opts){.merges = -1, .vocab_threshold = -1})
+                       : NMT_OK;
   if (st) nmt_text_free(t), t = NULL;
   *tp = t;
   return st;
@@ -63,7 +74,7 @@ int nmt_text_new(nmt_text **tp, const nmt_model *m, const char *path, bool raw, 
 
 void nmt_text_free(nmt_text *t) {
   if (!t) return;
-  if (t->raw) tok_config_free(&t->src);
+  if (t->tokenize) tok_config_free(&t->src);
   if (t->detok) tok_config_free(&t->tgt);
   tok_scratch_free(&t->scratch);
   free(t->norm.s), free(t->tok.s), free(t->bpe_out.s), free(t->words.s), free(t->toks.s);
@@ -71,8 +82,8 @@ void nmt_text_free(nmt_text *t) {
   free(t);
 }
 
-int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n) {
-  if (!t->raw) return *out = line, *out_n = n, NMT_OK;
+/* The Moses tokenizer and BPE with the model's settings and codes into t->bpe_out. */
+static int tokenize_bpe(nmt_text *t, const char *line, size_t n) {
   t->norm.len = t->tok.len = 0;
   bool ok = true;
   if (t->m->tok.normalize) {
@@ -80,8 +91,14 @@ int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, s
     line = t->norm.s, n = t->norm.len - 1; /* without its '\n' */
   }
   if (!ok || !tok_tokenize(&t->src, &t->scratch, line, n, &t->tok)) return nmt_fail(NMT_EIO, "out of memory");
+  return nmt_bpe_apply_line(t->bpe, t->tok.s, t->tok.len - 1, &t->bpe_out);
+}
+
+int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n) {
+  if (!t->raw) return *out = line, *out_n = n, NMT_OK;
   t->bpe_out.len = 0;
-  int st = nmt_bpe_apply_line(t->bpe, t->tok.s, t->tok.len - 1, &t->bpe_out);
+  const nmt_segmenter *seg = t->m->seg[0];
+  int st = seg ? seg->split(seg, line, n, &t->bpe_out) : tokenize_bpe(t, line, n);
   *out = t->bpe_out.s ? t->bpe_out.s : "";
   *out_n = t->bpe_out.len;
   return st;
@@ -95,6 +112,7 @@ int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out) {
 
 int nmt_text_output(nmt_text *t, const char *toks, size_t n, nmt_strbuf *out) {
   if (!t->join) return nmt_strbuf_add(out, toks, n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  if (t->m->seg[1]) return t->m->seg[1]->join(t->m->seg[1], toks, n, out);
   if (!t->detok) return nmt_bpe_join(toks, n, out);
   t->words.len = 0;
   int st = nmt_bpe_join(toks, n, &t->words);

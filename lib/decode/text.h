@@ -1,8 +1,10 @@
 /* The text on both sides of a model at decode time. Source: the line as it
- * is (BPE'd tokens), or with --raw normalised, tokenized and BPE'd with the
- * model's tokenizer settings and embedded codes. Output: ids back to tokens,
- * by default BPE joined (subword-nmt's "@@ " marks removed) and, when the
- * model has tokenizer settings, detokenized as its target language. */
+ * is (BPE'd tokens or SentencePiece pieces), or with --raw normalised,
+ * tokenized and BPE'd with the model's tokenizer settings and embedded codes,
+ * or split by its SentencePiece model. Output: ids back to tokens, by default
+ * BPE joined (subword-nmt's "@@ " marks removed) and, when the model has
+ * tokenizer settings, detokenized as its target language; or decoded by its
+ * target's SentencePiece model. */
 #ifndef NMT_DECODE_TEXT_H
 #define NMT_DECODE_TEXT_H
 #include "models/model.h"
@@ -14,12 +16,15 @@
 int nmt_ids_text(const nmt_vocab *v, const int *ids, int n, bool join, nmt_strbuf *out);
 /* Append s[0..n) with every "@@ " and a final "@@" removed. */
 int nmt_bpe_join(const char *s, size_t n, nmt_strbuf *out);
+/* Append the text of ids[0..n): their tokens joined by seg (SentencePiece). */
+int nmt_ids_desegment(const nmt_vocab *v, const nmt_segmenter *seg, const int *ids, int n, nmt_strbuf *out);
 
 typedef struct nmt_text nmt_text;
 
 /* For model m (named `path` in messages; it must outlive t). raw needs the
- * model's codes and settings (NMT_EUSAGE naming what is missing);
- * postprocess joins BPE and detokenizes when the model has settings. */
+ * model's codes and settings, or its SentencePiece models opened
+ * (nmt_model_open_spm); NMT_EUSAGE names what is missing. postprocess joins
+ * BPE and detokenizes when the model has settings, or decodes pieces. */
 int nmt_text_new(nmt_text **t, const nmt_model *m, const char *path, bool raw, bool postprocess);
 void nmt_text_free(nmt_text *t);
 /* The token text of one source line (valid UTF-8, no '\n'): the line itself,

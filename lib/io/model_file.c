@@ -37,6 +37,10 @@ int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len)
   return NMT_OK;
 }
 
+bool nmt_mf_sniff(const void *data, size_t len) {
+  return len >= sizeof magic && !memcmp(data, magic, sizeof magic);
+}
+
 const nmt_section *nmt_mf_get(const nmt_model_file *f, const char *tag) {
   for (int i = 0; i < f->n; i++)
     if (!strcmp(f->s[i].tag, tag)) return &f->s[i];
@@ -131,7 +135,7 @@ static uint32_t u32_at(const char *p) {
 
 /* The checks that need only the header; size is the file's. */
 static int check_header(const char *buf, size_t size, const char *path) {
-  if (size < 8 || memcmp(buf, magic, 8)) return nmt_fail(NMT_EINPUT, "%s: not an nmt model file", path);
+  if (!nmt_mf_sniff(buf, size)) return nmt_fail(NMT_EINPUT, "%s: not an nmt model file", path);
   if (size < HEADER) return nmt_fail(NMT_EINPUT, "%s: truncated", path);
   uint32_t version = u32_at(buf + 8);
   if (version > NMT_MF_VERSION)

@@ -5,6 +5,7 @@
  * each a one-line NMT_EINPUT error naming the file. */
 #ifndef NMT_MODEL_FILE_H
 #define NMT_MODEL_FILE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,8 @@ int nmt_mf_write(const nmt_model_file *f, const char *path);
 int nmt_mf_read(nmt_model_file *f, const char *path);
 /* The same over a copy of len bytes in memory; `name` is used in messages. */
 int nmt_mf_read_mem(nmt_model_file *f, const void *data, size_t len, const char *name);
+/* Whether data[0..len) starts as a model file does (its magic). */
+bool nmt_mf_sniff(const void *data, size_t len);
 /* The section called tag, or NULL. */
 const nmt_section *nmt_mf_get(const nmt_model_file *f, const char *tag);
 void nmt_mf_free(nmt_model_file *f);

@@ -18,6 +18,9 @@ int nmt_model_compare(const nmt_model *a, const char *a_path, const nmt_model *b
                                                         : NULL;
   if (!what && (a->bpe_len != b->bpe_len || (a->bpe_len && memcmp(a->bpe_codes, b->bpe_codes, a->bpe_len))))
     what = "the BPE codes";
+  for (int i = 0; i < 2 && !what; i++)
+    if (a->spm_len[i] != b->spm_len[i] || (a->spm[i] && memcmp(a->spm[i], b->spm[i], a->spm_len[i])))
+      what = i ? "the target's SentencePiece model" : "the source's SentencePiece model";
   const nmt_tok_settings *x = &a->tok, *y = &b->tok;
   if (!what && (strcmp(x->src_lang, y->src_lang) || strcmp(x->tgt_lang, y->tgt_lang) ||
                 x->aggressive != y->aggressive || x->escape != y->escape || x->normalize != y->normalize))

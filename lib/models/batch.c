@@ -77,11 +77,13 @@ static int read_pairs(nmt_corpus *c, nmt_id_reader *rs, nmt_id_reader *rt, long 
 }
 
 int nmt_corpus_read(nmt_corpus *c, const char *src_path, const char *tgt_path,
-                    const nmt_vocab *vs, const nmt_vocab *vt, long max_length) {
+                    const nmt_vocab *vs, const nmt_vocab *vt, nmt_segmenter *const seg[2],
+                    long max_length) {
   memset(c, 0, sizeof *c);
   nmt_id_reader *rs = NULL, *rt = NULL;
   int st = nmt_id_reader_open(&rs, src_path, vs);
   if (!st) st = nmt_id_reader_open(&rt, tgt_path, vt);
+  if (!st && seg) nmt_id_reader_segment(rs, seg[0]), nmt_id_reader_segment(rt, seg[1]);
   if (!st) st = read_pairs(c, rs, rt, max_length);
   nmt_id_reader_close(rs);
   nmt_id_reader_close(rt);

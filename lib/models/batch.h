@@ -6,6 +6,7 @@
 #ifndef NMT_BATCH_H
 #define NMT_BATCH_H
 #include "nn/tape.h"
+#include "text/segment.h"
 #include "text/vocab.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,11 +18,13 @@ typedef struct {
   long dropped;             /* pairs dropped: a side longer than max_length tokens */
 } nmt_corpus;
 
-/* Read two line-aligned files (zstd allowed). max_length 0: no limit.
- * NMT_EINPUT: different line counts ("A has N lines but B has M"), invalid
- * UTF-8, or no pair left; NMT_EIO: unreadable. */
+/* Read two line-aligned files (zstd allowed). seg: NULL, or the sides'
+ * segmenters for raw text (SentencePiece; text/tstream_ids.h). max_length 0:
+ * no limit. NMT_EINPUT: different line counts ("A has N lines but B has M"),
+ * invalid UTF-8, or no pair left; NMT_EIO: unreadable. */
 int nmt_corpus_read(nmt_corpus *c, const char *src_path, const char *tgt_path,
-                    const nmt_vocab *vs, const nmt_vocab *vt, long max_length);
+                    const nmt_vocab *vs, const nmt_vocab *vt, nmt_segmenter *const seg[2],
+                    long max_length);
 void nmt_corpus_free(nmt_corpus *c);
 
 typedef struct {

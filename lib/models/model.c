@@ -1,7 +1,8 @@
 /* Model create/save/load. Sections: "config" (key=value lines), "srcvocab",
- * "tgtvocab" (vocab text), "bpecodes" (optional), "origin" and "traincfg"
- * (optional text), "tensors" ("name rows cols offset" lines), "weights" (the
- * parameter buffer, float32). */
+ * "tgtvocab" (vocab text), "bpecodes" (optional), "srcspm" and "tgtspm"
+ * (optional: .model files' bytes), "origin" and "traincfg" (optional text),
+ * "tensors" ("name rows cols offset" lines), "weights" (the parameter
+ * buffer, float32). */
 #include "models/model.h"
 #include "base/err.h"
 #include <float.h>
@@ -84,6 +85,10 @@ void nmt_model_free(nmt_model *m) {
   free(m->bpe_codes);
   free(m->origin);
   free(m->train_config);
+  for (int i = 0; i < 2; i++) {
+    free(m->spm[i]);
+    if (m->seg[i]) m->seg[i]->free(m->seg[i]);
+  }
   memset(m, 0, sizeof *m);
 }
 
@@ -149,6 +154,8 @@ static int tensor_table(const nn_params *p, nmt_strbuf *b) {
   return st;
 }
 
+static const char *const spm_tags[2] = {"srcspm", "tgtspm"};
+
 int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   /* s[0] config, s[1] source then target vocabulary, s[2] tensor table */
   int st = config_text(&m->opts, &s[0]);
@@ -163,6 +170,8 @@ int nmt_model_sections(const nmt_model *m, nmt_model_file *f, nmt_strbuf s[3]) {
   if (!st && m->bpe_codes) st = nmt_mf_add(f, "bpecodes", m->bpe_codes, m->bpe_len);
   if (!st && m->origin) st = nmt_mf_add(f, "origin", m->origin, strlen(m->origin));
   if (!st && m->train_config) st = nmt_mf_add(f, "traincfg", m->train_config, strlen(m->train_config));
+  for (int i = 0; i < 2 && !st; i++)
+    if (m->spm[i]) st = nmt_mf_add(f, spm_tags[i], m->spm[i], m->spm_len[i]);
   if (!st) st = nmt_mf_add(f, "tensors", s[2].s, s[2].len);
   if (!st) st = nmt_mf_add(f, "weights", m->params.w, sizeof(float) * m->params.n);
   return st;
@@ -288,6 +297,16 @@ static int weights_fit(const nn_params *p, const nmt_model_file *f, const char *
                                  path, have, p->n);
 }
 
+/* A copy of optional section tag: *out NULL when f has none. */
+static int copy_section(char **out, size_t *len, const nmt_model_file *f, const char *tag) {
+  const nmt_section *s = nmt_mf_get(f, tag);
+  if (!s) return NMT_OK;
+  if (!(*out = malloc(s->len ? s->len : 1))) return nmt_fail(NMT_EIO, "out of memory");
+  memcpy(*out, s->data, s->len);
+  *len = s->len;
+  return NMT_OK;
+}
+
 /* A text section the file may lack, copied NUL-terminated. */
 static int optional_text(char **dst, const nmt_model_file *f, const char *tag) {
   const nmt_section *s = nmt_mf_get(f, tag);
@@ -317,6 +336,9 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   if (!st && codes) m->bpe_len = codes->len;
   if (!st) st = optional_text(&m->origin, f, "origin");
   if (!st) st = optional_text(&m->train_config, f, "traincfg");
+  for (int i = 0; i < 2 && !st; i++) st = copy_section(&m->spm[i], &m->spm_len[i], f, spm_tags[i]);
+  if (!st && !m->spm[0] != !m->spm[1])
+    st = nmt_fail(NMT_EINPUT, "%s: a SentencePiece model for one side only (srcspm and tgtspm go together)", path);
   if (st) nmt_model_free(m);
   return st;
 }

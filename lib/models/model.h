@@ -1,11 +1,13 @@
 /* A translation model as the tools see it: the configuration, both
- * vocabularies, optional BPE codes and the parameters, saved to and loaded
- * from one model file (io/model_file.h, docs/formats.md). */
+ * vocabularies, optional BPE codes or SentencePiece models and the
+ * parameters, saved to and loaded from one model file (io/model_file.h,
+ * docs/formats.md). */
 #ifndef NMT_MODEL_H
 #define NMT_MODEL_H
 #include "io/model_file.h"
 #include "models/net.h"
 #include "base/strbuf.h"
+#include "text/segment.h"
 #include "text/vocab.h"
 
 
@@ -30,6 +32,13 @@ typedef struct {
   /* How it was trained (NULL: not recorded): "origin" (version=, commit=, command=
    * lines) and "traincfg" (nmt-train's options as YAML, for nmt-train -c). */
   char *origin, *train_config;
+  /* The source's [0] and target's [1] SentencePiece models (nmt-train --vocabs
+   * X.model Y.model), the bytes of their .model files: NULL for a model
+   * without. The vocabularies are their pieces. */
+  char *spm[2];
+  size_t spm_len[2];
+  /* They, opened by nmt_model_open_spm; freed with the model. */
+  nmt_segmenter *seg[2];
 } nmt_model;
 
 /* A fresh model (weights initialised from seed) over the two vocabularies,
@@ -41,6 +50,11 @@ void nmt_model_free(nmt_model *m);
  * the tokenizer flags need them. NMT_OK or NMT_EUSAGE. */
 int nmt_tok_settings_set(nmt_tok_settings *t, const char *src_lang, const char *tgt_lang,
                          bool aggressive, bool escape, bool normalize);
+
+/* Open the model's SentencePiece models as m->seg (none: nothing to do);
+ * `path` names the model in messages. In models/model_spm.c, apart, so that
+ * only the programs that call it link SentencePiece. */
+int nmt_model_open_spm(nmt_model *m, const char *path);
 
 /* Add the model's sections (config, vocabularies, codes, tensor table,
  * weights) to f; `scratch` holds the text sections until f is written. */

@@ -40,7 +40,9 @@ int nmt_ids_write(nmt_ts_writer *w, const int *ids, int n) {
 
 struct nmt_id_reader {
   nmt_ts_reader *ts;   /* an id stream, or */
-  nmt_reader *text;    /* BPE'd text */
+  nmt_reader *text;    /* BPE'd text, or raw text split by */
+  const nmt_segmenter *seg;
+  nmt_strbuf split;    /* (the current line's tokens) */
   const nmt_vocab *v;
   int *ids, n, cap;    /* text: the current line's ids */
   long count;
@@ -101,13 +103,19 @@ static int next_line(nmt_id_reader *r, const int **ids, int *n) {
   int k = nmt_reader_next(r->text, &line, &len);
   if (k <= 0) return k;
   r->n = 0;
-  if (nmt_utf8_check_line(line, len, nmt_reader_name(r->text), nmt_reader_lineno(r->text)) ||
-      nmt_vocab_encode(r->v, line, len, &r->ids, &r->n, &r->cap))
-    return -1;
+  if (nmt_utf8_check_line(line, len, nmt_reader_name(r->text), nmt_reader_lineno(r->text))) return -1;
+  if (r->seg) {
+    r->split.len = 0;
+    if (r->seg->split(r->seg, line, len, &r->split)) return -1;
+    line = r->split.s ? r->split.s : "", len = r->split.len;
+  }
+  if (nmt_vocab_encode(r->v, line, len, &r->ids, &r->n, &r->cap)) return -1;
   *ids = r->ids;
   *n = r->n;
   return 1;
 }
+
+void nmt_id_reader_segment(nmt_id_reader *r, const nmt_segmenter *seg) { r->seg = seg; }
 
 int nmt_id_reader_next(nmt_id_reader *r, const int **ids, int *n) {
   int k = r->ts ? next_record(r, ids, n) : next_line(r, ids, n);
@@ -126,5 +134,6 @@ void nmt_id_reader_close(nmt_id_reader *r) {
   nmt_ts_reader_close(r->ts);
   nmt_reader_close(r->text);
   free(r->ids);
+  free(r->split.s);
   free(r);
 }

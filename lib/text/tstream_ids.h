@@ -6,6 +6,7 @@
 #ifndef NMT_TSTREAM_IDS_H
 #define NMT_TSTREAM_IDS_H
 #include "io/tstream.h"
+#include "text/segment.h"
 #include "text/vocab.h"
 
 /* Open a tensor stream writer and write the "vocab" record of v. */
@@ -19,6 +20,9 @@ int nmt_ids_write(nmt_ts_writer *w, const int *ids, int n);
 typedef struct nmt_id_reader nmt_id_reader;
 
 int nmt_id_reader_open(nmt_id_reader **r, const char *path, const nmt_vocab *v);
+/* Read text as raw: each line split by seg (SentencePiece) before the
+ * lookup. An id stream is read as it is. */
+void nmt_id_reader_segment(nmt_id_reader *r, const nmt_segmenter *seg);
 /* 1 with ids[0..n) (valid until the next call), 0 at the end, -1 on error
  * (nmt_errcode(): NMT_EINPUT naming the file and line or record, NMT_EIO). */
 int nmt_id_reader_next(nmt_id_reader *r, const int **ids, int *n);

@@ -257,14 +257,18 @@ static int parse_counts(nmt_vocab **out, const char *text, size_t len, const cha
   return st;
 }
 
+int nmt_vocab_from_text(nmt_vocab **v, const char *text, size_t len, const char *name) {
+  const char *nl = memchr(text, '\n', len);
+  bool counts = counted_token(text, nl ? (size_t)(nl - text) : len) > 0;
+  return counts ? parse_counts(v, text, len, name) : nmt_vocab_parse(v, text, len, name);
+}
+
 int nmt_vocab_load(nmt_vocab **v, const char *path) {
   char *text;
   size_t len;
   int st = nmt_read_file(path, &text, &len);
   if (st) return st;
-  const char *nl = memchr(text, '\n', len);
-  bool counts = counted_token(text, nl ? (size_t)(nl - text) : len) > 0;
-  st = counts ? parse_counts(v, text, len, path) : nmt_vocab_parse(v, text, len, path);
+  st = nmt_vocab_from_text(v, text, len, path);
   free(text);
   return st;
 }

@@ -23,6 +23,8 @@ int nmt_vocab_parse(nmt_vocab **v, const char *text, size_t len, const char *nam
  * COUNT" lines, most frequent first), which gets the specials first, then its tokens in
  * order. Which form: the first line's. */
 int nmt_vocab_load(nmt_vocab **v, const char *path);
+/* The same from a file's text in memory (name for messages). */
+int nmt_vocab_from_text(nmt_vocab **v, const char *text, size_t len, const char *name);
 /* Append the text form (one token a line) to out. */
 int nmt_vocab_text(const nmt_vocab *v, nmt_strbuf *out);
 void nmt_vocab_free(nmt_vocab *v);

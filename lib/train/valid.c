@@ -1,5 +1,7 @@
 /* Validation: perplexity without label smoothing, and corpus BLEU (sacreBLEU's 13a)
- * and chrF (sacreBLEU's chrF2) of greedy translations against the BPE-joined references. */
+ * and chrF (sacreBLEU's chrF2) of greedy translations against the BPE-joined
+ * references; with SentencePiece vocabularies, the sets are raw text and the
+ * translations decoded pieces. */
 #include "metrics/bleu.h"
 #include "metrics/chrf.h"
 #include "decode/search.h"
@@ -14,32 +16,39 @@
 
 enum { VALID_BATCH = 64 };
 
-/* References from an id stream (text/tstream_ids.h): its tokens, BPE joined;
+/* The text of target ids: their tokens BPE joined, or decoded by the target's
+ * SentencePiece model. */
+static int target_text(const nmt_model *m, const int *ids, int n, nmt_strbuf *out) {
+  return m->seg[1] ? nmt_ids_desegment(m->tgt, m->seg[1], ids, n, out) : nmt_ids_text(m->tgt, ids, n, true, out);
+}
+
+/* References from an id stream (text/tstream_ids.h): the text of its ids;
  * words unknown to the vocabulary are <unk> there. */
-static int refs_from_ids(nmt_valid_set *v, const nmt_vocab *tgt) {
+static int refs_from_ids(nmt_valid_set *v, const nmt_model *m) {
   const nmt_corpus *c = &v->corpus;
   int st = NMT_OK;
   for (long i = 0; !st && i < c->n; i++) {
     nmt_strbuf b = {0};
-    st = nmt_ids_text(tgt, c->tgt + c->tgt_off[i], (int)(c->tgt_off[i + 1] - c->tgt_off[i]), true, &b);
+    st = target_text(m, c->tgt + c->tgt_off[i], (int)(c->tgt_off[i + 1] - c->tgt_off[i]), &b);
     v->refs[i] = b.s ? b.s : strdup("");
   }
   return st;
 }
 
-static int read_refs(nmt_valid_set *v, const char *path, const nmt_vocab *tgt) {
+/* References from text: BPE joined, or as they are when raw (SentencePiece). */
+static int read_refs(nmt_valid_set *v, const char *path, const nmt_model *m) {
   v->refs = calloc((size_t)v->corpus.n, sizeof *v->refs);
   if (!v->refs) return nmt_fail(NMT_EIO, "out of memory");
   bool ids;
   int st = nmt_ts_sniff(path, &ids);
-  if (st || ids) return st ? st : refs_from_ids(v, tgt);
+  if (st || ids) return st ? st : refs_from_ids(v, m);
   nmt_reader *r;
   if ((st = nmt_reader_open(&r, path))) return st;
   char *line;
   size_t len;
   for (long i = 0; !st && i < v->corpus.n && nmt_reader_next(r, &line, &len) == 1; i++) {
     nmt_strbuf b = {0};
-    st = nmt_bpe_join(line, len, &b);
+    st = m->seg[1] ? nmt_strbuf_add(&b, line, len) : nmt_bpe_join(line, len, &b);
     v->refs[i] = b.s ? b.s : strdup("");
   }
   nmt_reader_close(r);
@@ -48,8 +57,8 @@ static int read_refs(nmt_valid_set *v, const char *path, const nmt_vocab *tgt) {
 
 int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m) {
   memset(v, 0, sizeof *v);
-  int st = nmt_corpus_read(&v->corpus, src, tgt, m->src, m->tgt, 0);
-  if (!st) st = read_refs(v, tgt, m->tgt);
+  int st = nmt_corpus_read(&v->corpus, src, tgt, m->src, m->tgt, m->seg, 0);
+  if (!st) st = read_refs(v, tgt, m);
   if (st) nmt_valid_free(v);
   return st;
 }
@@ -86,7 +95,7 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
   return st;
 }
 
-/* Greedy translations of all validation sources, BPE joined. */
+/* Greedy translations of all validation sources as text. */
 static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
   nmt_dec d = {0};
   nmt_search_opts o = {1, 0, 2.0f};
@@ -102,7 +111,7 @@ static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
     st = nmt_search(&d, NMT_ONE_MODEL(&m->net, &m->params), src, n, B, &o, out);
     for (int b = 0; b < B; b++) {
       nmt_strbuf text = {0};
-      if (!st && out[b].n) st = nmt_ids_text(m->tgt, out[b].hyps[0].ids, out[b].hyps[0].n, true, &text);
+      if (!st && out[b].n) st = target_text(m, out[b].hyps[0].ids, out[b].hyps[0].n, &text);
       hyps[i + b] = text.s ? text.s : strdup("");
       nmt_nbest_free(&out[b]);
     }

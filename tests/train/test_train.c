@@ -158,7 +158,7 @@ static void make_corpus(nmt_corpus *c, const char *dir, int n, long max_length) 
   const char *text = "<pad>\n<unk>\n<s>\n</s>\nx\n";
   nmt_vocab *v;
   nmt_vocab_parse(&v, text, strlen(text), "v");
-  CHECK_INT(nmt_corpus_read(c, src, tgt, v, v, max_length), NMT_OK);
+  CHECK_INT(nmt_corpus_read(c, src, tgt, v, v, NULL, max_length), NMT_OK);
   nmt_vocab_free(v);
 }
 
@@ -210,13 +210,13 @@ TEST(train_corpus_errors) {
   nmt_vocab *v;
   nmt_vocab_parse(&v, text, strlen(text), "v");
   nmt_corpus c;
-  CHECK_INT(nmt_corpus_read(&c, a, b, v, v, 0), NMT_EINPUT);
+  CHECK_INT(nmt_corpus_read(&c, a, b, v, v, NULL, 0), NMT_EINPUT);
   CHECK(strstr(nmt_errmsg(), "has 3 lines but") && strstr(nmt_errmsg(), "has 2"));
-  CHECK_INT(nmt_corpus_read(&c, b, a, v, v, 0), NMT_EINPUT);
+  CHECK_INT(nmt_corpus_read(&c, b, a, v, v, NULL, 0), NMT_EINPUT);
   CHECK(strstr(nmt_errmsg(), "has 2 lines but") && strstr(nmt_errmsg(), "has 3"));
   write_text(a, "");
   write_text(b, "");
-  CHECK_INT(nmt_corpus_read(&c, a, b, v, v, 0), NMT_EINPUT);
+  CHECK_INT(nmt_corpus_read(&c, a, b, v, v, NULL, 0), NMT_EINPUT);
   CHECK(strstr(nmt_errmsg(), "no sentence pairs") != NULL);
   nmt_vocab_free(v);
 }

@@ -33,7 +33,8 @@ static int parse_args(decode_args *a, int argc, char **argv) {
        .once = true},
       {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
       {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
-      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL, "plain text in: tokenized and BPE'd as the model records"},
+      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL,
+       "plain text in: tokenized and BPE'd as the model records, or split by its SentencePiece model"},
       {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
       {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
       {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
@@ -68,7 +69,9 @@ static int parse_args(decode_args *a, int argc, char **argv) {
                        "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
                        "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
                        "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
-                       "tokenized text. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
+                       "tokenized text. A model with SentencePiece vocabularies (nmt-train --vocabs X.model\n"
+                       "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
+                       "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
                        "  " PROG " -m fr-en.bin --raw < test.fr > test.en\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4 < test.bpe.fr > test.en   (an ensemble: docs/decode.md)", opts,

@@ -12,8 +12,9 @@ int cmd_average(int argc, char **argv) {
   const nmt_opt opts[] = {{"output", 'o', NMT_OPT_STR, &out, "FILE", "the averaged model (required)"}, {0}};
   const nmt_cli cli = {PROG " average", "MODEL... -o FILE",
                        "The element-wise mean of the models' weights; the models must have the same options,\n"
-                       "vocabularies, BPE codes and tokenizer settings. The output is the first model with the\n"
-                       "mean weights (checkpoints give their trained weights, not their training state).",
+                       "vocabularies, BPE codes or SentencePiece models and tokenizer settings. The output is\n"
+                       "the first model with the mean weights (checkpoints give their trained weights, not\n"
+                       "their training state).",
                        PROG " average m.bin.best-* -o avg.bin", opts, false};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && !out) st = nmt_fail(NMT_EUSAGE, "-o/--output FILE is required");

@@ -20,6 +20,7 @@ static void print_info(const nmt_model *m) {
            m->tok.tgt_lang, m->tok.aggressive, m->tok.escape, m->tok.normalize);
   printf("# vocabularies and codes\nsrc-vocab=%d\ntgt-vocab=%d\nbpe-codes=%zu bytes\n", nmt_vocab_size(m->src),
          nmt_vocab_size(m->tgt), m->bpe_len);
+  if (m->spm[0]) printf("src-spm=%zu bytes\ntgt-spm=%zu bytes\n", m->spm_len[0], m->spm_len[1]);
   printf("# tensors: name rows cols parameters\n");
   size_t total = 0;
   for (int i = 0; i < m->params.nviews; i++) {
@@ -60,9 +61,9 @@ int cmd_info(int argc, char **argv) {
                            "                                 a checksum of the rest of the file and the options as YAML"},
                           {0}};
   const nmt_cli cli = {PROG " info", "[-t] MODEL",
-                       "The model's options (the model file's keys), tokenizer settings, vocabulary sizes,\n"
-                       "and each tensor's shape and parameter count, then the total. With -t, first the\n"
-                       "training's record (older models: unknown).",
+                       "The model's options (the model file's keys), tokenizer settings, vocabulary sizes, the\n"
+                       "sizes of its BPE codes and SentencePiece models, and each tensor's shape and parameter\n"
+                       "count, then the total. With -t, first the training's record (older models: unknown).",
                        PROG " info -t m.bin", opts, false};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n != 1) st = nmt_fail(NMT_EUSAGE, "info takes one model file (got %d)", pos.n);

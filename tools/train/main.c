@@ -1,4 +1,5 @@
-/* nmt-train: train a Luong LSTM attention model on BPE'd parallel text. */
+/* nmt-train: train a translation model on BPE'd parallel text, or on raw text
+ * with SentencePiece vocabularies. */
 #include "base/cli.h"
 #include "base/err.h"
 #include "nn/device.h"
@@ -51,16 +52,28 @@ static int check_options(const train_args *a) {
   return NMT_OK;
 }
 
-/* A fresh model: vocabularies built from the training data (or given), codes embedded. */
+/* A fresh model: vocabularies built from the training data (or given), codes
+ * or SentencePiece models embedded. */
 static int new_model(nmt_model *m, const train_args *a) {
-  nmt_vocab *vs = NULL, *vt = NULL;
-  int st = a->vocabs.n ? nmt_vocab_load(&vs, a->vocabs.v[0]) : nmt_vocab_build(&vs, a->train.v[0], 1, 0);
-  if (!st) st = a->vocabs.n ? nmt_vocab_load(&vt, a->vocabs.v[1]) : nmt_vocab_build(&vt, a->train.v[1], 1, 0);
+  nmt_vocab *v[2] = {NULL, NULL};
+  char *spm[2] = {NULL, NULL};
+  size_t spm_len[2] = {0, 0};
+  int st = NMT_OK;
+  for (int i = 0; i < 2 && !st; i++)
+    st = a->vocabs.n ? train_vocab_load(&v[i], &spm[i], &spm_len[i], a->vocabs.v[i])
+                     : nmt_vocab_build(&v[i], a->train.v[i], 1, 0);
+  if (!st && !spm[0] != !spm[1])
+    st = nmt_fail(NMT_EUSAGE, "--vocabs %s %s: SentencePiece models for both sides or for neither", a->vocabs.v[0],
+                  a->vocabs.v[1]);
+  if (!st && spm[0] && (a->bpe_codes || a->tok.src_lang[0]))
+    st = nmt_fail(NMT_EUSAGE, "--vocabs with SentencePiece models trains on raw text: --bpe-codes and "
+                  "--src-lang/--tgt-lang are for tokenized, BPE'd text");
   if (st) {
-    nmt_vocab_free(vs);
+    for (int i = 0; i < 2; i++) nmt_vocab_free(v[i]), free(spm[i]);
     return st;
   }
-  st = nmt_model_create(m, &a->arch, vs, vt, (uint64_t)a->seed);
+  st = nmt_model_create(m, &a->arch, v[0], v[1], (uint64_t)a->seed);
+  for (int i = 0; i < 2; i++) m->spm[i] = spm[i], m->spm_len[i] = spm_len[i];
   if (!st && a->bpe_codes) st = nmt_read_file(a->bpe_codes, &m->bpe_codes, &m->bpe_len);
   if (!st) m->tok = a->tok;
   return st;
@@ -191,8 +204,10 @@ int main(int argc, char **argv) {
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
                    .hooks = {&con, console_log, console_metrics, console_progress, console_validated}};
   t.o.be = be;
-  if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a))) nmt_die(PROG, st);
-  if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, a.max_length)))
+  if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a)) ||
+      (st = nmt_model_open_spm(&model, a.model)))
+    nmt_die(PROG, st);
+  if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, model.seg, a.max_length)))
     nmt_die(PROG, st);
   console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
           corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt),

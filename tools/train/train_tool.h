@@ -95,6 +95,10 @@ bool train_option_given(const void *args, const nmt_option *r);
 /* Whether BOOL option `key` was turned on by its flag (not by its default). */
 bool train_turned_on(const train_args *a, const char *key);
 
+/* A --vocabs file: a vocabulary (*spm NULL), or a SentencePiece model: its
+ * pieces' vocabulary, and its bytes in *spm (malloc'd, *spm_len long). */
+int train_vocab_load(nmt_vocab **v, char **spm, size_t *spm_len, const char *path);
+
 /* Paper 004's configurations and the PyTorch peer's: each a list of options
  * (names of nmt-train's rows, the model table's or the training ones) and values. */
 typedef struct train_preset train_preset;

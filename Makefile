@@ -12,6 +12,8 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
 LDFLAGS += -pthread $(SAN)
 LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm
+# Libraries only one tool links (LDLIBS_<tool>): the HTTP server and JSON of nmt-serve
+LDLIBS_serve := -lmicrohttpd -ljansson
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
@@ -49,7 +51,7 @@ $(BUILD)/libnmt.a: $(LIB_OBJ) $(LIB_LIST)
 # (no patsubst here: make would replace its % with the stem)
 $(BIN)/nmt-%: $$(addprefix $(BUILD)/,$$(addsuffix .o,$$(basename $$(wildcard tools/$$*/*.c)))) $(COMMON_OBJ) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) -o $@
 
 $(BIN)/nmt-tests: $(TEST_OBJ) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)

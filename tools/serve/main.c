@@ -5,6 +5,7 @@
 #include "decode/stream.h"
 #include "serve_tool.h"
 #include "tool.h"
+#include <arpa/inet.h>
 #include <cblas.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +57,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
   free(pos.v);
   if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (!st && a->beam > a->max_beam) st = nmt_fail(NMT_EUSAGE, "--beam-size %ld is over --max-beam-size %ld", a->beam, a->max_beam);
+  struct in_addr ip;
+  if (!st && inet_pton(AF_INET, a->host, &ip) != 1)
+    st = nmt_fail(NMT_EUSAGE, "--host '%s': expected an IPv4 address such as 127.0.0.1", a->host);
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
   return st;
@@ -90,6 +94,9 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN); /* a client that hangs up is that connection's problem only */
   nmt_model m;
   if ((st = nmt_model_load(&m, a.model))) nmt_die(PROG, st);
+  if (!a.bpe_input && (!m.tok.src_lang[0] || !m.bpe_codes))
+    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: plain-text requests need a model with tokenizer settings and BPE codes "
+                                       "(nmt-train --src-lang, --tgt-lang, --bpe-codes); BPE'd requests: --bpe-input", a.model));
   if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
   serve_batcher *b;
   serve_http *h;

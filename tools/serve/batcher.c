@@ -58,6 +58,7 @@ struct serve_batcher {
   job *jobs; /* the round's sentences, by length */
   int njobs, jobs_cap;
   int beam;  /* the round's beam size: one search per round */
+  int batch; /* the round's mini-batch size */
 };
 
 int serve_batcher_queued(serve_batcher *b) {
@@ -137,7 +138,7 @@ static int align_batch(serve_batcher *b, worker *w, int at, int nb) {
 static void decode_share(void *ctx, int part, int parts) {
   serve_batcher *b = ctx;
   worker *w = &b->w[part];
-  int B = (int)b->a->mini_batch, st = NMT_OK;
+  int B = b->batch, st = NMT_OK;
   nmt_search_opts o = {b->beam, (float)b->a->normalize, (float)b->a->max_length_factor, 0};
   if (parts > 1) nn_parallel_nested(true);
   for (int at = part * B; !st && at < b->njobs; at += parts * B) {
@@ -173,14 +174,19 @@ static int encode_round(serve_batcher *b) {
   return NMT_OK;
 }
 
-/* The round over the decoding threads; a round of one mini-batch gets them
- * all as BLAS threads (batch-1 latency), as in nmt-decode. */
+/* The round over the decoding threads. A round is often smaller than one
+ * --mini-batch, so it is cut into one mini-batch per thread, each thread with
+ * one BLAS thread (small GEMMs gain more from threads of their own than from a
+ * split GEMM); a lone sentence gets them all as BLAS threads (batch-1 latency,
+ * as nmt-decode's). */
 static int decode_round(serve_batcher *b) {
   int st = encode_round(b);
   if (st) return st;
   qsort(b->jobs, (size_t)b->njobs, sizeof *b->jobs, by_length);
-  int batches = (int)((b->njobs + b->a->mini_batch - 1) / b->a->mini_batch);
-  int parts = batches < b->threads ? (batches ? batches : 1) : b->threads;
+  int per_thread = (b->njobs + b->threads - 1) / b->threads;
+  b->batch = per_thread < b->a->mini_batch ? per_thread : (int)b->a->mini_batch;
+  int batches = (b->njobs + b->batch - 1) / b->batch;
+  int parts = batches < b->threads ? batches : b->threads;
   openblas_set_num_threads(parts > 1 ? 1 : b->threads);
   nmt_pool_run(parts, decode_share, b);
   for (int p = 0; p < parts; p++)

@@ -1,7 +1,7 @@
 /* The HTTP side (libmicrohttpd, a thread per connection: a request's thread
  * waits while the batcher translates its sentences). Every answer is one line
  * of JSON; a problem is {"error": "..."} with a 4xx status, and the server
- * goes on serving. */
+ * goes on serving. GET / is a page for trying the model in a browser. */
 #include "base/err.h"
 #include "base/strbuf.h"
 #include "serve_tool.h"
@@ -104,10 +104,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   bool get = !strcmp(method, MHD_HTTP_METHOD_GET), post = !strcmp(method, MHD_HTTP_METHOD_POST);
   if (!strcmp(url, "/translate"))
     return post ? translate(h, c, u) : reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "/translate takes POST");
+  if (!strcmp(url, "/") && get) {
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(serve_page), (void *)serve_page, MHD_RESPMEM_PERSISTENT);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ok;
+  }
   if (!strcmp(url, "/health"))
     return get ? health(h, c) : reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
   char msg[160];
-  snprintf(msg, sizeof msg, "no such path: %.64s (POST /translate, GET /health)", url);
+  snprintf(msg, sizeof msg, "no such path: %.64s (POST /translate, GET /health, GET /)", url);
   return reply_error(c, MHD_HTTP_NOT_FOUND, msg);
 }
 

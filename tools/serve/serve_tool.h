@@ -1,5 +1,5 @@
 /* nmt-serve's pieces: options and start-up (main.c), the HTTP side (http.c),
- * the request's JSON (request.c), the batcher that translates the queued
+ * the request's JSON (request.c), the page for a browser (page.c), the batcher that translates the queued
  * sentences of all requests together (batcher.c). */
 #ifndef NMT_SERVE_TOOL_H
 #define NMT_SERVE_TOOL_H
@@ -54,6 +54,9 @@ void serve_translate(serve_batcher *b, serve_req *r);
 int serve_batcher_queued(serve_batcher *b);
 /* Finish the queued sentences, stop the thread, free b. */
 void serve_batcher_stop(serve_batcher *b);
+
+/* GET /'s page (page.c). */
+extern const char serve_page[];
 
 /* The HTTP side: listen on a->host:a->port, answer until serve_http_stop. */
 typedef struct serve_http serve_http;

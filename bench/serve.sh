@@ -88,19 +88,19 @@ serve_bench() {
   local load0
   load0=$(cut -d' ' -f1-3 /proc/loadavg)
   serve_up -m "$BENCH_DIR/decode/m.bin" --bpe-input --threads "$th" || return 1
-  serve_reqs 100 1 "$out/lone" || return 1
-  for s in ${SERVE_SENTS:-1 8}; do serve_reqs 1000 "$s" "$out/load.$s" || return 1; done
+  serve_reqs 100 1 "$out/lone" || { serve_down; return 1; }
+  for s in ${SERVE_SENTS:-1 8}; do serve_reqs 1000 "$s" "$out/load.$s" || { serve_down; return 1; }; done
   # Each rep runs nmt-decode and the server one after the other, so both see the same load:
   # out/rows holds "rep kind nmt-decode_s wall_s p50 p99 mean" lines.
   : >"$out/rows"
   for r in $(seq "$reps"); do
-    d=$(decode_secs 1000 "$th") || return 1
+    d=$(decode_secs 1000 "$th") || { serve_down; return 1; }
     for s in ${SERVE_SENTS:-1 8}; do
-      row=$(serve_run "$out/load.$s" "$c" "$out/want.1000") || return 1
+      row=$(serve_run "$out/load.$s" "$c" "$out/want.1000") || { serve_down; return 1; }
       echo "$r load.$s $d $row" >>"$out/rows"
     done
-    d=$(decode_secs 100 "$th" --mini-batch 1 --maxi-batch 1) || return 1
-    row=$(serve_run "$out/lone" 1 "$out/want.100") || return 1
+    d=$(decode_secs 100 "$th" --mini-batch 1 --maxi-batch 1) || { serve_down; return 1; }
+    row=$(serve_run "$out/lone" 1 "$out/want.100") || { serve_down; return 1; }
     echo "$r lone $d $row" >>"$out/rows"
   done
   serve_down || { echo "nmt-serve did not exit 0 on SIGTERM" >&2; return 1; }

@@ -17,6 +17,8 @@ LDFLAGS += -pthread $(SAN)
 # calls the shim, through an object of libnmt.a that it pulls in.
 SPM_LIBS := -Wl,--as-needed -lsentencepiece_train -lsentencepiece -lstdc++ -Wl,--no-as-needed
 LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm $(SPM_LIBS)
+# Libraries only one tool links (LDLIBS_<tool>): the HTTP server and JSON of nmt-serve
+LDLIBS_serve := -lmicrohttpd -ljansson
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
@@ -66,7 +68,7 @@ $(BUILD)/libnmt.a: $(LIB_OBJ) $(LIB_LIST)
 # (no patsubst here: make would replace its % with the stem)
 $(BIN)/nmt-%: $$(addprefix $(BUILD)/,$$(addsuffix .o,$$(basename $$(wildcard tools/$$*/*.c)))) $(COMMON_OBJ) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) -o $@
 
 $(BIN)/nmt-tests: $(TEST_OBJ) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)

@@ -13,19 +13,6 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
-decode_models() {
-  local d=$M30K out=$1 th=$2
-  [ -s "$out/m.bin" ] || nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" -m "$out/m.bin" --overwrite \
-    --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general --dropout 0.3 \
-    --mini-batch 64 --clip-norm 5 --max-length 80 --after-epochs 1 --cpu-threads "$th" \
-    >"$out/train.log" 2>&1 || { echo "nmt-train failed: $(tail -n1 "$out/train.log")"; return 1; }
-  [ "${NMT_PEER:-1}" = 0 ] || [ -s "$out/peer.pt" ] ||
-    /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" train --train-src "$d/train.bpe.fr" \
-      --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
-      --epochs 1 --threads "$th" --save "$out/peer.pt" >"$out/peer-train.log" 2>&1 ||
-    { echo "peer training failed: $(tail -n1 "$out/peer-train.log")"; return 1; }
-}
-
 # decode_row WHO BEAM BATCH [SHORTLIST [GEMM_TYPE]]: prints "sents/s out_tokens"; the
 # output goes to $BENCH_DIR/decode/nmt.BEAM.BATCH[.slN][.int8].out
 decode_row() {

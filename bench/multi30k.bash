@@ -27,6 +27,22 @@ multi30k_bpe() {
   done
 }
 
+# decode_models OUT THREADS: the models bench/decode.sh and bench/serve.sh decode with, once:
+# ours (OUT/m.bin) and, unless NMT_PEER=0, the peer's (OUT/peer.pt), of the peer config
+# trained one epoch.
+decode_models() {
+  local d=$M30K out=$1 th=$2
+  [ -s "$out/m.bin" ] || nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" -m "$out/m.bin" --overwrite \
+    --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general --dropout 0.3 \
+    --mini-batch 64 --clip-norm 5 --max-length 80 --after-epochs 1 --cpu-threads "$th" \
+    >"$out/train.log" 2>&1 || { echo "nmt-train failed: $(tail -n1 "$out/train.log")"; return 1; }
+  [ "${NMT_PEER:-1}" = 0 ] || [ -s "$out/peer.pt" ] ||
+    /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" train --train-src "$d/train.bpe.fr" \
+      --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
+      --epochs 1 --threads "$th" --save "$out/peer.pt" >"$out/peer-train.log" 2>&1 ||
+    { echo "peer training failed: $(tail -n1 "$out/peer-train.log")"; return 1; }
+}
+
 # The peer needs Debian's python3-torch (see ../shared/peers/README.md); without it the
 # benches run our side only and say so.
 if [ -z "${NMT_PEER:-}" ] && ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then

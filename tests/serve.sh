@@ -1,0 +1,40 @@
+# nmt-serve from a CLI case (sourced: `. tests/serve.sh && serve_start -m MODEL && ...`).
+# serve_start ARGS: nmt-serve --port 0 ARGS in the background, its stderr in
+#   $TMP/serve.err; waits (20 s at most) for the port it prints, then sets $URL.
+# post PATH JSON: POST JSON to PATH with curl; prints "STATUS BODY".
+# get PATH: the same for a GET.
+# serve_stop: SIGTERM (unless it was sent already); waits (20 s at most) and returns the server's exit status.
+# The server is killed when the case's shell exits, whatever happened.
+serve_start() {
+  : >"$TMP/serve.err"
+  nmt-serve --port 0 "$@" 2>"$TMP/serve.err" &
+  SERVE_PID=$!
+  trap 'kill $SERVE_PID 2>/dev/null' EXIT
+  i=0
+  while [ $i -lt 200 ]; do
+    port=$(sed -n 's/^nmt-serve: listening on http:\/\/[0-9.]*:\([0-9]*\) .*/\1/p' "$TMP/serve.err")
+    [ -n "$port" ] && { URL=http://127.0.0.1:$port; return 0; }
+    kill -0 $SERVE_PID 2>/dev/null || { echo "serve.sh: nmt-serve exited: $(head -n 1 "$TMP/serve.err")" >&2; return 1; }
+    sleep 0.1
+    i=$((i + 1))
+  done
+  echo "serve.sh: no port line from nmt-serve within 20 s" >&2
+  return 1
+}
+
+post() {
+  curl -sS --max-time 30 -o "$TMP/body" -w '%{http_code} ' -H 'Content-Type: application/json' --data-binary "$2" "$URL$1" &&
+    cat "$TMP/body"
+}
+
+get() {
+  curl -sS --max-time 30 -o "$TMP/body" -w '%{http_code} ' "$URL$1" && cat "$TMP/body"
+}
+
+serve_stop() {
+  kill -TERM $SERVE_PID 2>/dev/null
+  i=0
+  while kill -0 $SERVE_PID 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+  kill -0 $SERVE_PID 2>/dev/null && { echo "serve.sh: nmt-serve still running 20 s after SIGTERM" >&2; return 1; }
+  wait $SERVE_PID
+}

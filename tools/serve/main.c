@@ -1,0 +1,113 @@
+/* nmt-serve: an HTTP/JSON translation server; the model is loaded once, and the
+ * sentences of concurrent requests are decoded together (batcher.c). */
+#include "base/cli.h"
+#include "base/err.h"
+#include "decode/stream.h"
+#include "serve_tool.h"
+#include "tool.h"
+#include <arpa/inet.h>
+#include <cblas.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int parse_args(serve_args *a, int argc, char **argv) {
+  *a = (serve_args){.host = "127.0.0.1", .port = 8080, .mini_batch = 64, .max_batch_words = 4096,
+                    .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000, .beam = 5,
+                    .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32"};
+  const nmt_opt opts[] = {
+      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
+      {"host", 0, NMT_OPT_STR, &a->host, "ADDR", "IPv4 address to listen on (127.0.0.1; 0.0.0.0: every interface)"},
+      {"port", 'p', NMT_OPT_INT, &a->port, "N", "TCP port (8080); 0 picks a free one, told on stderr", .min = 0, .max = 65535},
+      {"threads", 0, NMT_OPT_INT, &a->threads, "N", "decoding threads (the cores, at most 8)", .min = 1, .max = NMT_MAX_DECODE_THREADS},
+      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64; up to 10000)", .min = 1, .max = 10000},
+      {"max-batch-words", 0, NMT_OPT_INT, &a->max_batch_words, "N",
+       "words of queued sentences taken into one round of mini-batches (4096)", .min = 1, .max = 10000000},
+      {"max-request-bytes", 0, NMT_OPT_INT, &a->max_request_bytes, "N", "larger request bodies get 413 (1048576)",
+       .min = 16, .max = 1 << 30},
+      {"max-sentence-words", 0, NMT_OPT_INT, &a->max_sentence_words, "N", "a longer sentence gets 413 (200)", .min = 1,
+       .max = 100000},
+      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer sources: translate the first N subwords, warn (1000)",
+       .min = 1, .max = 100000},
+      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size when a request names none (5)", .min = 1, .max = 1000},
+      {"max-beam-size", 0, NMT_OPT_INT, &a->max_beam, "N", "the largest beam_size a request may ask (16)", .min = 1, .max = 1000},
+      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
+      {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
+       "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
+      {"bpe-input", 0, NMT_OPT_FLAG, &a->bpe_input, NULL, "requests hold BPE'd text (nmt-decode without --raw)"},
+      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "answer subwords as the model writes them"},
+      {"gemm-type", 0, NMT_OPT_STR, &a->gemm_type, "T", "float32, or int8: weights quantized per column (float32)"},
+      {0}};
+  const nmt_cli cli = {PROG, "-m MODEL [options]",
+                       "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
+                       "(optional \"beam_size\", \"n_best\", \"alignment\") answers {\"translation\": ...} in the same shape;\n"
+                       "plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200.\n"
+                       "A bad request gets a 4xx and {\"error\": \"...\"}. SIGTERM finishes the requests in flight\n"
+                       "and exits 0. Exit 1 usage, 2 bad model, 3 I/O.",
+                       PROG " -m fr-en.bin --port 8080 &\n"
+                       "  curl -s localhost:8080/translate -d '{\"text\": \"Bonjour le monde !\"}'",
+                       opts, false};
+  nmt_strlist pos = {0};
+  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
+  free(pos.v);
+  if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && a->beam > a->max_beam) st = nmt_fail(NMT_EUSAGE, "--beam-size %ld is over --max-beam-size %ld", a->beam, a->max_beam);
+  struct in_addr ip;
+  if (!st && inet_pton(AF_INET, a->host, &ip) != 1)
+    st = nmt_fail(NMT_EUSAGE, "--host '%s': expected an IPv4 address such as 127.0.0.1", a->host);
+  if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
+    st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
+  return st;
+}
+
+/* SIGTERM and SIGINT write a byte here; main waits on it. A pipe, because the
+ * signal may land in any thread (OpenBLAS starts its own before main). */
+static int stop_pipe[2];
+
+static void on_stop(int sig) {
+  int saved = errno;
+  (void)!write(stop_pipe[1], "", 1);
+  errno = saved;
+}
+
+static void wait_for_stop(void) {
+  char c;
+  while (read(stop_pipe[0], &c, 1) < 0 && errno == EINTR) {}
+}
+
+int main(int argc, char **argv) {
+  tool_init(PROG);
+  serve_args a;
+  int st = parse_args(&a, argc, argv);
+  if (st) nmt_die(PROG, st);
+  if (!a.threads) a.threads = openblas_get_num_threads() < NMT_MAX_DECODE_THREADS ? openblas_get_num_threads()
+                                                                                 : NMT_MAX_DECODE_THREADS;
+  if (pipe2(stop_pipe, O_CLOEXEC)) nmt_die(PROG, nmt_fail_errno(NMT_EIO, "pipe"));
+  struct sigaction sa = {.sa_handler = on_stop};
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL), sigaction(SIGINT, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN); /* a client that hangs up is that connection's problem only */
+  nmt_model m;
+  if ((st = nmt_model_load(&m, a.model)) || (st = nmt_model_open_spm(&m, a.model))) nmt_die(PROG, st);
+  if (!a.bpe_input && (!m.tok.src_lang[0] || !m.bpe_codes))
+    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: plain-text requests need a model with tokenizer settings and BPE codes "
+                                       "(nmt-train --src-lang, --tgt-lang, --bpe-codes); BPE'd requests: --bpe-input", a.model));
+  if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
+  serve_batcher *b;
+  serve_http *h;
+  int port;
+  if ((st = serve_batcher_start(&b, &m, &a))) nmt_die(PROG, st);
+  if ((st = serve_http_start(&h, b, &m, &a, &port))) nmt_die(PROG, st);
+  fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
+  wait_for_stop();
+  fprintf(stderr, "%s: stopping: finishing the requests in flight\n", PROG);
+  serve_http_stop(h);
+  serve_batcher_stop(b);
+  nmt_model_free(&m);
+  return 0;
+}

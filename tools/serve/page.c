@@ -1,0 +1,26 @@
+/* GET /: one small self-contained page for trying a model in a browser. */
+#include "serve_tool.h"
+
+const char serve_page[] =
+    "<!doctype html>\n"
+    "<html lang=\"en\"><head><meta charset=\"utf-8\"><title>nmt-serve</title>\n"
+    "<style>body{font:16px sans-serif;max-width:40em;margin:2em auto}textarea{width:100%;height:6em}"
+    "#out{white-space:pre-wrap;border:1px solid #ccc;padding:.5em;min-height:3em}</style></head>\n"
+    "<body><h1>nmt-serve</h1>\n"
+    "<p>One sentence per line.</p>\n"
+    "<textarea id=\"src\" autofocus></textarea>\n"
+    "<p><button id=\"go\">Translate</button></p>\n"
+    "<div id=\"out\"></div>\n"
+    "<script>\n"
+    "document.getElementById('go').onclick = async () => {\n"
+    "  const out = document.getElementById('out');\n"
+    "  const text = document.getElementById('src').value.split('\\n');\n"
+    "  out.textContent = '...';\n"
+    "  try {\n"
+    "    const r = await fetch('/translate', {method: 'POST', headers: {'Content-Type': 'application/json'},\n"
+    "                                         body: JSON.stringify({text})});\n"
+    "    const a = await r.json();\n"
+    "    out.textContent = r.ok ? a.translation.join('\\n') : 'error: ' + a.error;\n"
+    "  } catch (e) { out.textContent = 'error: ' + e; }\n"
+    "};\n"
+    "</script></body></html>\n";

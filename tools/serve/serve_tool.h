@@ -1,0 +1,67 @@
+/* nmt-serve's pieces: options and start-up (main.c), the HTTP side (http.c),
+ * the request's JSON (request.c), the page for a browser (page.c), the batcher that translates the queued
+ * sentences of all requests together (batcher.c). */
+#ifndef NMT_SERVE_TOOL_H
+#define NMT_SERVE_TOOL_H
+#include "models/model.h"
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#define PROG "nmt-serve"
+
+typedef struct {
+  const char *model, *host, *gemm_type;
+  long port, threads, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
+  long beam, max_beam;
+  double normalize, max_length_factor;
+  bool bpe_input, no_postprocess;
+} serve_args;
+
+/* One POST /translate: its sentences and, once translated, their answers. */
+typedef struct {
+  json_t *json;       /* the parsed body; owns the sentences */
+  int n;              /* sentences */
+  const char **src;   /* (n) */
+  int *words;         /* (n) space-separated words of each */
+  bool list;          /* "text" was a list: the answer is one too */
+  int beam;
+  bool n_best, alignment;
+  /* Set by the batcher, each (n) JSON array: */
+  json_t *out, *nbest, *align; /* best translations; [{translation, score}] lists; "s-t ..." strings */
+  int left;           /* sentences not yet answered */
+  int status;         /* 0, or the HTTP status of a failure (err says why) */
+  char err[256];
+  pthread_cond_t done;
+} serve_req;
+
+/* The body's JSON checked against the options (a = the server's limits):
+ * 0, or the HTTP status of the problem with a one-line message in r->err.
+ * serve_req_free releases it either way. */
+int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention);
+/* The answer: {"translation": ...} in the shape of the request. */
+char *serve_req_answer(const serve_req *r);
+void serve_req_free(serve_req *r);
+
+typedef struct serve_batcher serve_batcher;
+
+/* Start the batcher thread over model m (which must outlive it).
+ * NMT_OK or an error (message set). */
+int serve_batcher_start(serve_batcher **b, const nmt_model *m, const serve_args *a);
+/* Queue r's sentences and wait until all are answered (r->status says how). */
+void serve_translate(serve_batcher *b, serve_req *r);
+/* Sentences queued and not yet taken. */
+int serve_batcher_queued(serve_batcher *b);
+/* Finish the queued sentences, stop the thread, free b. */
+void serve_batcher_stop(serve_batcher *b);
+
+/* GET /'s page (page.c). */
+extern const char serve_page[];
+
+/* The HTTP side: listen on a->host:a->port, answer until serve_http_stop. */
+typedef struct serve_http serve_http;
+int serve_http_start(serve_http **h, serve_batcher *b, const nmt_model *m, const serve_args *a, int *port);
+/* Stop accepting, wait for the requests in flight, close. */
+void serve_http_stop(serve_http *h);
+
+#endif

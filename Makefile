@@ -17,8 +17,10 @@ LDFLAGS += -pthread $(SAN)
 # calls the shim, through an object of libnmt.a that it pulls in.
 SPM_LIBS := -Wl,--as-needed -lsentencepiece_train -lsentencepiece -lstdc++ -Wl,--no-as-needed
 LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm $(SPM_LIBS)
-# Libraries only one tool links (LDLIBS_<tool>): the HTTP server and JSON of nmt-serve
+# Libraries only one tool links (LDLIBS_<tool>): the HTTP server and JSON of nmt-serve,
+# and the YAML of nmt-train's -c FILE.yml
 LDLIBS_serve := -lmicrohttpd -ljansson
+LDLIBS_train := -lyaml
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
@@ -40,8 +42,6 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
-# nmt-train reads -c FILE.yml with libyaml; no other program links it.
-$(BIN)/nmt-train: LDLIBS += -lyaml
 # The build's git commit, recorded in the models nmt-train writes ("unknown" outside git).
 # A stamp that changes with the commit rebuilds origin.o alone.
 NMT_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -141,7 +141,7 @@ cuda: $(BIN)/nmt-tests-cuda $(GPU_TOOLS:%=$(BIN)/cuda/nmt-%)
 	@echo "cuda: $(words $(CU_SRC)) kernel files compiled and linked with $(NVCC)"
 $(BIN)/cuda/nmt-%: $$(call tool_objs,$$*) $(CUDA_LINK) $(BUILD)/libnmt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS) $(CUDA_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) $(CUDA_LIBS) -o $@
 # Without a GPU every case reports itself skipped; a name filter may follow: T=cuda_lstm
 test-cuda: $(BIN)/nmt-tests-cuda
 	./$(BIN)/nmt-tests-cuda $(or $(T),cuda_)
@@ -189,7 +189,7 @@ GPU_TOOLS := train decode
 tool_objs = $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(wildcard tools/$(1)/*.c)))) $(COMMON_OBJ)
 $(BIN)/emu/nmt-%: $$(call tool_objs,$$*) $(EMU_HOST) $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC)) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) -o $@
 $(EMU)/host/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNMT_CUDA_EMU -Ikernels -Ikernels/emu -MMD -MP -c $< -o $@
@@ -209,6 +209,7 @@ test-emu: emu
 	@echo "test-emu: NMT_EMU_GUARD=1"
 	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu $(or $(T),cuda_)
 	./$(BIN)/nmt-tests-emu $(or $(T),emu_)
+	NMT_EMU_GUARD=1 bash tests/emu/gpu_tools.sh $(BIN)
 
 # Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/**/*.c again with
 # clang and the sanitizers into build-fuzz/, one harness per parser (tests/fuzz/*_fuzz.c), seed

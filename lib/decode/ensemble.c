@@ -68,7 +68,17 @@ int nmt_ensemble_load(nmt_ensemble *e, const char *const *paths, int n, const ch
   return st;
 }
 
+int nmt_ensemble_upload(nmt_ensemble *e, const nn_backend *be) {
+  if (be == &nn_cpu_backend) return NMT_OK;
+  e->on_device = true;
+  int st = NMT_OK;
+  for (int i = 0; i < e->n && !st; i++)
+    if (!(st = nn_params_upload(&e->dev[i], &e->model[i].params, be))) e->dec.p[i] = &e->dev[i];
+  return st;
+}
+
 void nmt_ensemble_free(nmt_ensemble *e) {
+  for (int i = 0; e->on_device && i < e->n; i++) nn_params_free(&e->dev[i]);
   for (int i = 0; i < e->n; i++) nmt_model_free(&e->model[i]), free(e->src_map[i]);
   free(e->model);
   memset(e, 0, sizeof *e);

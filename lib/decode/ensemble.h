@@ -14,6 +14,8 @@ typedef struct {
   nmt_model *model;             /* (n) */
   nmt_models dec;               /* what the decoder reads */
   int *src_map[NMT_MAX_MODELS]; /* dec's maps, owned */
+  nn_params dev[NMT_MAX_MODELS]; /* the parameters on a GPU (nmt_ensemble_upload), owned */
+  bool on_device;
 } nmt_ensemble;
 
 /* Load the models paths[0..n) (1 <= n <= NMT_MAX_MODELS). weights[0..nw) are
@@ -23,6 +25,9 @@ typedef struct {
  * nw not n, a target vocabulary unlike the first model's, naming the model and
  * how it differs), or the error of nmt_model_load. */
 int nmt_ensemble_load(nmt_ensemble *e, const char *const *paths, int n, const char *const *weights, int nw);
+/* Decode on backend be: each model's parameters copied there once, what the
+ * decoder reads from then on (nothing to do for the CPU's). */
+int nmt_ensemble_upload(nmt_ensemble *e, const struct nn_backend *be);
 void nmt_ensemble_free(nmt_ensemble *e);
 
 #endif

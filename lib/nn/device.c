@@ -54,22 +54,15 @@ int nmt_device_open(nmt_device *d, char *notice, size_t n) {
   return NMT_OK;
 }
 
-int nmt_device_use(const char *spec, bool gpu_ready, const nn_backend **be, char *notice, size_t n) {
+int nmt_device_use(const char *spec, const nn_backend **be, char *notice, size_t n) {
   nmt_device d;
   *be = &nn_cpu_backend;
   int st = nmt_device_parse(spec ? spec : "cpu", &d);
   if (!st) st = nmt_device_open(&d, notice, n);
-  if (st || d.kind == NMT_DEVICE_CPU) return st;
 #ifdef NMT_CUDA
-  if (gpu_ready) {
-    *be = &nn_cuda_backend;
-    return NMT_OK;
-  }
+  if (!st && d.kind == NMT_DEVICE_CUDA) *be = &nn_cuda_backend;
 #endif
-  nmt_device_close(&d);
-  snprintf(notice, n, "cuda:%d opened, but decoding does not run on the GPU yet (docs/gpu.md); "
-                      "running on CPU", d.index);
-  return NMT_OK;
+  return st;
 }
 
 void nmt_device_close(nmt_device *d) {

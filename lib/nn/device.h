@@ -25,12 +25,11 @@ int nmt_device_parse(const char *spec, nmt_device *out);
  * (cudaErrorNoDevice); running on CPU"; notice is "" otherwise. A missing GPU
  * index is NMT_EUSAGE. */
 int nmt_device_open(nmt_device *d, char *notice, size_t n);
-/* What the tools call for --device: parse and open spec; *be gets the
- * backend the engine runs on (nn/backend.h): the CUDA table for an opened GPU
- * when the tool runs there (`gpu_ready`), else the CPU's, with a notice when
- * that is a fallback (nmt-decode from an opened GPU: decoding does not run
- * there yet). NMT_EUSAGE for a bad spec or a missing GPU index. */
-int nmt_device_use(const char *spec, bool gpu_ready, const struct nn_backend **be, char *notice, size_t n);
+/* What nmt-train and nmt-decode call for --device: parse and open spec; *be
+ * gets the backend the engine runs on (nn/backend.h): the CUDA table for an
+ * opened GPU, else the CPU's (with nmt_device_open's notice when that is a
+ * fallback). NMT_EUSAGE for a bad spec or a missing GPU index. */
+int nmt_device_use(const char *spec, const struct nn_backend **be, char *notice, size_t n);
 /* Releases what nmt_device_open acquired (nothing on the CPU). */
 void nmt_device_close(nmt_device *d);
 /* True in a build with the CUDA backend. */

@@ -106,7 +106,8 @@ static void warn(void *ctx, const char *msg) {
 /* a.input into a.output, committed only when every line is translated. */
 static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const decode_args *a) {
   long warnings = 0;
-  int threads = a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
+  /* one host thread drives a GPU */
+  int threads = e->on_device ? 1 : a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
   nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
@@ -134,7 +135,9 @@ int main(int argc, char **argv) {
   if (st) nmt_die(PROG, st);
   char notice[256];
   const nn_backend *be;
-  if ((st = nmt_device_use(a.device, false, &be, notice, sizeof notice))) nmt_die(PROG, st);
+  if ((st = nmt_device_use(a.device, &be, notice, sizeof notice))) nmt_die(PROG, st);
+  if (be != &nn_cpu_backend && !strcmp(a.gemm_type, "int8"))
+    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "--gemm-type int8 runs on the CPU only; with --device %s use float32", a.device));
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
@@ -144,6 +147,7 @@ int main(int argc, char **argv) {
                     a.alignment ? "--alignment" : a.replace_unk ? "--replace-unk" : "--attention-svg");
     if (!st && !strcmp(a.gemm_type, "int8")) st = nn_params_quantize(&e.model[i].params);
   }
+  if (!st) st = nmt_ensemble_upload(&e, be);
   nmt_unk_dict *dict = NULL;
   if (!st && a.unk_dict) st = nmt_unk_dict_load(&dict, a.unk_dict);
   if (!st && a.attention_svg) st = make_folder(a.attention_svg);

@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
   if (!st) st = check_fresh(&a, ckpt);
   char notice[256];
   const nn_backend *be = NULL;
-  if (!st) st = nmt_device_use(a.device, true, &be, notice, sizeof notice);
+  if (!st) st = nmt_device_use(a.device, &be, notice, sizeof notice);
   if (st) nmt_die(PROG, st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train/step.h). */

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# nmt-train and nmt-decode with --device cuda, built against the CUDA emulator
+# ($BIN/emu/), against the CPU build ($BIN/): the same copy task trained both
+# ways logs the same loss curve (within 1e-4 relative at every logged step,
+# validation included), and the GPU decodes the CPU's model to the CPU's
+# output, beam 1 and 4, with alignments. Run by `make test-emu`.
+#   tests/emu/gpu_tools.sh BIN
+set -euo pipefail
+bin=$(cd "${1:?usage: gpu_tools.sh BIN}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+awk 'BEGIN{srand(7); for(i=0;i<300;i++){n=3+int(rand()*4); s=""; for(j=0;j<n;j++) s=s (j?" ":"") (1+int(rand()*9)); print s}}' > copy
+head -40 copy > valid
+O=(--train-sets copy copy --valid-sets valid valid --valid-freq 20 --dim-emb 16 --dim-rnn 32 --mini-batch 16
+   --learn-rate 0.01 --after-batches 60 --log-freq 10 --exponential-smoothing 0.01 -q)
+"$bin/nmt-train" "${O[@]}" -m cpu.bin --metrics cpu.csv
+"$bin/emu/nmt-train" "${O[@]}" -m gpu.bin --metrics gpu.csv --device cuda 2> train.err
+grep -q . cpu.csv
+# the loss (and validation perplexity, when logged) of every row, CPU beside GPU
+paste -d, <(cut -d, -f1,4 cpu.csv) <(cut -d, -f1,4 gpu.csv) | awk -F, 'NR > 1 {
+  n++; d = $2 - $4; if (d < 0) d = -d
+  if ($1 != $3 || d > 1e-4 * ($2 < 0 ? -$2 : $2)) { print "step " $1 ": loss " $2 " on the CPU, " $4 " on the GPU"; bad = 1 } }
+  END { if (!n) { print "no rows"; bad = 1 }; exit bad }'
+for beam in 1 4; do
+  "$bin/nmt-decode" -m cpu.bin -b "$beam" --alignment < valid > cpu.$beam
+  "$bin/emu/nmt-decode" -m cpu.bin -b "$beam" --alignment --device cuda < valid > gpu.$beam 2> decode.err
+  cmp cpu.$beam gpu.$beam || { echo "beam $beam: the GPU's translations differ"; diff cpu.$beam gpu.$beam | head; exit 1; }
+done
+if "$bin/emu/nmt-decode" -m cpu.bin --gemm-type int8 --device cuda < valid > /dev/null 2> int8.err; then
+  echo "--gemm-type int8 with --device cuda was not refused"; exit 1
+fi
+grep -q 'int8 runs on the CPU only' int8.err
+echo "gpu_tools: nmt-train and nmt-decode --device cuda on the emulator match the CPU"

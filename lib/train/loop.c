@@ -200,11 +200,10 @@ static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   nmt_valid_scores sc;
-  int st = to_host(r);
-  if (st) return st;
-  nn_params_swap_ema(&t->model->params); /* the average is what is validated */
-  st = nmt_validate_scores(t->model, t->valid, &sc);
-  nn_params_swap_ema(&t->model->params);
+  nn_params_swap_ema(r->p); /* the average is what is validated, where the steps run */
+  int st = nmt_validate_scores(t->model, r->p, t->valid, &sc);
+  nn_params_swap_ema(r->p);
+  if (!st) st = to_host(r); /* a model file may be saved */
   double ppl = sc.ppl;
   if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
   if (st) return st;

@@ -126,8 +126,10 @@ void nmt_valid_free(nmt_valid_set *v);
 typedef struct {
   double ppl, bleu, chrf;
 } nmt_valid_scores;
-/* Perplexity (no label smoothing), and the BLEU and chrF of greedy translations. */
-int nmt_validate_scores(nmt_model *m, const nmt_valid_set *v, nmt_valid_scores *out);
+/* Perplexity (no label smoothing), and the BLEU and chrF of greedy
+ * translations, of m's network with parameters p (m's, or their copy on the
+ * device the training runs on). */
+int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, nmt_valid_scores *out);
 /* Perplexity and BLEU alone. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
 

@@ -69,7 +69,7 @@ void nmt_valid_free(nmt_valid_set *v) {
   nmt_corpus_free(&v->corpus);
 }
 
-static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
+static int perplexity(nmt_model *m, nn_params *p, const nmt_corpus *c, double *ppl) {
   nn_net net = m->net;
   net.cfg.label_smoothing = 0;
   net.cfg.opt.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
@@ -77,13 +77,13 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
   nmt_plan plan;
   int st = nmt_plan_epoch(&plan, c, &o, 0, 0);
   nn_batch b = {0};
-  nn_graph g = {0};
+  nn_graph g = {.be = p->be};
   double loss = 0;
   long tokens = 0;
   for (long i = 0; !st && i < plan.nbatches; i++) {
     st = nn_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
     long n = 0;
-    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, &m->params, &b, &n));
+    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, p, &b, &n));
     float value = 0;
     if (!st && !(l && nn_to_host(&g, l, &value))) st = nmt_errcode();
     if (!st) loss += value, tokens += n;
@@ -96,7 +96,7 @@ static int perplexity(nmt_model *m, const nmt_corpus *c, double *ppl) {
 }
 
 /* Greedy translations of all validation sources as text. */
-static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
+static int translate(nmt_model *m, nn_params *p, const nmt_corpus *c, char **hyps) {
   nmt_dec d = {0};
   nmt_search_opts o = {1, 0, 2.0f};
   const int *src[VALID_BATCH];
@@ -108,7 +108,7 @@ static int translate(nmt_model *m, const nmt_corpus *c, char **hyps) {
       src[b] = c->src + c->src_off[i + b];
       n[b] = (int)(c->src_off[i + b + 1] - c->src_off[i + b]);
     }
-    st = nmt_search(&d, NMT_ONE_MODEL(&m->net, &m->params), src, n, B, &o, out);
+    st = nmt_search(&d, NMT_ONE_MODEL(&m->net, p), src, n, B, &o, out);
     for (int b = 0; b < B; b++) {
       nmt_strbuf text = {0};
       if (!st && out[b].n) st = target_text(m, out[b].hyps[0].ids, out[b].hyps[0].n, &text);
@@ -139,12 +139,12 @@ static int chrf(char **hyps, char *const *refs, long n, double *score) {
   return st;
 }
 
-int nmt_validate_scores(nmt_model *m, const nmt_valid_set *v, nmt_valid_scores *out) {
+int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, nmt_valid_scores *out) {
   *out = (nmt_valid_scores){NAN, NAN, NAN};
-  int st = perplexity(m, &v->corpus, &out->ppl);
+  int st = perplexity(m, p, &v->corpus, &out->ppl);
   char **hyps = calloc((size_t)v->corpus.n, sizeof *hyps);
   if (!st && !hyps) st = nmt_fail(NMT_EIO, "out of memory");
-  if (!st) st = translate(m, &v->corpus, hyps);
+  if (!st) st = translate(m, p, &v->corpus, hyps);
   nmt_bleu_opts bo = nmt_bleu_defaults();
   nmt_bleu_score score = {0};
   if (!st) st = nmt_bleu_corpus((const char *const *)hyps, (const char *const *)v->refs,
@@ -158,7 +158,7 @@ int nmt_validate_scores(nmt_model *m, const nmt_valid_set *v, nmt_valid_scores *
 
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu) {
   nmt_valid_scores s;
-  int st = nmt_validate_scores(m, v, &s);
+  int st = nmt_validate_scores(m, &m->params, v, &s);
   *ppl = s.ppl, *bleu = s.bleu;
   return st;
 }

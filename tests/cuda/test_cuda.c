@@ -238,6 +238,10 @@ TEST(cuda_copy_cols_and_gather) {
   close_all("gather_fwd", y, FP32);
   nn_gather_bwd(dE.cpu, ids, dy.cpu, N, D), nnc_gather_bwd(dE.gpu, dids, dy.gpu, N, D);
   close_all("gather_bwd", dE, FP32);
+  int rows[6] = {7, 0, 3, 8, 1, 5}, *drows = dev_ints(rows, 6); /* distinct */
+  pair a = rnd(V * D), x = rnd(6 * D);
+  nn_scatter_rows(a.cpu, rows, x.cpu, 6, D), nnc_scatter_rows(a.gpu, drows, x.gpu, 6, D);
+  close_all("scatter_rows", a, FP32); /* the other rows untouched */
   release();
 }
 
@@ -275,6 +279,23 @@ TEST(cuda_softmax) {
   close_all("softmax_bwd", dx, FP32);
   nn_softmax_fwd(y.cpu, x.cpu, NULL, R, C), nnc_softmax_fwd(y.gpu, x.gpu, NULL, R, C);
   close_all("softmax_fwd", y, FP32);
+  release();
+}
+
+/* The decoder's log-softmax rows: into rows of a bigger block, with a
+ * shortlist (-inf after W) and without one. */
+TEST(cuda_log_softmax_rows) {
+  NEED_GPU();
+  enum { n = 5, V = 1201, R = 8 };
+  int rows[n] = {6, 0, 2, 7, 3}, *drows = dev_ints(rows, n);
+  for (int W = V; W >= 300; W -= V - 300) {
+    pair x = uniform((size_t)n * W, -8, 8), out = poison((size_t)R * V);
+    nn_log_softmax_rows(out.cpu, rows, x.cpu, n, W, V), nnc_log_softmax_rows(out.gpu, drows, x.gpu, n, W, V);
+    for (int i = 0; i < n; i++) close_block("log_softmax_rows", at(out, (size_t)rows[i] * V), 1, V, V, FP32);
+    pair all = poison((size_t)n * V);
+    nn_log_softmax_rows(all.cpu, NULL, x.cpu, n, W, V), nnc_log_softmax_rows(all.gpu, NULL, x.gpu, n, W, V);
+    close_all("log_softmax_rows, all rows", all, FP32);
+  }
   release();
 }
 

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # nmt-train and nmt-decode with --device cuda, built against the CUDA emulator
-# ($BIN/emu/), against the CPU build ($BIN/): the same copy task trained both
-# ways logs the same loss curve (within 1e-4 relative at every logged step,
-# validation included), and the GPU decodes the CPU's model to the CPU's
-# output, beam 1 and 4, with alignments. Run by `make test-emu`.
+# ($BIN/emu/), against the CPU build ($BIN/): on make demo's corpus (French
+# number words to English ones, examples/demo/numbers.c) both log the same
+# loss curve (within 1e-4 relative at every logged step; validation runs on
+# the device too), and the GPU decodes the CPU's model to the CPU's output,
+# beam 1 and 4, with alignments. Run by `make test-emu`.
 #   tests/emu/gpu_tools.sh BIN
 set -euo pipefail
 bin=$(cd "${1:?usage: gpu_tools.sh BIN}" && pwd)
+demo=$(cd "$(dirname "$0")/../../examples/demo" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-awk 'BEGIN{srand(7); for(i=0;i<300;i++){n=3+int(rand()*4); s=""; for(j=0;j<n;j++) s=s (j?" ":"") (1+int(rand()*9)); print s}}' > copy
-head -40 copy > valid
-O=(--train-sets copy copy --valid-sets valid valid --valid-freq 20 --dim-emb 16 --dim-rnn 32 --mini-batch 16
-   --learn-rate 0.01 --after-batches 60 --log-freq 10 --exponential-smoothing 0.01 -q)
+"${CC:-cc}" -std=c11 -O2 -o numbers "$demo/numbers.c"
+./numbers . 600 1
+head -40 valid.fr > valid
+O=(--train-sets train.fr train.en --valid-sets valid.fr valid.en --valid-freq 20 --dim-emb 16 --dim-rnn 32
+   --mini-batch 16 --learn-rate 0.01 --after-batches 60 --log-freq 10 --exponential-smoothing 0.01 -q)
 "$bin/nmt-train" "${O[@]}" -m cpu.bin --metrics cpu.csv
 "$bin/emu/nmt-train" "${O[@]}" -m gpu.bin --metrics gpu.csv --device cuda 2> train.err
 grep -q . cpu.csv

@@ -1,6 +1,7 @@
 /* The CUDA emulator catches typical GPU bugs (planted.cu): a missing barrier, an
  * out-of-bounds write, a use after free, a copy in the wrong direction, a GEMM
- * without the row-major operand swap, a host read of device memory, a divergent
+ * without the row-major operand swap, a host read of device memory, a kernel
+ * given a host array, a divergent
  * barrier, a shuffle with absent lanes, launches over the limits, and kernel
  * constructs its build cannot handle. A bug that leaves
  * the device faulted (sticky, as on a GPU) or kills the process runs in a child
@@ -8,6 +9,7 @@
 #include "emu_control.h"
 #include "base/err.h"
 #include "nn_cuda.h"
+#include "nn/backend.h"
 #include "nn/kernels.h"
 #include "planted.h"
 #include "test.h"
@@ -157,6 +159,18 @@ static void host_reads_device(void) {
 TEST(emu_host_reads_device_memory) {
   expect_caught("host read of device memory", host_reads_device,
                 "host code touched device memory at 0x[0-9a-f]+: byte 0 of the 400-byte allocation");
+}
+
+/* The engine's kernel rows (the backend table) given a host array, which a GPU
+ * cannot read: on the emulator, where kernels run on the host, the table checks. */
+static void kernel_gets_host_array(void) {
+  float h[64] = {0}, *y = dev_floats(NULL, 64);
+  nn_cuda_backend.scale_fwd(y, h, 2, 64); /* the bug: h was never copied to the device */
+}
+
+TEST(emu_kernel_given_host_array) {
+  expect_caught("a kernel given a host array", kernel_gets_host_array,
+                "nnc_scale_fwd: argument 2 \\(0x[0-9a-f]+\\) is not device memory");
 }
 
 static void use_after_free(void) {

@@ -145,6 +145,7 @@ $(BIN)/cuda/nmt-%: $$(call tool_objs,$$*) $(CUDA_LINK) $(BUILD)/libnmt.a
 # Without a GPU every case reports itself skipped; a name filter may follow: T=cuda_lstm
 test-cuda: $(BIN)/nmt-tests-cuda
 	./$(BIN)/nmt-tests-cuda $(or $(T),cuda_)
+	$(if $(T),,./$(BIN)/nmt-tests-cuda gpu_)
 endif
 
 # The emulated CUDA backend (docs/gpu.md, "The emulator"): the same kernels/*.cu,
@@ -199,17 +200,25 @@ $(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(EMU_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/l
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 .PHONY: emu test-emu
-emu: $(BIN)/nmt-tests-emu $(GPU_TOOLS:%=$(BIN)/emu/nmt-%)
+emu: $(BIN)/nmt-tests-emu $(GPU_TOOLS:%=$(BIN)/emu/nmt-%) $(GPU_TOOLS:%=$(BIN)/nmt-%)
 	@echo "emu: $(words $(CU_SRC)) kernel files compiled with $(CXX) against kernels/emu"
 # The kernel cases under every schedule, then in guard mode, then the planted bugs
-# (each in a child process). A name filter may follow: T=cuda_lstm
+# (each in a child process), then the engine on the emulated GPU (gpu_: every family's
+# loss, gradients, Adam steps and decoding against the CPU; nmt-train and nmt-decode
+# --device cuda), which EMU_ENGINE=0 leaves out (ThreadSanitizer's run: races within a
+# block are the kernels'). A name filter may follow: T=cuda_lstm
 test-emu: emu
 	@for s in $(EMU_SCHEDULES); do echo "test-emu: NMT_EMU_SCHEDULE=$$s"; \
 	  NMT_EMU_SCHEDULE=$$s ./$(BIN)/nmt-tests-emu $(or $(T),cuda_) || exit 1; done
 	@echo "test-emu: NMT_EMU_GUARD=1"
 	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu $(or $(T),cuda_)
 	./$(BIN)/nmt-tests-emu $(or $(T),emu_)
+ifneq ($(EMU_ENGINE),0)
+	@echo "test-emu: the engine on the emulated GPU (gpu_), plainly and in guard mode"
+	./$(BIN)/nmt-tests-emu gpu_
+	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu gpu_
 	NMT_EMU_GUARD=1 bash tests/emu/gpu_tools.sh $(BIN)
+endif
 
 # Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/**/*.c again with
 # clang and the sanitizers into build-fuzz/, one harness per parser (tests/fuzz/*_fuzz.c), seed

@@ -77,6 +77,7 @@ gpu=0
 nvidia-smi -L >/dev/null 2>&1 && [ -x bin/nmt-tests-cuda ] && gpu=1
 if [ $gpu = 1 ]; then
   step cuda-tests env NMT_REQUIRE_GPU=1 ./bin/nmt-tests-cuda cuda_
+  step gpu-engine env NMT_REQUIRE_GPU=1 ./bin/nmt-tests-cuda gpu_
   if command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck synccheck initcheck; do
       step "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 9 ./bin/nmt-tests-cuda cuda_

@@ -71,9 +71,9 @@ asm(".text\n"
 struct context {
   void *sp;
 };
-static void switch_context(context *save, context *load) { emu_switch(&save->sp, load->sp); }
+SCHEDULER static void switch_context(context *save, context *load) { emu_switch(&save->sp, load->sp); }
 // A fresh context that enters fn (which never returns) on the stack [base, base + size).
-static void make_context(context *c, char *base, size_t size, void (*fn)(void)) {
+SCHEDULER static void make_context(context *c, char *base, size_t size, void (*fn)(void)) {
   uintptr_t top = ((uintptr_t)base + size) & ~(uintptr_t)15;
   void **sp = (void **)(top - 16); // fn's frame then sees the alignment of a call
   sp[1] = NULL;                    // fn's return address: it never returns

@@ -49,7 +49,7 @@ static void same_translations(const char *what, const nmt_model *m, int beam, in
   nn_params_free(&d);
 }
 
-TEST(cuda_decode_variants) {
+TEST(gpu_decode_variants) {
   NEED_GPU();
   for (int i = 0; i < DECODE_NVARIANTS; i++) {
     nmt_model m;
@@ -62,7 +62,7 @@ TEST(cuda_decode_variants) {
   }
 }
 
-TEST(cuda_decode_rnnsearch_deep) {
+TEST(gpu_decode_rnnsearch_deep) {
   NEED_GPU();
   static const nmt_model_opts opts[] = {
       {.type = "rnnsearch", .dim_emb = 5, .dim_rnn = 8, .enc_depth = 1, .dec_depth = 1, .enc_cell = "gru", .dec_cell = "gru"},

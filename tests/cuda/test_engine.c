@@ -125,7 +125,7 @@ static nn_net_cfg base(const nn_family *fam) {
                       .pad = PAD, .enc_cell_depth = 1, .dec_cell_depth = 1};
 }
 
-TEST(cuda_engine_luong) {
+TEST(gpu_engine_luong) {
   NEED_GPU();
   nn_net_cfg c = base(&nn_family_luong);
   compare("luong", &c);
@@ -134,7 +134,7 @@ TEST(cuda_engine_luong) {
   compare("luong bi, local-p", &c);
 }
 
-TEST(cuda_engine_rnnsearch) {
+TEST(gpu_engine_rnnsearch) {
   NEED_GPU();
   enum nn_cell cells[] = {NN_CELL_LSTM, NN_CELL_GRU, NN_CELL_ATR};
   for (int i = 0; i < 3; i++) {
@@ -147,7 +147,7 @@ TEST(cuda_engine_rnnsearch) {
   }
 }
 
-TEST(cuda_engine_srnmt) {
+TEST(gpu_engine_srnmt) {
   NEED_GPU();
   for (int i = 0; i < 2; i++) {
     nn_net_cfg c = base(&nn_family_srnmt);
@@ -158,7 +158,7 @@ TEST(cuda_engine_srnmt) {
   }
 }
 
-TEST(cuda_engine_rhn) {
+TEST(gpu_engine_rhn) {
   NEED_GPU();
   nn_net_cfg c = base(&nn_family_rhn);
   c.enc_cell = c.dec_cell = NN_CELL_RHN, c.enc_cell_depth = c.dec_cell_depth = 2;
@@ -167,7 +167,7 @@ TEST(cuda_engine_rhn) {
   compare_training("rhn with the reconstructor", &c);
 }
 
-TEST(cuda_engine_deep) {
+TEST(gpu_engine_deep) {
   NEED_GPU();
   for (int i = 0; i < 2; i++) {
     nn_net_cfg c = base(i ? &nn_family_deep_ed : &nn_family_deep_att);

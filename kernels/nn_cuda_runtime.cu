@@ -86,6 +86,8 @@ extern "C" void nnc_set_tf32(bool on) {
 }
 
 extern "C" int nnc_alloc(void **p, size_t bytes) {
+  *p = NULL;
+  if (first_error[0]) return failed(); // a faulted device: that error, not "out of memory"
   cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
   if (e == cudaSuccess) return NMT_OK;
   cudaGetLastError(); // out of memory is not sticky

@@ -410,10 +410,24 @@ static const char *bad_config(const emu_config &c) {
   return NULL;
 }
 
+// NMT_EMU_FAULT_AT=N: launch N (from 1) faults the device, as a GPU error in the middle of a
+// run would (sticky: every later call fails), so the tools' handling of one can be tested.
+static bool injected_fault(const char *kernel, const char *file, int line) {
+  static long launches, fault_at = -1;
+  if (fault_at < 0) {
+    const char *f = getenv("NMT_EMU_FAULT_AT");
+    fault_at = f && *f ? strtol(f, NULL, 10) : 0;
+  }
+  if (!fault_at || ++launches != fault_at) return false;
+  emu_report(cudaErrorLaunchFailure, "kernel %s (%s:%d): the device fault NMT_EMU_FAULT_AT=%ld asked for",
+             kernel, file, line, fault_at);
+  return true;
+}
+
 void emu_run(const char *kernel, const char *file, int line, const emu_config &c,
              void (*body)(void *), void *ctx) {
   read_schedule();
-  if (emu_stopped() || !emu_stream_ok(c.stream, kernel)) return;
+  if (emu_stopped() || !emu_stream_ok(c.stream, kernel) || injected_fault(kernel, file, line)) return;
   if (const char *why = bad_config(c)) {
     emu_report(cudaErrorInvalidConfiguration, "kernel %s (%s:%d): launch with grid (%u,%u,%u), "
                "block (%u,%u,%u): %s", kernel, file, line, c.grid.x, c.grid.y, c.grid.z, c.block.x,

@@ -2,6 +2,7 @@
 #include "nn/arena.h"
 #include "base/err.h"
 #include "nn/backend.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -26,6 +27,14 @@ void *nn_big_alloc(size_t bytes) {
   return p;
 }
 
+/* What could not be allocated, then the backend's reason (out of host or GPU
+ * memory, or an earlier device error). */
+static int fail_alloc(size_t bytes) {
+  char why[256];
+  snprintf(why, sizeof why, "%s", nmt_errmsg());
+  return nmt_fail(NMT_EIO, "%zu bytes for the activations: %s", bytes, why);
+}
+
 static const nn_backend *backend(const nn_arena *a) { return a->be ? a->be : &nn_cpu_backend; }
 static void *aligned(const nn_arena *a, size_t bytes) {
   void *p = NULL;
@@ -44,7 +53,7 @@ void *nn_arena_alloc(nn_arena *a, size_t bytes) {
   void *mem = b ? aligned(a, bytes) : NULL;
   if (!mem) {
     free(b);
-    nmt_fail(NMT_EIO, "out of memory: activation arena needs %zu more bytes", bytes);
+    fail_alloc(bytes);
     return NULL;
   }
   b->mem = mem;
@@ -69,7 +78,7 @@ int nn_arena_reset(nn_arena *a) {
     backend(a)->free(a->base);
     a->base = aligned(a, a->peak);
     a->cap = a->base ? a->peak : 0;
-    if (!a->base) status = nmt_fail(NMT_EIO, "out of memory: activation arena of %zu bytes", a->peak);
+    if (!a->base) status = fail_alloc(a->peak);
   }
   a->used = 0;
   a->peak = 0;

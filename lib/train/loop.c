@@ -77,6 +77,20 @@ static int to_host(run *r) {
   return r->p == &r->t->model->params ? NMT_OK : nn_params_download(&r->t->model->params, r->p);
 }
 
+/* A step that could not run (out of memory, a device error) ends the run with one line
+ * naming the batch; the files on disk keep the last good state (nothing is saved after it). */
+static int step_failed(run *r, int st, long b, int sentences) {
+  const nmt_trainer *t = r->t;
+  bool oom = strstr(nmt_errmsg(), "out of ") && strstr(nmt_errmsg(), "memory");
+  char why[512];
+  snprintf(why, sizeof why, "%s", nmt_errmsg());
+  return nmt_fail(st, "step %ld (epoch %ld, batch %ld: %d sentences, %ld target words%s%s): %s%s", t->s.step + 1,
+                  t->s.epoch + 1, b + 1, sentences, r->stepper.words, r->p->be ? " on " : "",
+                  r->p->be ? r->p->be->name : "", why,
+                  oom ? "; try a smaller --mini-batch-words or --mini-batch (the checkpoint keeps the last good state)"
+                      : r->saved_step >= 0 ? "; the last checkpoint is intact" : "");
+}
+
 /* One optimisation step on batch b of the plan. Returns NMT_OK, also for a
  * skipped NaN/Inf step; an error after MAX_BAD_STEPS bad ones in a row. A
  * periodic save due since the last step is made here, once this step's loss
@@ -88,9 +102,10 @@ static int step(run *r, long b) {
   const long *pairs = r->plan.pairs + r->plan.start[b];
   double l;
   long ntok = 0;
-  int st = nmt_step_gradient(&r->stepper, t->train, pairs, (int)(r->plan.start[b + 1] - r->plan.start[b]),
-                             &t->model->net, p, s->seed, (uint64_t)s->step, &l, &ntok);
-  if (st) return st;
+  int n = (int)(r->plan.start[b + 1] - r->plan.start[b]);
+  int st = nmt_step_gradient(&r->stepper, t->train, pairs, n, &t->model->net, p, s->seed, (uint64_t)s->step,
+                             &l, &ntok);
+  if (st) return step_failed(r, st, b, n);
   double norm = NAN, per_token = l / (double)(ntok ? ntok : 1);
   if (isfinite(l)) norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
   bool broken = !isfinite(l) || !isfinite(norm);

@@ -30,6 +30,20 @@ for beam in 1 4; do
   "$bin/emu/nmt-decode" -m cpu.bin -b "$beam" --alignment --device cuda < valid > gpu.$beam 2> decode.err
   cmp cpu.$beam gpu.$beam || { echo "beam $beam: the GPU's translations differ"; diff cpu.$beam gpu.$beam | head; exit 1; }
 done
+# Out of GPU memory (the emulator's capacity NMT_EMU_MEMORY) and a device fault in the
+# middle of a step (NMT_EMU_FAULT_AT): one line naming the batch, exit 3, the checkpoint
+# as it was.
+cp gpu.bin.ckpt before.ckpt
+for fault in NMT_EMU_MEMORY=600000 NMT_EMU_FAULT_AT=600; do
+  status=0
+  env "$fault" "$bin/emu/nmt-train" "${O[@]}" -m gpu.bin --resume --after 80u --device cuda 2> fault.err || status=$?
+  [ "$status" = 3 ] || { echo "$fault: exit $status, expected 3"; cat fault.err; exit 1; }
+  grep -q '^nmt-train: step [0-9]* (epoch [0-9]*, batch [0-9]*: 16 sentences, [0-9]* target words on cuda' fault.err ||
+    { echo "$fault: no line naming the batch"; cat fault.err; exit 1; }
+  cmp -s gpu.bin.ckpt before.ckpt || { echo "$fault: the checkpoint changed"; exit 1; }
+done
+grep -q 'try a smaller --mini-batch-words' <(env NMT_EMU_MEMORY=600000 "$bin/emu/nmt-train" "${O[@]}" -m gpu.bin \
+  --resume --after 80u --device cuda 2>&1) || { echo "out of GPU memory: no advice"; exit 1; }
 if "$bin/emu/nmt-decode" -m cpu.bin --gemm-type int8 --device cuda < valid > /dev/null 2> int8.err; then
   echo "--gemm-type int8 with --device cuda was not refused"; exit 1
 fi

@@ -84,16 +84,21 @@ INLINE void store(float *y, vf v, size_t n) {
 }
 INLINE size_t lanes_left(size_t n, size_t i) { return n - i < W ? n - i : W; }
 
+/* A loop's name says its width in profiles: vtanh_avx512. */
+#define LOOP__(f, width) f##_##width
+#define LOOP_(f, width) LOOP__(f, width)
+#define LOOP(f) LOOP_(f, NN_VMATH_NAME)
+
 #define MAP(y, x, n, f)                                                   \
   for (size_t i = 0; i < (n); i += W) {                                   \
     size_t m = lanes_left(n, i);                                          \
     store((y) + i, f(load((x) + i, m, 0.0f)), m);                         \
   }
 
-static void sigmoid_n(float *y, const float *x, size_t n) { MAP(y, x, n, vsigmoid) }
-static void tanh_n(float *y, const float *x, size_t n) { MAP(y, x, n, vtanh) }
+static void LOOP(vsigmoid)(float *y, const float *x, size_t n) { MAP(y, x, n, vsigmoid) }
+static void LOOP(vtanh)(float *y, const float *x, size_t n) { MAP(y, x, n, vtanh) }
 
-static float exp_sum_n(float *y, const float *x, float shift, size_t n) {
+static float LOOP(vexp_sum)(float *y, const float *x, float shift, size_t n) {
   vf acc[ACC], s = splat(shift);
   for (int j = 0; j < ACC; j++) acc[j] = splat(0.0f);
   for (size_t i = 0; i < n; i += W) {
@@ -110,7 +115,7 @@ static float exp_sum_n(float *y, const float *x, float shift, size_t n) {
   return part[0];
 }
 
-static void adam_n(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
+static void LOOP(vadam)(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
                    float lr, float eps) {
   vf B1 = splat(b1), B2 = splat(b2), C1 = splat(1 - b1), C2 = splat(1 - b2);
   vf L = splat(lr), E = splat(eps);
@@ -124,7 +129,7 @@ static void adam_n(float *w, float *m, float *v, const float *g, size_t n, float
   }
 }
 
-static float max_n(const float *x, size_t n) {
+static float LOOP(vmax)(const float *x, size_t n) {
   vf m = splat(-__builtin_inff());
   for (size_t i = 0; i < n; i += W) m = vmax(m, load(x + i, lanes_left(n, i), -__builtin_inff()));
   float r = m[0];
@@ -137,5 +142,5 @@ static float max_n(const float *x, size_t n) {
 #define NN_VMATH_TABLE_(name) nn_vmath_##name
 #define NN_VMATH_TABLE(name) NN_VMATH_TABLE_(name)
 const nn_vmath NN_VMATH_TABLE(NN_VMATH_NAME) = {
-    .name = NN_VMATH_STR(NN_VMATH_NAME), .lanes = W, .exp_sum = exp_sum_n, .sigmoid = sigmoid_n,
-    .tanh = tanh_n, .max = max_n, .adam = adam_n};
+    .name = NN_VMATH_STR(NN_VMATH_NAME), .lanes = W, .exp_sum = LOOP(vexp_sum), .sigmoid = LOOP(vsigmoid),
+    .tanh = LOOP(vtanh), .max = LOOP(vmax), .adam = LOOP(vadam)};

@@ -47,6 +47,7 @@ float nn_vexp_sum(float *y, const float *x, float shift, size_t n) { return used
 void nn_vsigmoid(float *y, const float *x, size_t n) { used->sigmoid(y, x, n); }
 void nn_vtanh(float *y, const float *x, size_t n) { used->tanh(y, x, n); }
 float nn_vmax(const float *x, size_t n) { return used->max(x, n); }
+double nn_vsumsq(const float *x, size_t n) { return used->sumsq(x, n); }
 void nn_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2, float lr,
               float eps) {
   used->adam(w, m, v, g, n, b1, b2, lr, eps);

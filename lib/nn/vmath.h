@@ -1,4 +1,4 @@
-/* Vectorised exp, sigmoid, tanh, max and the Adam update over arrays, at the
+/* Vectorised exp, sigmoid, tanh, max, Σ x² and the Adam update over arrays, at the
  * width the core has: 16 lanes (AVX-512), 8 (AVX2) or 4 (SSE2, the x86-64
  * baseline and the reference), chosen once at start-up (libm's scalar calls
  * were ~8% of a training step). exp is within 2e-7 relative of libm over
@@ -16,6 +16,8 @@ void nn_vsigmoid(float *y, const float *x, size_t n);
 void nn_vtanh(float *y, const float *x, size_t n);
 /* The largest of x[0..n), n >= 1. */
 float nn_vmax(const float *x, size_t n);
+/* Σ x² in double (16 partial sums: an add chain would be latency-bound). */
+double nn_vsumsq(const float *x, size_t n);
 /* nn_vadam, the CPU's Adam row, is declared in nn/kernels.h. */
 
 /* One width's loops, the same contracts as above. */
@@ -26,6 +28,7 @@ typedef struct {
   void (*sigmoid)(float *y, const float *x, size_t n);
   void (*tanh)(float *y, const float *x, size_t n);
   float (*max)(const float *x, size_t n);
+  double (*sumsq)(const float *x, size_t n);
   void (*adam)(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2, float lr,
                float eps);
 } nn_vmath;

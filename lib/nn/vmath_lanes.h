@@ -5,8 +5,9 @@
  * and, for the wide ones, `#pragma GCC target`. The same operations run on
  * every lane and no FMA is enabled (the AVX targets leave it out; -std=c11
  * keeps a*b+c unfused), so an element's value is the same bits at every
- * width; the exp sum adds element i into partial sum i mod 16 at every width
- * and folds the 16 in one order, so it is width-free too.
+ * width; the exp sum and the sum of squares add element i into partial sum
+ * i mod 16 at every width and fold the 16 in one order, so they are width-free
+ * too.
  * exp: x = k·ln2 + r with |r| <= ln2/2, e^r by Cephes' degree-6 polynomial,
  * 2^k put in the exponent bits. Not a header with a guard: a template. */
 #include "nn/vmath.h"
@@ -20,6 +21,7 @@
 #define W NN_LANES
 typedef float vf __attribute__((vector_size(4 * W)));
 typedef int vi __attribute__((vector_size(4 * W)));
+typedef double vd __attribute__((vector_size(8 * W))); /* W doubles: a vf widened */
 enum { SUMS = 16, ACC = SUMS / W }; /* the exp sum's partial sums, in ACC vectors */
 
 /* a - 0 is a for every a (-0 included), broadcast to all lanes. */
@@ -115,6 +117,21 @@ static float LOOP(vexp_sum)(float *y, const float *x, float shift, size_t n) {
   return part[0];
 }
 
+/* The sum of squares in double, partial sums as the exp sum's. */
+static double LOOP(vsumsq)(const float *x, size_t n) {
+  vd acc[ACC];
+  for (int j = 0; j < ACC; j++) acc[j] = (vd){0};
+  for (size_t i = 0; i < n; i += W) {
+    vd d = __builtin_convertvector(load(x + i, lanes_left(n, i), 0.0f), vd);
+    acc[i / W % ACC] += d * d; /* exact: a float's square fits a double */
+  }
+  double part[SUMS];
+  memcpy(part, acc, sizeof part);
+  for (int half = SUMS / 2; half > 0; half /= 2)
+    for (int k = 0; k < half; k++) part[k] += part[k + half];
+  return part[0];
+}
+
 static void LOOP(vadam)(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
                    float lr, float eps) {
   vf B1 = splat(b1), B2 = splat(b2), C1 = splat(1 - b1), C2 = splat(1 - b2);
@@ -143,4 +160,5 @@ static float LOOP(vmax)(const float *x, size_t n) {
 #define NN_VMATH_TABLE(name) NN_VMATH_TABLE_(name)
 const nn_vmath NN_VMATH_TABLE(NN_VMATH_NAME) = {
     .name = NN_VMATH_STR(NN_VMATH_NAME), .lanes = W, .exp_sum = LOOP(vexp_sum), .sigmoid = LOOP(vsigmoid),
-    .tanh = LOOP(vtanh), .max = LOOP(vmax), .adam = LOOP(vadam)};
+    .tanh = LOOP(vtanh), .max = LOOP(vmax), .sumsq = LOOP(vsumsq),
+    .adam = LOOP(vadam)};

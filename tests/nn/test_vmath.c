@@ -1,4 +1,4 @@
-/* The vectorised exp, sigmoid, tanh and Adam against plain C at every width
+/* The vectorised exp, sigmoid, tanh, Σ x² and Adam against plain C at every width
  * the core has, tails included; the wider widths against the 4-lane reference,
  * bit for bit; the threaded loops against one thread. */
 #include "base/err.h"
@@ -27,6 +27,9 @@ static void against_libm(const nn_vmath *vm) {
   float s = vm->exp_sum(y, x, 0, N);
   for (int i = 0; i < N; i++) sum += exp((double)x[i]);
   CHECK(fabs(s - sum) / sum < 1e-6);
+  double sq = 0;
+  for (int i = 0; i < N; i++) sq += (double)x[i] * x[i];
+  CHECK(fabs(vm->sumsq(x, N) - sq) <= 1e-12 * sq && vm->sumsq(x, 0) == 0);
   for (int i = 0; i < N; i++) x[i] = -12.0f + 24.0f * (float)i / (N - 1);
   vm->tanh(y, x, N);
   for (int i = 0; i < N; i++) worst_tanh = fmax(worst_tanh, fabs(y[i] - tanh(x[i])));
@@ -80,6 +83,7 @@ TEST(nn_vmath_widths_match_reference) {
       CHECK(same_bits(ref, got, n) && same_bits(&sr, &st, 1));
       float mr = r->max(x, n), mt = t->max(x, n);
       CHECK(same_bits(&mr, &mt, 1));
+      CHECK(r->sumsq(e, n) == t->sumsq(e, n));
       for (int k = 0; k < 2; k++) {
         memcpy(w[k], x, sizeof x);
         memset(m[k], 0, sizeof m[k]);

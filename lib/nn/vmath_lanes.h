@@ -22,7 +22,11 @@
 typedef float vf __attribute__((vector_size(4 * W)));
 typedef int vi __attribute__((vector_size(4 * W)));
 typedef double vd __attribute__((vector_size(8 * W))); /* W doubles: a vf widened */
-enum { SUMS = 16, ACC = SUMS / W }; /* the exp sum's partial sums, in ACC vectors */
+enum { SUMS = 16, ACC = SUMS / W }; /* the sums' partial sums, in ACC vectors */
+/* part[0] = Σ part[0..SUMS), the same tree at every width. */
+#define FOLD(part)                                                        \
+  for (int half = SUMS / 2; half > 0; half /= 2)                          \
+    for (int k = 0; k < half; k++) part[k] += part[k + half]
 
 /* a - 0 is a for every a (-0 included), broadcast to all lanes. */
 INLINE vf splat(float a) { return a - (vf){0}; }
@@ -112,8 +116,7 @@ static float LOOP(vexp_sum)(float *y, const float *x, float shift, size_t n) {
   }
   float part[SUMS];
   memcpy(part, acc, sizeof part);
-  for (int half = SUMS / 2; half > 0; half /= 2) /* the same tree at every width */
-    for (int k = 0; k < half; k++) part[k] += part[k + half];
+  FOLD(part);
   return part[0];
 }
 
@@ -127,13 +130,12 @@ static double LOOP(vsumsq)(const float *x, size_t n) {
   }
   double part[SUMS];
   memcpy(part, acc, sizeof part);
-  for (int half = SUMS / 2; half > 0; half /= 2)
-    for (int k = 0; k < half; k++) part[k] += part[k + half];
+  FOLD(part);
   return part[0];
 }
 
-static void LOOP(vadam)(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
-                   float lr, float eps) {
+static void LOOP(vadam)(float *w, float *m, float *v, const float *g, size_t n, float b1,
+                        float b2, float lr, float eps) {
   vf B1 = splat(b1), B2 = splat(b2), C1 = splat(1 - b1), C2 = splat(1 - b2);
   vf L = splat(lr), E = splat(eps);
   for (size_t i = 0; i < n; i += W) {
@@ -159,6 +161,6 @@ static float LOOP(vmax)(const float *x, size_t n) {
 #define NN_VMATH_TABLE_(name) nn_vmath_##name
 #define NN_VMATH_TABLE(name) NN_VMATH_TABLE_(name)
 const nn_vmath NN_VMATH_TABLE(NN_VMATH_NAME) = {
-    .name = NN_VMATH_STR(NN_VMATH_NAME), .lanes = W, .exp_sum = LOOP(vexp_sum), .sigmoid = LOOP(vsigmoid),
-    .tanh = LOOP(vtanh), .max = LOOP(vmax), .sumsq = LOOP(vsumsq),
+    .name = NN_VMATH_STR(NN_VMATH_NAME), .lanes = W, .exp_sum = LOOP(vexp_sum),
+    .sigmoid = LOOP(vsigmoid), .tanh = LOOP(vtanh), .max = LOOP(vmax), .sumsq = LOOP(vsumsq),
     .adam = LOOP(vadam)};

@@ -93,7 +93,7 @@ decode_bench() {
   decode_models "$out" "$th" || return 1
   echo
   echo "Decoding test2016 (1,000 sentences), peer config models trained one epoch, $th threads," \
-    "OpenBLAS core $(blas_core); load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "| search | batch | peer sent/s | nmt-decode sent/s | speed-up | nmt out tokens | nmt GFLOP/s |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   local vt src k bs p n peers=""

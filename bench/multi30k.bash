@@ -50,10 +50,11 @@ if [ -z "${NMT_PEER:-}" ] && ! /usr/bin/python3 -c 'import torch' 2>/dev/null; t
   NMT_PEER=0
 fi
 
-# The OpenBLAS core type the benches run on, as the environment selects it.
-blas_core() {
-  [ -x "$BENCH_DIR/corename" ] || cc -O2 -o "$BENCH_DIR/corename" bench/corename.c -lopenblas || return 1
-  "$BENCH_DIR/corename"
+# The OpenBLAS core type and the vector width the benches run on, as the environment
+# selects them; rebuilt each time (0.1 s), so it follows the library.
+cores() {
+  cc -O2 -Ilib -o "$BENCH_DIR/cores" bench/cores.c build/libnmt.a -lopenblas -lm || return 1
+  "$BENCH_DIR/cores"
 }
 
 # Run FN once per OpenBLAS kernel of NMT_KERNELS, side by side in one run: "native" (the

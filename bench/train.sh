@@ -19,7 +19,7 @@ train_bench() {
   cc -O2 -o "$out/sgemm" bench/sgemm.c -lopenblas || return 1
   echo
   echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads," \
-    "OpenBLAS core $(blas_core); load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
   local ptok=0 prss=0 psrc=0 ptgt=0
   if [ "${NMT_PEER:-1}" != 0 ]; then
     /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \

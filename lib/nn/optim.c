@@ -41,9 +41,7 @@ static void sumsq_chunks(void *ctx, int part, int parts) {
   norm_job *j = ctx;
   for (int c = j->chunks * part / parts; c < j->chunks * (part + 1) / parts; c++) {
     size_t lo = (j->first + (size_t)c) * NORM_CHUNK, hi = lo + NORM_CHUNK < j->n ? lo + NORM_CHUNK : j->n;
-    double s = 0;
-    for (size_t i = lo; i < hi; i++) s += (double)j->x[i] * j->x[i];
-    j->sum[c] = s;
+    j->sum[c] = nn_vsumsq(j->x + lo, hi - lo);
   }
 }
 

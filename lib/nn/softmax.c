@@ -11,12 +11,13 @@
 void nn_softmax_fwd(float *y, const float *x, const float *mask, int R, int C) {
   for (int r = 0; r < R; r++) {
     const float *xr = x + (size_t)r * C, *mr = mask ? mask + (size_t)r * C : NULL;
-    float *yr = y + (size_t)r * C, mx = -INFINITY;
-    for (int c = 0; c < C; c++)
-      if ((!mr || mr[c]) && xr[c] > mx) mx = xr[c];
+    float *yr = y + (size_t)r * C, mx = mr || !C ? -INFINITY : nn_vmax(xr, (size_t)C);
+    for (int c = 0; mr && c < C; c++)
+      if (mr[c] && xr[c] > mx) mx = xr[c];
+    nn_vexp_sum(yr, xr, mx, (size_t)C); /* masked entries too (exp clamps), then zeroed */
     double s = 0;
     for (int c = 0; c < C; c++) {
-      yr[c] = (!mr || mr[c]) ? expf(xr[c] - mx) : 0.0f;
+      if (mr && !mr[c]) yr[c] = 0.0f;
       s += yr[c];
     }
     float inv = s > 0 ? (float)(1.0 / s) : 0.0f;

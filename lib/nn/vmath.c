@@ -1,119 +1,54 @@
-/* Vectorised exp, sigmoid, tanh (see nn/vmath.h). exp: x = k·ln2 + r with
- * |r| <= ln2/2, e^r by Cephes' degree-6 polynomial, 2^k put in the exponent bits. */
+/* Which width the vector math runs at (nn/vmath.h), chosen once before main;
+ * the loops themselves are in nn/vmath_lanes.h. */
 #include "nn/vmath.h"
 #include "nn/kernels.h" /* nn_vadam, the CPU's Adam row */
-#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#ifdef __SSE__
-#include <xmmintrin.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define NN_WIDE 1 /* vmath_avx2.c and vmath_avx512.c are built */
 #endif
 
-/* 4 lanes: SSE2 is the x86-64 baseline, so no ABI or CPU dispatch questions. */
-#define INLINE static inline
-typedef float vf __attribute__((vector_size(16)));
-typedef int vi __attribute__((vector_size(16)));
-enum { W = 4 };
-
-INLINE vf splat(float a) { return (vf){a, a, a, a}; }
-INLINE vf pick(vi mask, vf a, vf b) { return (vf)(((vi)a & mask) | ((vi)b & ~mask)); }
-/* NaN in a stays NaN (training detects NaN losses). */
-INLINE vf vmin(vf a, vf b) { return pick(b < a, b, a); }
-INLINE vf vmax(vf a, vf b) { return pick(b > a, b, a); }
-
-INLINE vf vexp(vf x) {
-  x = vmax(vmin(x, splat(88.37626f)), splat(-87.33654f));
-  vf kf = x * splat(1.44269504f) + splat(12582912.0f); /* round to nearest via 1.5·2^23 */
-  kf -= splat(12582912.0f);
-  vf r = x - kf * splat(0.693359375f) - kf * splat(-2.12194440e-4f);
-  vf p = splat(1.9875691500e-4f);
-  p = p * r + splat(1.3981999507e-3f);
-  p = p * r + splat(8.3334519073e-3f);
-  p = p * r + splat(4.1665795894e-2f);
-  p = p * r + splat(1.6666665459e-1f);
-  p = p * r + splat(5.0000001201e-1f);
-  p = p * r * r + r + splat(1.0f);
-  vi k = __builtin_convertvector(kf, vi);
-  vi bits = (k + 127) << 23;
-  vf scale;
-  memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
-}
-
-INLINE vf vsigmoid(vf x) { return splat(1.0f) / (splat(1.0f) + vexp(-x)); }
-
-/* tanh x = sign(x)·(1 - e)/(1 + e), e = exp(-2|x|). */
-INLINE vf vtanh(vf x) {
-  vf ax = vmax(x, -x), e = vexp(splat(-2.0f) * ax), t = (splat(1.0f) - e) / (splat(1.0f) + e);
-  return pick(x < splat(0.0f), -t, t);
-}
-
-/* Exact square roots (libm's sqrtf would not vectorise at -O2: errno). */
-INLINE vf vsqrt(vf x) {
-#ifdef __SSE__
-  return (vf)_mm_sqrt_ps((__m128)x);
-#else
-  for (int k = 0; k < W; k++) x[k] = sqrtf(x[k]);
-  return x;
+const nn_vmath *nn_vmath_at(nn_simd s) {
+#ifdef NN_WIDE
+  __builtin_cpu_init(); /* may run before libgcc's own constructor */
+  if (s == NN_SIMD_AVX512) return __builtin_cpu_supports("avx512f") ? &nn_vmath_avx512 : NULL;
+  if (s == NN_SIMD_AVX2) return __builtin_cpu_supports("avx2") ? &nn_vmath_avx2 : NULL;
 #endif
+  return s == NN_SIMD_SSE ? &nn_vmath_sse : NULL;
 }
 
-/* Loads and stores of n <= W floats; the rest of the vector is `fill`. A
- * constant size keeps the full-vector case a single move. */
-INLINE vf load(const float *x, size_t n, float fill) {
-  vf v = splat(fill);
-  if (n == W) memcpy(&v, x, sizeof v);
-  else memcpy(&v, x, n * sizeof *x);
-  return v;
-}
-INLINE void store(float *y, vf v, size_t n) {
-  if (n == W) memcpy(y, &v, sizeof v);
-  else memcpy(y, &v, n * sizeof *y);
-}
+static const nn_vmath *used = &nn_vmath_sse;
 
-#define MAP(y, x, n, f)                                                   \
-  for (size_t i = 0; i < (n); i += W) {                                   \
-    size_t m = (n) - i < W ? (n) - i : W;                                 \
-    store((y) + i, f(load((x) + i, m, 0.0f)), m);                         \
+const nn_vmath *nn_vmath_used(void) { return used; }
+
+/* A constructor, not a lazy check: worker threads then only read `used`. An
+ * unknown or unavailable NMT_SIMD is said on stderr (there is no caller to
+ * return it to) and the widest width runs. */
+__attribute__((constructor)) static void choose_width(void) {
+  const char *want = getenv("NMT_SIMD");
+  const nn_vmath *widest = NULL;
+  for (int s = NN_SIMD_N - 1; s >= 0; s--) {
+    const nn_vmath *t = nn_vmath_at((nn_simd)s);
+    if (t && !widest) widest = t;
+    if (t && want && !strcmp(want, t->name)) {
+      used = t;
+      return;
+    }
   }
-
-void nn_vsigmoid(float *y, const float *x, size_t n) { MAP(y, x, n, vsigmoid) }
-void nn_vtanh(float *y, const float *x, size_t n) { MAP(y, x, n, vtanh) }
-
-float nn_vexp_sum(float *y, const float *x, float shift, size_t n) {
-  vf acc = splat(0.0f), s = splat(shift);
-  for (size_t i = 0; i < n; i += W) {
-    size_t m = n - i < W ? n - i : W;
-    vf e = vexp(load(x + i, m, 0.0f) - s);
-    store(y + i, e, m);
-    for (size_t k = m; k < W; k++) e[k] = 0;
-    acc += e;
-  }
-  float sum = 0;
-  for (int k = 0; k < W; k++) sum += acc[k];
-  return sum;
+  if (want && *want)
+    fprintf(stderr, "nmt: NMT_SIMD=%s is not sse, avx2 or avx512 that this core runs; using %s\n",
+            want, widest->name);
+  used = widest;
 }
 
-void nn_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2,
-              float lr, float eps) {
-  vf B1 = splat(b1), B2 = splat(b2), C1 = splat(1 - b1), C2 = splat(1 - b2);
-  vf L = splat(lr), E = splat(eps);
-  for (size_t i = 0; i < n; i += W) {
-    size_t k = n - i < W ? n - i : W;
-    vf gi = load(g + i, k, 0.0f), mi = B1 * load(m + i, k, 0.0f) + C1 * gi;
-    vf vi_ = B2 * load(v + i, k, 0.0f) + C2 * gi * gi;
-    store(m + i, mi, k);
-    store(v + i, vi_, k);
-    store(w + i, load(w + i, k, 0.0f) - L * mi / (vsqrt(vi_) + E), k);
-  }
-}
-
-float nn_vmax(const float *x, size_t n) {
-  vf m = splat(-__builtin_inff());
-  for (size_t i = 0; i < n; i += W) {
-    size_t k = n - i < W ? n - i : W;
-    m = vmax(m, load(x + i, k, -__builtin_inff()));
-  }
-  float r = m[0];
-  for (int k = 1; k < W; k++) r = m[k] > r ? m[k] : r;
-  return r;
+float nn_vexp_sum(float *y, const float *x, float shift, size_t n) { return used->exp_sum(y, x, shift, n); }
+void nn_vsigmoid(float *y, const float *x, size_t n) { used->sigmoid(y, x, n); }
+void nn_vtanh(float *y, const float *x, size_t n) { used->tanh(y, x, n); }
+float nn_vmax(const float *x, size_t n) { return used->max(x, n); }
+double nn_vsumsq(const float *x, size_t n) { return used->sumsq(x, n); }
+void nn_vadam(float *w, float *m, float *v, const float *g, size_t n, float b1, float b2, float lr,
+              float eps) {
+  used->adam(w, m, v, g, n, b1, b2, lr, eps);
 }

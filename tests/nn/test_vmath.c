@@ -1,5 +1,6 @@
-/* The vectorised exp, sigmoid, tanh and Adam against plain C, tails included;
- * the threaded loops against one thread. */
+/* The vectorised exp, sigmoid, tanh, Σ x² and Adam against plain C at every width
+ * the core has, tails included; the wider widths against the 4-lane reference,
+ * bit for bit; the threaded loops against one thread. */
 #include "base/err.h"
 #include "nn/kernels.h"
 #include "nn/optim.h"
@@ -7,36 +8,105 @@
 #include "test.h"
 #include <cblas.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { N = 4003 }; /* not a multiple of the vector width */
 
-TEST(nn_vmath_against_libm) {
+static void against_libm(const nn_vmath *vm) {
   static float x[N], y[N];
   double sum = 0, worst_exp = 0, worst_tanh = 0, worst_sig = 0;
   for (int i = 0; i < N; i++) x[i] = -85.0f + 173.0f * (float)i / (N - 1);
-  nn_vexp_sum(y, x, 1.5f, N);
+  vm->exp_sum(y, x, 1.5f, N);
   for (int i = 0; i < N; i++) {
     double want = exp((double)(x[i] - 1.5f)); /* the shift rounds in float */
     worst_exp = fmax(worst_exp, fabs(y[i] - want) / want);
   }
   CHECK(worst_exp < 2e-7);
   for (int i = 0; i < N; i++) x[i] = -10.0f * (float)i / N; /* a softmax's range */
-  float s = nn_vexp_sum(y, x, 0, N);
+  float s = vm->exp_sum(y, x, 0, N);
   for (int i = 0; i < N; i++) sum += exp((double)x[i]);
   CHECK(fabs(s - sum) / sum < 1e-6);
+  double sq = 0;
+  for (int i = 0; i < N; i++) sq += (double)x[i] * x[i];
+  CHECK(fabs(vm->sumsq(x, N) - sq) <= 1e-12 * sq && vm->sumsq(x, 0) == 0);
   for (int i = 0; i < N; i++) x[i] = -12.0f + 24.0f * (float)i / (N - 1);
-  nn_vtanh(y, x, N);
+  vm->tanh(y, x, N);
   for (int i = 0; i < N; i++) worst_tanh = fmax(worst_tanh, fabs(y[i] - tanh(x[i])));
-  nn_vsigmoid(y, x, N);
+  vm->sigmoid(y, x, N);
   for (int i = 0; i < N; i++)
     worst_sig = fmax(worst_sig, fabs(y[i] - 1 / (1 + exp(-(double)x[i]))));
   CHECK(worst_tanh < 3e-7 && worst_sig < 3e-7);
-  CHECK(nn_vmax(x, N) == x[N - 1] && nn_vmax(x, 3) == x[2]);
+  CHECK(vm->max(x, N) == x[N - 1] && vm->max(x, 3) == x[2]);
   x[5] = NAN;
-  nn_vtanh(y, x, 7);
+  vm->tanh(y, x, 7);
   CHECK(isnan(y[5]) && !isnan(y[6]));
-  CHECK(isnan(nn_vexp_sum(y, x, 0, 7)));
+  CHECK(isnan(vm->exp_sum(y, x, 0, 7)));
+}
+
+/* Every width the core has; the calls' own width is one of them. */
+TEST(nn_vmath_against_libm) {
+  for (int s = 0; s < NN_SIMD_N; s++)
+    if (nn_vmath_at((nn_simd)s)) against_libm(nn_vmath_at((nn_simd)s));
+}
+
+/* x[i] for the bit-for-bit cases: every sign and scale, ±0, ±inf, NaN, and
+ * values past exp's clamps. */
+static float awkward(int i) {
+  static const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 89.0f, -88.0f, 1e-30f};
+  if (i % 97 < 8) return special[i % 97];
+  return (float)((i * 7919) % 20001 - 10000) / (float)(1 + i % 13) / 100.0f;
+}
+
+static bool same_bits(const float *a, const float *b, size_t n) { return !memcmp(a, b, n * sizeof *a); }
+
+/* The wider widths against the 4-lane reference: the same bits for every
+ * length up to 3 vectors of 16 plus one and a long odd one, so tails and
+ * the exp sum's partial sums are covered. */
+TEST(nn_vmath_widths_match_reference) {
+  enum { L = 4003 };
+  static float x[L], e[L], ref[L], got[L], w[2][L], m[2][L], v[2][L], g[L];
+  const nn_vmath *r = nn_vmath_at(NN_SIMD_SSE);
+  for (int i = 0; i < L; i++) x[i] = awkward(i), g[i] = awkward(i + 1) / 50;
+  for (int i = 0; i < L; i++) e[i] = isfinite(x[i]) ? fminf(x[i], 5.0f) : -1.0f; /* a real sum */
+  int widths = 0;
+  for (int s = NN_SIMD_SSE + 1; s < NN_SIMD_N; s++) {
+    const nn_vmath *t = nn_vmath_at((nn_simd)s);
+    if (!t) continue;
+    widths++;
+    for (size_t n = 1; n <= L; n = n == 49 ? L : n + 1) { /* 1..49, then L */
+      r->sigmoid(ref, x, n), t->sigmoid(got, x, n);
+      CHECK(same_bits(ref, got, n));
+      r->tanh(ref, x, n), t->tanh(got, x, n);
+      CHECK(same_bits(ref, got, n));
+      float sr = r->exp_sum(ref, e, 2.5f, n), st = t->exp_sum(got, e, 2.5f, n);
+      CHECK(same_bits(ref, got, n) && same_bits(&sr, &st, 1));
+      float mr = r->max(x, n), mt = t->max(x, n);
+      CHECK(same_bits(&mr, &mt, 1));
+      CHECK(r->sumsq(e, n) == t->sumsq(e, n));
+      for (int k = 0; k < 2; k++) {
+        memcpy(w[k], x, sizeof x);
+        memset(m[k], 0, sizeof m[k]);
+        memset(v[k], 0, sizeof v[k]);
+        for (int step = 0; step < 3; step++)
+          (k ? t : r)->adam(w[k], m[k], v[k], g, n, 0.9f, 0.999f, 1e-3f, 1e-8f);
+      }
+      CHECK(same_bits(w[0], w[1], n) && same_bits(m[0], m[1], n) && same_bits(v[0], v[1], n));
+    }
+  }
+  if (!widths) T_SKIP("this core runs only the 4-lane reference");
+}
+
+/* NMT_SIMD picks the calls' width when the core has it (make test runs so). */
+TEST(nn_vmath_env_picks_width) {
+  const char *want = getenv("NMT_SIMD");
+  const nn_vmath *widest = NULL;
+  for (int s = 0; s < NN_SIMD_N; s++)
+    if (nn_vmath_at((nn_simd)s)) widest = nn_vmath_at((nn_simd)s);
+  bool known = false;
+  for (int s = 0; s < NN_SIMD_N; s++)
+    known |= want && nn_vmath_at((nn_simd)s) && !strcmp(want, nn_vmath_at((nn_simd)s)->name);
+  CHECK_STR(nn_vmath_used()->name, known ? want : widest->name);
 }
 
 TEST(nn_vmath_adam_matches_scalar) {

@@ -60,31 +60,43 @@ void nn_attn_context_bwd(float *da, float *dV, const float *dctx, const float *a
     nn_gemm_batched(B, true, false, S, F, 1, 1, a, S, S, dctx, F, F, 1, dV, B * F, F);
 }
 
+/* g[i] = exp(-(s - p)²/2σ²) for positions s = s0 + i, i < n, by the vector exp. */
+static void gauss_at(float *g, int s0, int n, float p, float var) {
+  for (int i = 0; i < n; i++) {
+    float d = (float)(s0 + i) - p;
+    g[i] = -d * d / (2 * var);
+  }
+  nn_vexp_sum(g, g, 0.0f, (size_t)n);
+}
+
 void nn_attn_local_fwd(float *w, const float *a, const float *sig, const int *len, int B, int S,
                        float D) {
-  float s2 = 2 * (D / 2) * (D / 2);
+  float var = (D / 2) * (D / 2);
   for (int b = 0; b < B; b++) {
-    float p = len[b] * sig[b];
-    for (int s = 0; s < S; s++) {
-      float d = s - p;
-      w[(size_t)b * S + s] = fabsf(d) <= D ? a[(size_t)b * S + s] * expf(-d * d / s2) : 0.0f;
-    }
+    float p = len[b] * sig[b], *wb = w + (size_t)b * S;
+    const float *ab = a + (size_t)b * S;
+    gauss_at(wb, 0, S, p, var);
+    for (int s = 0; s < S; s++) wb[s] = fabsf(s - p) <= D ? ab[s] * wb[s] : 0.0f;
   }
 }
 
 /* dw/da = gauss; dw/dp = a·gauss·(s-p)/σ²; dp/dsig = len. */
 void nn_attn_local_bwd(float *da, float *dsig, const float *dw, const float *a, const float *sig,
                        const int *len, int B, int S, float D) {
-  float var = (D / 2) * (D / 2);
+  enum { CHUNK = 64 }; /* the gaussians of CHUNK positions at a time, on the stack */
+  float var = (D / 2) * (D / 2), gauss[CHUNK];
   for (int b = 0; b < B; b++) {
     float p = len[b] * sig[b], dp = 0;
-    for (int s = 0; s < S; s++) {
-      float d = s - p;
-      if (fabsf(d) > D) continue;
-      size_t at = (size_t)b * S + s;
-      float gauss = expf(-d * d / (2 * var));
-      if (da) da[at] += dw[at] * gauss;
-      dp += dw[at] * a[at] * gauss * d / var;
+    for (int s0 = 0; s0 < S; s0 += CHUNK) {
+      int n = S - s0 < CHUNK ? S - s0 : CHUNK;
+      gauss_at(gauss, s0, n, p, var);
+      for (int i = 0; i < n; i++) {
+        float d = (float)(s0 + i) - p;
+        if (fabsf(d) > D) continue;
+        size_t at = (size_t)b * S + s0 + i;
+        if (da) da[at] += dw[at] * gauss[i];
+        dp += dw[at] * a[at] * gauss[i] * d / var;
+      }
     }
     if (dsig) dsig[b] += dp * len[b];
   }

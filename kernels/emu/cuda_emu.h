@@ -71,6 +71,11 @@ template <class T> T atomicAdd(T *p, T v) {
 }
 
 static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((uint64_t)a * b) >> 32); }
+static inline unsigned __float_as_uint(float x) {
+  unsigned u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 
 // ---- the CUDA runtime (emu_runtime.cpp, emu_memory.cpp) ----

@@ -207,7 +207,7 @@ static void source_order(float *a, const int *len, const int *rows, int n, int S
  * attention. The family's step runs on the live rows only (dead beam rows are
  * ~20% of them; their state is never read again). */
 static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a, const int *lrows, int n, int R,
-                      int S, int W, int V) {
+                      int S, int W, int V, bool keep) {
   nn_graph *g = &d->step;
   const nn_backend *be = d->be;
   int *ids = nn_alloc(g, sizeof(int) * (size_t)n);
@@ -239,7 +239,8 @@ static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a,
   }
   st = grow_on(be, &d->logp_dev, &d->cap_logp_dev, (size_t)R * V);
   if (!st) be->log_softmax_rows(d->logp_dev, rows, logits, n, W, V);
-  return st ? st : be->to_host(d->logp, d->logp_dev, sizeof(float) * (size_t)R * V);
+  if (st || keep) return st; /* kept: the search's candidates are picked there */
+  return be->to_host(d->logp, d->logp_dev, sizeof(float) * (size_t)R * V);
 }
 
 /* out's rows lrows[0..n) (NULL: all) = Σ_m w[m] · in[m]'s rows of H columns:
@@ -263,7 +264,8 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
     nn_graph_reset(&d->model[m].step, false, 0);
     int n, *lrows = live_rows(&d->model[m].step, R, a->live, &n);
     st = d->model[m].step.failed ? graph_status(&d->model[m].step)
-                                 : model_step(&d->model[m], prev, a, lrows, n, R, d->S, W, V);
+                                 : model_step(&d->model[m], prev, a, lrows, n, R, d->S, W, V,
+                                              a->candidates && d->nmodel == 1);
   }
   if (st) return st;
   if (d->nmodel == 1) { /* one model's are the decoder's, unchanged */
@@ -283,6 +285,23 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
     mix_rows(d->align = d->sum_align, align, mean, d->nmodel, lrows, n, d->S);
   }
   return NMT_OK;
+}
+
+int nmt_dec_candidates(nmt_dec *d, const float *base, int k2, float *score, int *index) {
+  nmt_dec_model *m = &d->model[0];
+  size_t picks = (size_t)d->B * k2;
+  if (d->nmodel > 1 || m->be->host) { /* the log-probabilities are the host's */
+    nn_cpu_backend.topk_rows(score, index, d->logp, base, d->B, d->K, d->V, NMT_PAD, k2);
+    return NMT_OK;
+  }
+  nn_graph *g = &m->step; /* this step's graph: its scratch lives until the next step */
+  const float *dbase = nn_floats(g, (size_t)d->R, base);
+  float *dscore = nn_floats(g, picks, NULL);
+  int *dindex = nn_ints(g, picks, NULL);
+  if (g->failed) return graph_status(g);
+  m->be->topk_rows(dscore, dindex, m->logp_dev, dbase, d->B, d->K, d->V, NMT_PAD, k2);
+  int st = m->be->to_host(score, dscore, sizeof(float) * picks);
+  return st ? st : m->be->to_host(index, dindex, sizeof(int) * picks);
 }
 
 /* Rows from[0..n) of a (·, H) block into its first n rows, through the scratch

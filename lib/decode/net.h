@@ -49,6 +49,8 @@ typedef struct {
                           Marian's shortlist without the lexical part), the others get
                           -inf; 0: the whole vocabulary */
   bool align;          /* fill d->align with the step's attention weights */
+  bool candidates;     /* the caller reads nmt_dec_candidates, not d->logp: a GPU keeps the
+                          log-probabilities (one model) */
 } nmt_step_args;
 
 /* Encode B sentences (src (S*B) time-major with </s> and padding, the first
@@ -58,6 +60,12 @@ int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *sr
 /* Feed the previous tokens (R) and compute d->logp (R, Vt) (the rows of a->live
  * only); a NULL: every row, the whole vocabulary, no alignment. */
 int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *a);
+/* The beam search's candidates after a step: for each sentence, the best k2
+ * of base[r] + logp[r, v] over its K rows (base -inf: no live hypothesis) and
+ * the tokens but pad, best first, ties to the lower (row, token); score and
+ * index (B, k2), index = (r - b*K)*V + v, -1 where fewer exist. Host memory;
+ * computed where the log-probabilities are (a GPU for one model). */
+int nmt_dec_candidates(nmt_dec *d, const float *base, int k2, float *score, int *index);
 /* Row r takes the decoder state of row from[r] (beam reordering). */
 int nmt_dec_reorder(nmt_dec *d, const int *from);
 /* Keep only sentences keep[0..nb) (ascending; their K rows each), e.g. those

@@ -22,19 +22,9 @@ typedef struct {
   bool *done;     /* (B) */
   int *sent;      /* (B) the input sentence each row block belongs to */
   bool *live;     /* (R) rows with a live hypothesis: the decoder scores only these */
-  cand *top;      /* (2K) scratch */
+  float *cand_score; /* (B, 2K) each sentence's best expansions (nmt_dec_candidates) */
+  int *cand_index;
 } search;
-
-/* Insert c into the sorted (descending) top list of at most cap entries. */
-static void offer(cand *top, int *n, int cap, cand c) {
-  if (*n == cap && c.score <= top[cap - 1].score) return;
-  int i = *n < cap ? (*n)++ : cap - 1;
-  while (i > 0 && top[i - 1].score < c.score) {
-    top[i] = top[i - 1];
-    i--;
-  }
-  top[i] = c;
-}
 
 static int add_hyp(nmt_nbest *nb, const int *ids, int n, float score, float alpha) {
   nmt_hyp *h = realloc(nb->hyps, sizeof *h * (size_t)(nb->n + 1));
@@ -50,21 +40,20 @@ static int add_hyp(nmt_nbest *nb, const int *ids, int n, float score, float alph
 }
 
 /* One step for sentence b at time t: choose the next live rows (from, prev,
- * score) and finish hypotheses. */
-static int advance(search *s, const float *logp, int V, int b, int t, float alpha, nmt_nbest *nb) {
+ * score) from its best 2K expansions, and finish hypotheses. */
+static int advance(search *s, int V, int b, int t, float alpha, nmt_nbest *nb) {
   int K = s->K, n = 0, live = 0;
-  for (int k = 0; k < K; k++) {
-    int r = b * K + k;
-    if (s->score[r] == -INFINITY) continue;
-    for (int v = 0; v < V; v++)
-      if (v != NMT_PAD) offer(s->top, &n, 2 * K, (cand){s->score[r] + logp[(size_t)r * V + v], r, v});
+  cand top[2 * K];
+  for (int i = 0; i < 2 * K && s->cand_index[b * 2 * K + i] >= 0; i++, n++) {
+    int at = s->cand_index[b * 2 * K + i];
+    top[i] = (cand){s->cand_score[b * 2 * K + i], b * K + at / V, at % V};
   }
   float next[K];
   int st = NMT_OK;
   /* Marian: each finished hypothesis takes one slot off the beam */
   int cap = K - (*nb).n;
   for (int i = 0; i < n && i < cap && !st; i++) {
-    cand c = s->top[i];
+    cand c = top[i];
     int *h = s->hist + (size_t)c.row * s->maxT;
     if (c.token == NMT_EOS) {
       st = add_hyp(&(*nb), h, t, c.score, alpha);
@@ -136,11 +125,13 @@ static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) 
   int V = d->V, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
     for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
-    if ((st = nmt_dec_step(d, s->prev, &(nmt_step_args){.live = s->live, .shortlist = o->shortlist}))) break;
+    if ((st = nmt_dec_step(d, s->prev, &(nmt_step_args){.live = s->live, .shortlist = o->shortlist, .candidates = true})) ||
+        (st = nmt_dec_candidates(d, s->score, 2 * s->K, s->cand_score, s->cand_index)))
+      break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
     for (int b = 0; b < s->B && !st; b++)
-      if (!s->done[b]) st = advance(s, d->logp, V, b, t, o->normalize, &out[s->sent[b]]);
+      if (!s->done[b]) st = advance(s, V, b, t, o->normalize, &out[s->sent[b]]);
     for (int b = 0; b < s->B; b++) all_done &= s->done[b];
     if (st || all_done) break;
     reorder_hist(s, t);
@@ -164,7 +155,7 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
                const nmt_search_opts *o, nmt_nbest *out) {
   int K = o->beam, R = B * K, S = 0, maxT = 1;
   for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
-  search s = {B, K, R, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  search s = {.B = B, .K = K, .R = R};
   s.limit = malloc(sizeof *s.limit * (size_t)B);
   int *len = malloc(sizeof *len * (size_t)B);
   for (int b = 0; s.limit && b < B; b++) {
@@ -179,13 +170,14 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
   s.prev = malloc(sizeof *s.prev * (size_t)R);
   s.from = malloc(sizeof *s.from * (size_t)R);
   s.done = calloc((size_t)B, sizeof *s.done);
-  s.top = malloc(sizeof *s.top * (size_t)(2 * K));
+  s.cand_score = malloc(sizeof *s.cand_score * (size_t)B * 2 * K);
+  s.cand_index = malloc(sizeof *s.cand_index * (size_t)B * 2 * K);
   s.sent = malloc(sizeof *s.sent * (size_t)B);
   s.live = malloc(sizeof *s.live * (size_t)R);
   for (int b = 0; s.sent && b < B; b++) s.sent[b] = b;
   int *x = len ? source_batch(src, src_n, B, S, len) : NULL;
-  int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.top &&
-                   s.sent && s.live
+  int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.cand_score &&
+                   s.cand_index && s.sent && s.live
                ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   memset(out, 0, sizeof *out * (size_t)B);
   for (int r = 0; !st && r < R; r++) {
@@ -196,7 +188,7 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
   if (!st) st = run(&s, d, o, out);
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
-  free(s.prev), free(s.from), free(s.done), free(s.top), free(s.sent), free(s.live);
+  free(s.prev), free(s.from), free(s.done), free(s.cand_score), free(s.cand_index), free(s.sent), free(s.live);
   return st;
 }
 

@@ -17,6 +17,9 @@
  * steps (the update is made: one hard batch is no divergence). MAX_BAD_STEPS
  * in a row stop the run; meanwhile nothing is saved. */
 enum { MAX_BAD_STEPS = 5, SPIKE = 4 };
+/* Nor is a step whose loss is under 1 nat per token: near convergence a ratio is
+ * noise (a copy task at 0.08 jumps to 0.4 and back), not a divergence. */
+static const double SPIKE_FLOOR = 1.0;
 static const double AVG_DECAY = 0.9; /* of the running average: follows the fast early fall */
 
 /* What the loop carries between steps besides the checkpointed state. */
@@ -109,7 +112,7 @@ static int step(run *r, long b) {
   double norm = NAN, per_token = l / (double)(ntok ? ntok : 1);
   if (isfinite(l)) norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
   bool broken = !isfinite(l) || !isfinite(norm);
-  bool spike = !broken && r->loss_avg > 0 && per_token > SPIKE * r->loss_avg;
+  bool spike = !broken && r->loss_avg > 0 && per_token > SPIKE * r->loss_avg && per_token > SPIKE_FLOOR;
   /* the state is still the one after the last step, as a save then would have it */
   if (!broken && !spike && r->save_due && (st = save_checkpoint(r))) return st;
   s->step++;

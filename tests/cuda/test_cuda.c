@@ -299,6 +299,27 @@ TEST(cuda_log_softmax_rows) {
   release();
 }
 
+/* The search's candidates: the same picks in the same order as the CPU, ties
+ * (values on a grid of 1/8) to the lower index, rows without a hypothesis skipped. */
+TEST(cuda_topk_rows) {
+  NEED_GPU();
+  enum { n = 3, K = 4, V = 301, k2 = 8 };
+  pair logp = uniform((size_t)n * K * V, -4, 0), base = uniform((size_t)n * K, -3, 0);
+  for (size_t i = 0; i < logp.n; i++) logp.cpu[i] = roundf(logp.cpu[i] * 8) / 8;
+  base.cpu[1] = base.cpu[5] = base.cpu[6] = -INFINITY;
+  base.cpu[8] = base.cpu[9] = base.cpu[10] = base.cpu[11] = -INFINITY; /* sentence 2: none live */
+  if (nnc_to_device(logp.gpu, logp.cpu, logp.n * sizeof(float)) || nnc_to_device(base.gpu, base.cpu, base.n * sizeof(float)))
+    T_FAIL("upload: %s", nmt_errmsg());
+  pair score = poison((size_t)n * k2);
+  int index[n * k2], *dindex = dev_ints(index, (size_t)n * k2);
+  nn_topk_rows(score.cpu, index, logp.cpu, base.cpu, n, K, V, 0, k2);
+  nnc_topk_rows(score.gpu, dindex, logp.gpu, base.gpu, n, K, V, 0, k2);
+  same_ints("topk_rows index", index, dindex, (size_t)n * k2);
+  close_all("topk_rows score", score, 0);
+  CHECK_INT(index[2 * k2], -1);
+  release();
+}
+
 static void check_xent(float ls) {
   int R = 12, V = 1000, pad = 0, targets[12];
   for (int r = 0; r < R; r++) targets[r] = r == 3 || r == 7 ? pad : 1 + (r * 397) % (V - 1);

@@ -27,32 +27,14 @@ static void usage(FILE *f) {
 
 /* Each subcommand, also under subword-nmt's name (`subword-nmt learn-bpe ...`), whose
  * main flags the subcommand takes. */
-static const struct {
-  const char *name, *subword_nmt;
-  int (*run)(int argc, char **argv);
-} cmds[] = {{"learn", "learn-bpe", cmd_learn},
-            {"learn-joint", "learn-joint-bpe-and-vocab", cmd_learn_joint},
-            {"apply", "apply-bpe", cmd_apply},
-            {"vocab", "get-vocab", cmd_vocab}};
+/* subword-nmt's names too */
+static const tool_cmd cmds[] = {{"learn", "learn-bpe", cmd_learn},
+                                {"learn-joint", "learn-joint-bpe-and-vocab", cmd_learn_joint},
+                                {"apply", "apply-bpe", cmd_apply},
+                                {"vocab", "get-vocab", cmd_vocab}};
 
 int main(int argc, char **argv) {
   tool_init(PROG);
-  if (argc < 2) {
-    usage(stderr);
-    return 1;
-  }
-  const char *cmd = argv[1];
-  for (unsigned i = 0; i < sizeof cmds / sizeof *cmds; i++)
-    if (!strcmp(cmd, cmds[i].name) || !strcmp(cmd, cmds[i].subword_nmt)) return cmds[i].run(argc - 1, argv + 1);
-  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-    usage(stdout);
-    return 0;
-  }
-  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-    printf(PROG " %s\n", NMT_VERSION);
-    return 0;
-  }
-  if (cmd[0] == '-') return cmd_apply(argc, argv);
-  fprintf(stderr, PROG ": unknown subcommand '%s' (see --help)\n", cmd);
-  return 1;
+  /* options first: apply (nmt-bpe -c codes < in) */
+  return tool_subcommand(PROG, cmds, 4, cmd_apply, usage, argc, argv);
 }

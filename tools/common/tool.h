@@ -3,6 +3,7 @@
 #ifndef NMT_TOOL_H
 #define NMT_TOOL_H
 #include <stdarg.h>
+#include <stdio.h>
 
 /* First call in main: hold closed standard descriptors (lib/io/io.h) and make
  * SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the open writers' temp files before
@@ -25,5 +26,18 @@ void tool_vsay(const char *prog, const char *prefix, const char *fmt, va_list ap
 int tool_log_open(const char *path);
 /* The log file's copy alone (a line the terminal does not want: nmt-train -q). */
 void tool_log_line(const char *prog, const char *line);
+
+/* A subcommand of a tool that has several (nmt-bpe learn, nmt-model info): its
+ * name, another name it answers to (NULL: none) and its main, given argv from
+ * the subcommand's name on. */
+typedef struct {
+  const char *name, *alias;
+  int (*run)(int argc, char **argv);
+} tool_cmd;
+/* main's dispatch: argv[1]'s subcommand among cmds[0..n); --help/-h prints
+ * usage to stdout, --version/-V the version (0); an option first runs dflt with
+ * all of argv when there is one; nothing, or an unknown name, is one line (1). */
+int tool_subcommand(const char *prog, const tool_cmd *cmds, int n, int (*dflt)(int, char **),
+                    void (*usage)(FILE *), int argc, char **argv);
 
 #endif

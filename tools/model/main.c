@@ -23,22 +23,6 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
   tool_init(PROG);
-  if (argc < 2) {
-    usage(stderr);
-    return 1;
-  }
-  const char *cmd = argv[1];
-  if (!strcmp(cmd, "average")) return cmd_average(argc - 1, argv + 1);
-  if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
-  if (!strcmp(cmd, "plot")) return cmd_plot(argc - 1, argv + 1);
-  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-    usage(stdout);
-    return 0;
-  }
-  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-    printf(PROG " %s\n", NMT_VERSION);
-    return 0;
-  }
-  fprintf(stderr, PROG ": unknown subcommand '%s' (see --help)\n", cmd);
-  return 1;
+  static const tool_cmd cmds[] = {{"average", NULL, cmd_average}, {"info", NULL, cmd_info}, {"plot", NULL, cmd_plot}};
+  return tool_subcommand(PROG, cmds, 3, NULL, usage, argc, argv);
 }

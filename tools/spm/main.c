@@ -31,24 +31,11 @@ int spm_tool_inputs(nmt_strlist *inputs, const nmt_strlist *pos) {
   return NMT_OK;
 }
 
+static int cmd_encode(int argc, char **argv) { return cmd_codec(argc, argv, false); }
+static int cmd_decode(int argc, char **argv) { return cmd_codec(argc, argv, true); }
+
 int main(int argc, char **argv) {
   tool_init(PROG);
-  if (argc < 2) {
-    usage(stderr);
-    return 1;
-  }
-  const char *cmd = argv[1];
-  if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
-  if (!strcmp(cmd, "encode")) return cmd_codec(argc - 1, argv + 1, false);
-  if (!strcmp(cmd, "decode")) return cmd_codec(argc - 1, argv + 1, true);
-  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-    usage(stdout);
-    return 0;
-  }
-  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-    printf(PROG " %s\n", NMT_VERSION);
-    return 0;
-  }
-  fprintf(stderr, PROG ": unknown subcommand '%s' (see --help)\n", cmd);
-  return 1;
+  static const tool_cmd cmds[] = {{"train", NULL, cmd_train}, {"encode", NULL, cmd_encode}, {"decode", NULL, cmd_decode}};
+  return tool_subcommand(PROG, cmds, 3, NULL, usage, argc, argv);
 }

@@ -90,6 +90,9 @@ demo: deps
 	$(MAKE) all
 	PATH="$(abspath $(BIN)):$$PATH" CC="$(CC)" bash examples/demo/run.sh $(BUILD)/demo
 
+# The tools that run on a GPU (--device cuda), built a second and a third time: against the
+# emulated CUDA ($(BIN)/emu/, make emu) and the real one ($(BIN)/cuda/, make cuda).
+GPU_TOOLS := train decode
 # CUDA backend (docs/gpu.md), never part of `all`: kernels/*.cu into $(BUILD)/libnmt_cuda.a,
 # lib/nn/device.c again with -DNMT_CUDA, and $(BIN)/nmt-tests-cuda (kernels against the CPU
 # ops; every case skips without a GPU). CUDA=0 turns it off; auto builds it when nvcc exists.
@@ -184,9 +187,6 @@ $(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
 
 # The emulated programs' CUDA table checks that each kernel is given device memory.
 EMU_HOST := $(BUILD)/cuda/lib/nn/device.o $(EMU)/host/nn_cuda_backend.o
-# The tools that run on a GPU (--device cuda), built a second and a third time: against the
-# emulated CUDA ($(BIN)/emu/, make emu) and the real one ($(BIN)/cuda/, make cuda).
-GPU_TOOLS := train decode
 tool_objs = $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(wildcard tools/$(1)/*.c)))) $(COMMON_OBJ)
 $(BIN)/emu/nmt-%: $$(call tool_objs,$$*) $(EMU_HOST) $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC)) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(dir $@)

@@ -6,6 +6,8 @@
 BENCH_DIR=${BENCH_DIR:-bench/out}
 SHARED=${SHARED:-${NMT_SHARED:-../shared}}
 PATH="${NMT_BIN:-$PWD/bin}:$PATH"
+# on a GPU, nmt-train and nmt-decode of `make cuda` (the others are the CPU build's)
+[ "${NMT_DEVICE:-cpu}" = cpu ] || PATH="${NMT_BIN:-$PWD/bin}/cuda:$PATH"
 M30K=${M30K:-$BENCH_DIR/multi30k}
 
 multi30k_bpe() {

@@ -97,16 +97,17 @@ train_pair() {
   mkdir -p "$d"
   cc -std=c11 -O2 -o "$d/numbers" examples/demo/numbers.c && (cd "$d" && ./numbers . 2000 1) || return 1
   local dev
+  # the GPU's tools are make cuda's (bin/cuda/), the CPU's make's
   for dev in cpu cuda; do
-    ./bin/nmt-train --train-sets "$d/train.fr" "$d/train.en" -m "$d/$dev.bin" --overwrite --device "$dev" \
+    "./bin/${dev/cpu/.}/nmt-train" --train-sets "$d/train.fr" "$d/train.en" -m "$d/$dev.bin" --overwrite --device "$dev" \
       --dim-emb 64 --dim-rnn 128 --mini-batch 32 --after-batches 200 --log-freq 10 --seed 1 \
       --metrics "$d/$dev.metrics" || return 1
   done
   # the metrics are CSV with a header: step is column 1, loss column 4
-  paste -d, "$d/cpu.metrics" "$d/cuda.metrics" |
-    awk -F, 'NR == 1 {print "step\tcpu loss\tcuda loss"; next} {print $1 "\t" $4 "\t" $14}' >"$d/loss-side-by-side.tsv"
+  paste -d, <(cut -d, -f1,4 "$d/cpu.metrics") <(cut -d, -f4 "$d/cuda.metrics") |
+    awk -F, 'NR == 1 {print "step\tcpu loss\tcuda loss"; next} {print $1 "\t" $2 "\t" $3}' >"$d/loss-side-by-side.tsv"
   for dev in cpu cuda; do
-    ./bin/nmt-decode -m "$d/cpu.bin" --device "$dev" -b 5 <"$d/test.fr" >"$d/test.$dev.out" || return 1
+    "./bin/${dev/cpu/.}/nmt-decode" -m "$d/cpu.bin" --device "$dev" -b 5 <"$d/test.fr" >"$d/test.$dev.out" || return 1
   done
   cmp "$d/test.cpu.out" "$d/test.cuda.out" && echo "decode: --device cuda gives the CPU's output"
 }

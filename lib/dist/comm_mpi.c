@@ -1,0 +1,129 @@
+/* The communicator over Open MPI (MPI_COMM_WORLD), for runs started by
+ * mpirun; see dist/comm.h. Built with Open MPI when the Makefile finds it
+ * (NMT_MPI); without it, a run under mpirun is refused with one line. */
+#include "dist/comm.h"
+#include "base/err.h"
+#include <limits.h>
+#include <stdlib.h>
+
+/* Whether mpirun started this process: the launcher's environment, read
+ * before MPI_Init (a plain run never initialises MPI, whose singleton start
+ * would fork a daemon and is slow or fails in containers). */
+static bool under_mpirun(void) { return getenv("OMPI_COMM_WORLD_SIZE") != NULL; }
+
+#ifdef NMT_MPI
+#include <mpi.h>
+
+static int mpi_fail(int rc, const char *what) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  return nmt_fail(NMT_EIO, "MPI %s failed: %.*s", what, len, text);
+}
+
+/* MPI counts are ints: a large buffer goes in pieces of at most INT_MAX elements. */
+enum { CHUNK = INT_MAX / 2 };
+
+static int bcast(nmt_comm *c, void *buf, size_t n, int root) {
+  (void)c;
+  for (size_t at = 0; at < n; at += CHUNK) {
+    size_t k = n - at < CHUNK ? n - at : CHUNK;
+    int rc = MPI_Bcast((char *)buf + at, (int)k, MPI_BYTE, root, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) return mpi_fail(rc, "broadcast");
+  }
+  return NMT_OK;
+}
+
+static int allgather(nmt_comm *c, const void *mine, void *all, size_t n) {
+  (void)c;
+  if (n > CHUNK) return nmt_fail(NMT_EIO, "MPI allgather of %zu bytes: too many", n);
+  int rc = MPI_Allgather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, MPI_COMM_WORLD);
+  return rc == MPI_SUCCESS ? NMT_OK : mpi_fail(rc, "allgather");
+}
+
+/* counts and displacements as MPI's ints */
+static int to_ints(const nmt_comm *c, const size_t *count, const size_t *displ, int *ic, int *id) {
+  for (int r = 0; r < c->size; r++) {
+    if (count[r] > INT_MAX || displ[r] > INT_MAX)
+      return nmt_fail(NMT_EIO, "MPI exchange of %zu floats: over MPI's int counts", displ[r] + count[r]);
+    ic[r] = (int)count[r], id[r] = (int)displ[r];
+  }
+  return NMT_OK;
+}
+
+static int alltoallv(nmt_comm *c, const float *send, const size_t *scount, const size_t *sdispl, float *recv,
+                     const size_t *rcount, const size_t *rdispl) {
+  int *v = malloc(4 * sizeof(int) * (size_t)c->size);
+  if (!v) return nmt_fail(NMT_EIO, "out of memory");
+  int *sc = v, *sd = v + c->size, *rc_ = v + 2 * c->size, *rd = v + 3 * c->size;
+  int st = to_ints(c, scount, sdispl, sc, sd);
+  if (!st) st = to_ints(c, rcount, rdispl, rc_, rd);
+  if (!st) {
+    int rc = MPI_Alltoallv(send, sc, sd, MPI_FLOAT, recv, rc_, rd, MPI_FLOAT, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) st = mpi_fail(rc, "alltoallv");
+  }
+  free(v);
+  return st;
+}
+
+static int allgatherv(nmt_comm *c, float *buf, const size_t *count, const size_t *displ) {
+  int *v = malloc(2 * sizeof(int) * (size_t)c->size);
+  if (!v) return nmt_fail(NMT_EIO, "out of memory");
+  int st = to_ints(c, count, displ, v, v + c->size);
+  if (!st) {
+    int rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, v, v + c->size, MPI_FLOAT, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) st = mpi_fail(rc, "allgatherv");
+  }
+  free(v);
+  return st;
+}
+
+static int barrier(nmt_comm *c) {
+  (void)c;
+  int rc = MPI_Barrier(MPI_COMM_WORLD);
+  return rc == MPI_SUCCESS ? NMT_OK : mpi_fail(rc, "barrier");
+}
+
+static _Noreturn void abort_all(nmt_comm *c, int status) {
+  (void)c;
+  MPI_Abort(MPI_COMM_WORLD, status);
+  exit(status); /* MPI_Abort does not return; the compiler cannot know */
+}
+
+static void close_mpi(nmt_comm *c) {
+  MPI_Finalize();
+  free(c->send), free(c->recv), free(c->got);
+  free(c);
+}
+
+static const nmt_comm_ops mpi_ops = {"mpi", bcast, allgather, alltoallv, allgatherv, barrier, abort_all, close_mpi};
+
+int nmt_comm_open(nmt_comm **c) {
+  *c = nmt_comm_local();
+  if (!under_mpirun()) return NMT_OK;
+  nmt_comm *m = calloc(1, sizeof *m);
+  if (!m) return nmt_fail(NMT_EIO, "out of memory");
+  int rc = MPI_Init(NULL, NULL);
+  if (rc != MPI_SUCCESS) {
+    free(m);
+    return mpi_fail(rc, "initialisation");
+  }
+  /* errors come back as codes: the caller aborts the job with its message */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &m->size);
+  m->ops = &mpi_ops;
+  *c = m;
+  return NMT_OK;
+}
+
+#else
+
+int nmt_comm_open(nmt_comm **c) {
+  *c = nmt_comm_local();
+  return under_mpirun() ? nmt_fail(NMT_EUSAGE, "started by mpirun, but built without Open MPI: install "
+                                   "libopenmpi-dev (make deps) and rebuild")
+                        : NMT_OK;
+}
+
+#endif

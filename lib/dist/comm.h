@@ -32,8 +32,14 @@ typedef struct {
   void (*close)(nmt_comm *c);
 } nmt_comm_ops;
 
+/* What to do when a collective has not returned for the watchdog's timeout:
+ * called from the watchdog's thread with the operation's name; it should end
+ * the process (the one in the collective cannot be woken). */
+typedef void (*nmt_comm_stuck_fn)(const nmt_comm *c, const char *op, double seconds);
+
 struct nmt_comm {
   int rank, size;
+  volatile long step; /* what the caller is at (a training step), for the watchdog's message */
   const nmt_comm_ops *ops;
   /* the last error was decided together (the same status and message on
    * every rank): rank 0 reports it and every rank ends normally */
@@ -50,9 +56,11 @@ nmt_comm *nmt_comm_local(void);
 
 /* Under Open MPI's mpirun (OMPI_COMM_WORLD_SIZE in the environment) the MPI
  * communicator, else the local one. Nothing calls MPI_Init outside mpirun,
- * so a plain run is the plain process it always was. NMT_EUSAGE when started
- * by mpirun but built without Open MPI; NMT_EIO when MPI cannot start. */
-int nmt_comm_open(nmt_comm **c);
+ * so a plain run is the plain process it always was. With timeout > 0 a
+ * watchdog thread calls stuck when a collective takes longer (a rank hung or
+ * gone). NMT_EUSAGE when started by mpirun but built without Open MPI;
+ * NMT_EIO when MPI cannot start. */
+int nmt_comm_open(nmt_comm **c, double timeout, nmt_comm_stuck_fn stuck);
 void nmt_comm_close(nmt_comm *c);
 
 /* Rank r's shard of n floats: [n*r/size, n*(r+1)/size). */

@@ -89,6 +89,7 @@ static int step(run *r, long b) {
   nmt_train_state *s = &t->s;
   nn_params *p = r->p;
   const long *pairs = r->plan.pairs + r->plan.start[b];
+  r->stepper.comm->step = s->step + 1; /* for a watchdog's message */
   double l;
   long ntok = 0;
   int st = nmt_step_gradient(&r->stepper, t->train, pairs, (int)(r->plan.start[b + 1] - r->plan.start[b]),

@@ -35,6 +35,14 @@ static _Noreturn void die(int st) {
   exit(st);
 }
 
+/* The watchdog's verdict, from its thread: this rank waited too long for the
+ * others. Leaving without MPI_Finalize makes mpirun end the whole job. */
+static void stuck(const nmt_comm *c, const char *op, double seconds) {
+  tool_sayf(PROG, "rank %d: step %ld: %s made no progress for %.0f s (--comm-timeout): a rank is hung or gone",
+            c->rank, c->step, op, seconds);
+  _exit(NMT_EIO);
+}
+
 static void on_signal(int sig) { stop_signal = sig; }
 
 static void catch_signals(void) {
@@ -198,7 +206,7 @@ int main(int argc, char **argv) {
     st = fflush(stdout) || ferror(stdout) ? nmt_fail(NMT_EIO, "cannot write the output") : NMT_DONE;
   }
   if (st) nmt_die(PROG, st);
-  if ((st = nmt_comm_open(&comm))) nmt_die(PROG, st);
+  if ((st = nmt_comm_open(&comm, a.comm_timeout, stuck))) nmt_die(PROG, st);
   bool rank0 = comm->rank == 0; /* the one that writes files */
   if (!st && a.log && rank0) st = tool_log_open(a.log);
   if (!st) st = check_options(&a);

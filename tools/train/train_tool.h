@@ -59,6 +59,7 @@ typedef struct {
   long seed, cpu_threads;
   const char *device;
   double learn_rate, lr_decay, clip_norm, exp_smoothing;
+  double comm_timeout;     /* --comm-timeout: seconds */
   bool resume, overwrite, quiet, dump_config;
   const char *log, *plot;  /* --log FILE (stderr's lines, timestamped), --plot FILE.svg */
   int argc;

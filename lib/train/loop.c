@@ -307,6 +307,16 @@ static int finish(run *r) {
   return st;
 }
 
+/* Under mpirun: a --mini-batch too small to give every slot a part leaves ranks idle. */
+static void warn_small_parts(const run *r) {
+  const nmt_stepper *k = &r->stepper;
+  int slots = k->comm->size * k->workers, per_part = r->t->o.batch.max_sents / slots;
+  if (k->comm->size > 1 && per_part < NMT_MIN_PART)
+    say(r->t, "warning: --mini-batch %d over %d slots (%d ranks x %d threads) is %d sentences a part, under %d: "
+        "some slots idle; --mini-batch is the whole update's, whatever the number of ranks", r->t->o.batch.max_sents,
+        slots, k->comm->size, k->workers, per_part, NMT_MIN_PART);
+}
+
 /* On a GPU the steps update a copy of the parameters there. */
 static int to_device(run *r) {
   const nn_backend *be = r->t->o.be;
@@ -338,6 +348,7 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
   if (!st && t->o.comm) r.stepper.comm = t->o.comm;
   r.stepper.delay = t->o.delay > 1 ? t->o.delay : 1;
+  if (!st) warn_small_parts(&r);
   while (!st && !done) {
     /* a signal reaches the ranks at different times: they stop together */
     if ((st = nmt_comm_any(r.stepper.comm, stop && *stop, &t->interrupted)) || t->interrupted) break;

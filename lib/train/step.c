@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fewer sentences per part than this: fewer slots (a GEMM needs rows). */
-enum { MIN_SENTENCES = 8 };
-
 struct nmt_worker {
   int index;
   int part;         /* this pass's part of the batch: its index in the split, which names its masks */
@@ -144,7 +141,7 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
                       double *loss, long *ntokens) {
   nmt_comm *comm = s->comm;
   int slots = comm->size * s->workers;
-  while (slots > 1 && n / (s->delay * slots) < MIN_SENTENCES) slots--;
+  while (slots > 1 && n / (s->delay * slots) < NMT_MIN_PART) slots--;
   int counts[comm->size]; /* each rank's slots */
   for (int r = 0; r < comm->size; r++) {
     int k = slots - r * s->workers;

@@ -20,7 +20,8 @@
 #include "models/batch.h"
 #include "models/net.h"
 
-enum { NMT_MAX_WORKERS = 8 };
+/* NMT_MIN_PART: fewer sentences per part than this: fewer slots (a GEMM needs rows). */
+enum { NMT_MAX_WORKERS = 8, NMT_MIN_PART = 8 };
 
 typedef struct nmt_worker nmt_worker;
 

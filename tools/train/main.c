@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,13 +46,17 @@ static void stuck(const nmt_comm *c, const char *op, double seconds) {
 
 static void on_signal(int sig) { stop_signal = sig; }
 
+/* Under mpirun, SIGINT and SIGTERM are how it ends a job (a failed or hung
+ * rank): they keep tool_init's effect, and SIGUSR1, which it forwards, stops. */
 static void catch_signals(void) {
   struct sigaction sa = {0};
   sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  if (comm->size == 1) {
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+  }
   sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: keep the run */
-  sigaction(SIGUSR1, &sa, NULL); /* what mpirun forwards to every rank */
+  sigaction(SIGUSR1, &sa, NULL);
 }
 
 static int check_options(const train_args *a) {
@@ -185,6 +190,15 @@ static int check_writable(const char *path) {
   return st;
 }
 
+/* mpirun binds each rank to cores (to one core each with -np 2): more worker
+ * threads than those cores take turns on them. */
+static void check_affinity(int threads) {
+  cpu_set_t set;
+  if (comm->size > 1 && !sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) < threads)
+    nmt_warn(PROG, "rank %d: %d worker threads on %d core%s (mpirun's binding): add --bind-to none, or give "
+             "fewer --cpu-threads", comm->rank, threads, CPU_COUNT(&set), CPU_COUNT(&set) == 1 ? "" : "s");
+}
+
 /* A finished or running training is replaced only on request. */
 static int check_fresh(const train_args *a, const char *ckpt) {
   if (a->overwrite || (a->resume && !access(ckpt, F_OK))) return NMT_OK;
@@ -224,6 +238,7 @@ int main(int argc, char **argv) {
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);
+  check_affinity(nn_threads());
   nmt_model model;
   nmt_corpus corpus;
   nmt_valid_set valid;

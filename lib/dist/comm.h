@@ -15,7 +15,7 @@
 typedef struct nmt_comm nmt_comm;
 
 typedef struct {
-  const char *name; /* "local", "mpi" */
+  const char *name; /* "local", "Open MPI": for messages */
   /* buf (n bytes) of rank root on every rank */
   int (*bcast)(nmt_comm *c, void *buf, size_t n, int root);
   /* all (size * n bytes): every rank's mine (n bytes), in rank order */
@@ -25,7 +25,6 @@ typedef struct {
                    const size_t *rcount, const size_t *rdispl);
   /* floats: every rank's buf[displ[r] ..+ count[r]) to all ranks, in place */
   int (*allgatherv)(nmt_comm *c, float *buf, const size_t *count, const size_t *displ);
-  int (*barrier)(nmt_comm *c);
   /* end every process of the job with this exit status; never returns */
   void (*abort)(nmt_comm *c, int status);
   /* the end of a run that all ranks reach */

@@ -28,17 +28,12 @@ static int allgatherv(nmt_comm *c, float *buf, const size_t *count, const size_t
   return NMT_OK;
 }
 
-static int barrier(nmt_comm *c) {
-  (void)c;
-  return NMT_OK;
-}
-
 static _Noreturn void abort_all(nmt_comm *c, int status) {
   (void)c;
   exit(status);
 }
 
-static const nmt_comm_ops local_ops = {"local", bcast, allgather, alltoallv, allgatherv, barrier, abort_all, NULL};
+static const nmt_comm_ops local_ops = {"local", bcast, allgather, alltoallv, allgatherv, abort_all, NULL};
 
 nmt_comm *nmt_comm_local(void) {
   static nmt_comm one = {.rank = 0, .size = 1, .ops = &local_ops};

@@ -130,11 +130,6 @@ static int allgatherv(nmt_comm *c, float *buf, const size_t *count, const size_t
   return st;
 }
 
-static int barrier(nmt_comm *c) {
-  enter(c, "MPI_Barrier");
-  return leave(c, MPI_Barrier(MPI_COMM_WORLD), "barrier");
-}
-
 static _Noreturn void abort_all(nmt_comm *c, int status) {
   (void)c;
   MPI_Abort(MPI_COMM_WORLD, status);
@@ -150,7 +145,7 @@ static void close_mpi(nmt_comm *c) {
   free(c);
 }
 
-static const nmt_comm_ops mpi_ops = {"mpi", bcast, allgather, alltoallv, allgatherv, barrier, abort_all, close_mpi};
+static const nmt_comm_ops mpi_ops = {"Open MPI", bcast, allgather, alltoallv, allgatherv, abort_all, close_mpi};
 
 int nmt_comm_open(nmt_comm **c, double timeout, nmt_comm_stuck_fn stuck) {
   *c = nmt_comm_local();

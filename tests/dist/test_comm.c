@@ -52,7 +52,7 @@ static int allgatherv(nmt_comm *c, float *buf, const size_t *count, const size_t
   return NMT_OK;
 }
 
-static const nmt_comm_ops thread_ops = {"threads", NULL, allgather, alltoallv, allgatherv, NULL, NULL, NULL};
+static const nmt_comm_ops thread_ops = {"threads", NULL, allgather, alltoallv, allgatherv, NULL, NULL};
 
 /* Part k's value i: sums of these lose bits to the order of the additions. */
 static float value(int k, size_t i) { return (float)((i * 7919 + (size_t)k * 104729) % 1000) * 1e-3f + (float)k * 1e3f; }

@@ -257,6 +257,9 @@ int main(int argc, char **argv) {
   console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
           corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt),
           weight_count(&model.params));
+  if (comm->size > 1)
+    console_say(&con, "%d ranks (%s) x %d worker threads: %d slots per update", comm->size, comm->ops->name,
+                nn_threads(), comm->size * nn_threads());
   if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) die(st);
   t.valid = a.valid.n ? &valid : NULL;
   if (a.metrics && rank0 && (st = metrics_open(&csv, a.metrics, a.resume))) die(st);

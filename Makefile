@@ -21,6 +21,15 @@ LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm $(SPM_LIBS
 # and the YAML of nmt-train's -c FILE.yml
 LDLIBS_serve := -lmicrohttpd -ljansson
 LDLIBS_train := -lyaml
+# Open MPI (mpirun -np N nmt-train, docs/distributed.md), found by pkg-config: compiled into
+# lib/dist/comm_mpi.c, which only nmt-train calls; without it the build goes on and a run
+# under mpirun is refused with one line.
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
+ifneq ($(MPI_LIBS),)
+LDLIBS_train += $(MPI_LIBS)
+MPI_CFLAGS   += -DNMT_MPI
+endif
 
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
@@ -42,6 +51,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
+$(BUILD)/lib/dist/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
 # The build's git commit, recorded in the models nmt-train writes ("unknown" outside git).
 # A stamp that changes with the commit rebuilds origin.o alone.
 NMT_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)

@@ -18,6 +18,11 @@ int nmt_reader_open(nmt_reader **r, const char *path);
 int nmt_reader_next(nmt_reader *r, char **line, size_t *len);
 /* Read up to `n` bytes of raw (decompressed) data; returns bytes read, 0 at EOF, -1 on error. */
 long nmt_reader_read(nmt_reader *r, void *buf, size_t n);
+/* Shard k of n (0-based), right after opening: from then on only the lines whose
+ * first byte lies in [size*k/n, size*(k+1)/n), so the n shards' lines, one after
+ * the other, are the file's. A plain regular file only (the size is known):
+ * else NMT_EUSAGE naming it. */
+int nmt_reader_shard(nmt_reader *r, int k, int n);
 const char *nmt_reader_name(const nmt_reader *r); /* "<stdin>" for stdin */
 long nmt_reader_lineno(const nmt_reader *r);      /* 1-based number of the last line read */
 /* True when no whole line is buffered and the source has nothing to read right now

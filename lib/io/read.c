@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -32,6 +33,8 @@ struct nmt_reader {
   int unfinished;     /* a zstd frame or gzip member has begun and not ended */
   int pending;        /* the last step filled its output: the decoder may hold more */
   char *nl;           /* the next line's '\n' when nmt_reader_stalled found it, else NULL */
+  long long offset;   /* bytes of the lines returned so far */
+  long long limit;    /* a shard's end: no line starts at or after it; -1: none */
 };
 
 static int read_fd(nmt_reader *r, char *dst, size_t n, size_t *got) {
@@ -81,6 +84,7 @@ int nmt_reader_open(nmt_reader **out, const char *path) {
   nmt_reader *r = calloc(1, sizeof *r);
   if (!r) return nmt_fail(NMT_EIO, "out of memory");
   r->name = strdup(is_stdin ? "<stdin>" : path);
+  r->limit = -1;
   r->fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
   if (r->fd < 0) {
     nmt_fail_errno(NMT_EIO, "%s: cannot open", path);
@@ -187,6 +191,7 @@ static int make_room(nmt_reader *r) {
 }
 
 int nmt_reader_next(nmt_reader *r, char **line, size_t *len) {
+  if (r->limit >= 0 && r->offset >= r->limit) return 0;
   size_t scanned = r->pos;
   for (;;) {
     char *nl = r->nl ? r->nl : memchr(r->buf + scanned, '\n', r->end - scanned);
@@ -197,6 +202,7 @@ int nmt_reader_next(nmt_reader *r, char **line, size_t *len) {
       *len = (size_t)(nl - *line);
       r->pos = (size_t)(nl - r->buf) + 1;
       r->lineno++;
+      r->offset += (long long)*len + 1;
       return 1;
     }
     size_t pending = r->end - r->pos;
@@ -211,6 +217,7 @@ int nmt_reader_next(nmt_reader *r, char **line, size_t *len) {
       *len = r->end - r->pos;
       r->pos = r->end;
       r->lineno++;
+      r->offset += (long long)*len;
       return 1;
     }
   }
@@ -230,11 +237,29 @@ long nmt_reader_read(nmt_reader *r, void *dst, size_t n) {
 }
 
 bool nmt_reader_stalled(nmt_reader *r) {
+  if (r->limit >= 0 && r->offset >= r->limit) return false; /* the shard is done */
   /* the newline found is kept for nmt_reader_next, so a line is scanned once */
   if (r->nl || (r->nl = memchr(r->buf + r->pos, '\n', r->end - r->pos))) return false;
   if (r->eof || r->pending || (r->codec != RAW && r->zpos < r->zend)) return false;
   struct pollfd p = {.fd = r->fd, .events = POLLIN};
   return poll(&p, 1, 0) == 0;
+}
+
+int nmt_reader_shard(nmt_reader *r, int k, int n) {
+  struct stat sb;
+  if (r->codec != RAW || fstat(r->fd, &sb) || !S_ISREG(sb.st_mode))
+    return nmt_fail(NMT_EUSAGE, "%s: a shard is a byte range of a file: give an uncompressed file, not %s", r->name,
+                    r->codec != RAW ? "compressed input" : "a pipe or terminal");
+  long long size = (long long)sb.st_size, lo = size * k / n;
+  char *line;
+  size_t len;
+  /* the lines before the range are read, not sought past, so line numbers stay the file's */
+  while (r->offset < lo) {
+    int got = nmt_reader_next(r, &line, &len);
+    if (got <= 0) return got < 0 ? nmt_errcode() : NMT_OK;
+  }
+  r->limit = size * (k + 1) / n;
+  return NMT_OK;
 }
 
 const char *nmt_reader_name(const nmt_reader *r) { return r->name; }

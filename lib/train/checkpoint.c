@@ -17,10 +17,10 @@ static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
                    "seed=%" PRIu64 "\nstep=%ld\nepoch=%ld\nbatch=%ld\nlr=%a\nbest-ppl=%a\n"
                    "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\nmini-batch=%d\n"
                    "mini-batch-words=%ld\nbatch-window=%d\nworkers=%d\ncorpus-pairs=%ld\n"
-                   "corpus-hash=%016" PRIx64 "\n",
+                   "corpus-hash=%016" PRIx64 "\noptimizer-delay=%d\n",
                    s->seed, s->step, s->epoch, s->batch, s->lr, s->best_ppl, s->stalls, s->tokens,
                    s->elapsed, adam_step, s->mini_batch, s->mini_batch_words, s->window, s->workers,
-                   s->corpus_pairs, s->corpus_hash);
+                   s->corpus_pairs, s->corpus_hash, s->delay);
   return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
@@ -48,18 +48,19 @@ static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *s
   int n = sscanf(text,
                  "seed=%" SCNu64 " step=%ld epoch=%ld batch=%ld lr=%la best-ppl=%la stalls=%d "
                  "tokens=%ld elapsed=%la adam-step=%ld mini-batch=%d mini-batch-words=%ld "
-                 "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64,
+                 "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64 " optimizer-delay=%d",
                  &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best_ppl, &s->stalls,
                  &s->tokens, &s->elapsed, adam_step, &s->mini_batch, &s->mini_batch_words, &s->window,
-                 &s->workers, &s->corpus_pairs, &s->corpus_hash);
+                 &s->workers, &s->corpus_pairs, &s->corpus_hash, &s->delay);
   free(text);
   /* Resuming from negative counts or a non-finite rate hung or diverged the run. */
   bool sane = s->step >= 0 && s->epoch >= 0 && s->batch >= 0 && s->stalls >= 0 && s->tokens >= 0 &&
               *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best_ppl) &&
               s->best_ppl >= 0 && isfinite(s->elapsed) && s->elapsed >= 0 && s->mini_batch >= 0 &&
-              s->mini_batch_words >= 0 && s->window >= 0 && s->workers >= 0 && s->corpus_pairs >= 0;
-  /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against) */
-  return (n == 10 || n == 16) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+              s->mini_batch_words >= 0 && s->window >= 0 && s->workers >= 0 && s->corpus_pairs >= 0 && s->delay >= 0;
+  /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against); 16:
+   * older than --optimizer-delay (0: not recorded) */
+  return (n == 10 || n == 16 || n == 17) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
 }
 
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {

@@ -47,9 +47,12 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Rank 0 writes the files; the others train alike and keep quiet. */
+static bool writer(const nmt_trainer *t) { return !t->o.comm || t->o.comm->rank == 0; }
+
 static void say(const nmt_trainer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(const nmt_trainer *t, const char *fmt, ...) {
-  if (!t->hooks.log) return;
+  if (!t->hooks.log || !writer(t)) return;
   char line[512];
   va_list ap;
   va_start(ap, fmt);
@@ -103,6 +106,7 @@ static int step(run *r, long b) {
   nmt_train_state *s = &t->s;
   nn_params *p = r->p;
   const long *pairs = r->plan.pairs + r->plan.start[b];
+  r->stepper.comm->step = s->step + 1; /* for a watchdog's message */
   double l;
   long ntok = 0;
   int n = (int)(r->plan.start[b + 1] - r->plan.start[b]);
@@ -149,7 +153,7 @@ static int log_metrics(run *r) {
                          tnow - r->t0, nmt_peak_rss_mib()};
   say(t, "epoch %ld step %ld: loss %.4f ppl %.2f lr %.3g grad-norm %.3f %.0f tokens/s, peak RSS %.0f MiB",
       m.epoch, m.step, m.loss, m.ppl, m.lr, m.grad_norm, m.tokens_per_s, m.peak_rss_mib);
-  int st = t->hooks.metrics ? t->hooks.metrics(t->hooks.ctx, &m) : NMT_OK;
+  int st = t->hooks.metrics && writer(t) ? t->hooks.metrics(t->hooks.ctx, &m) : NMT_OK;
   r->loss_sum = r->norm_sum = 0;
   r->loss_tokens = r->log_steps = r->log_tokens = 0;
   r->log_t0 = tnow;
@@ -172,7 +176,7 @@ static int save_checkpoint(run *r) {
   }
   r->t->s.elapsed = now() - r->t0;
   r->save_due = false;
-  st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
+  if (writer(r->t)) st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
   if (!st) r->saved_step = r->t->s.step;
   return st;
 }
@@ -187,6 +191,7 @@ static int save_then_fail(run *r, int st) {
 
 /* A model file: with exponential smoothing, the weights' average. */
 static int save_model(nmt_trainer *t, const char *path) {
+  if (!writer(t)) return NMT_OK;
   nn_params_swap_ema(&t->model->params);
   int st = nmt_model_save(t->model, path);
   nn_params_swap_ema(&t->model->params);
@@ -196,6 +201,7 @@ static int save_model(nmt_trainer *t, const char *path) {
 /* A model file no longer among the --keep-best; failing to remove it is no reason to stop. */
 static void drop_kept(nmt_trainer *t, long step) {
   char path[4096];
+  if (!writer(t)) return;
   nmt_kept_path(path, sizeof path, t->o.model_path, step);
   if (remove(path))
     say(t, "warning: cannot remove %s (no longer among the --keep-best): %s", path, strerror(errno));
@@ -239,7 +245,7 @@ static int validate(run *r, bool *stop_now) {
   /* the epoch of the last update, as the metrics rows count it (1-based) */
   long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
   nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, sc.bleu, sc.chrf, s->best_ppl, now() - r->t0};
-  if (!st && t->hooks.validated && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
+  if (!st && t->hooks.validated && writer(t) && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
   if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
     say(t, "early stopping: %d validations without improvement", s->stalls);
     *stop_now = true;
@@ -253,7 +259,11 @@ static int ensure_plan(run *r) {
   if (r->plan_epoch == s->epoch) return NMT_OK;
   nmt_plan_free(&r->plan);
   r->plan_epoch = s->epoch;
-  int st = nmt_plan_epoch(&r->plan, r->t->train, &r->t->o.batch, s->seed, s->epoch);
+  /* an update with a delay of D is D batches' worth, cut into parts by the step */
+  nmt_batch_opts o = r->t->o.batch;
+  int d = r->t->o.delay > 1 ? r->t->o.delay : 1;
+  o.max_sents *= d, o.max_words *= d, o.window *= d;
+  int st = nmt_plan_epoch(&r->plan, r->t->train, &o, s->seed, s->epoch);
   /* a position from another plan (nmt_train_resume_check refuses those) */
   if (!st && s->batch >= r->plan.nbatches)
     st = nmt_fail(NMT_EINPUT, "epoch %ld has %ld batches, but the state is at batch %ld", s->epoch + 1,
@@ -282,7 +292,7 @@ static int after_step(run *r, bool *done) {
   if (o->after_batches > 0 && n >= o->after_batches) *done = true;
   if (epoch_end && o->after_epochs > 0 && t->s.epoch + 1 >= o->after_epochs) *done = true;
   if (o->after_tokens > 0 && t->s.tokens >= o->after_tokens) *done = true;
-  if (t->hooks.progress) {
+  if (t->hooks.progress && writer(t)) {
     nmt_train_progress p = {n, t->s.epoch, t->s.batch, r->plan.nbatches, t->s.tokens,
                             r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1)};
     t->hooks.progress(t->hooks.ctx, &p);
@@ -314,10 +324,23 @@ static int finish(run *r) {
   return st;
 }
 
+/* Under mpirun: a --mini-batch too small to give every slot a part leaves ranks idle. */
+static void warn_small_parts(const run *r) {
+  const nmt_stepper *k = &r->stepper;
+  int slots = k->comm->size * k->workers, per_part = r->t->o.batch.max_sents / slots;
+  if (k->comm->size > 1 && per_part < NMT_MIN_PART)
+    say(r->t, "warning: --mini-batch %d over %d slots (%d ranks x %d threads) is %d sentences a part, under %d: "
+        "some slots idle; --mini-batch is the whole update's, whatever the number of ranks", r->t->o.batch.max_sents,
+        slots, k->comm->size, k->workers, per_part, NMT_MIN_PART);
+}
+
 /* On a GPU the steps update a copy of the parameters there. */
 static int to_device(run *r) {
   const nn_backend *be = r->t->o.be;
   if (!be || be == &nn_cpu_backend) return NMT_OK;
+  if (r->t->o.comm && r->t->o.comm->size > 1)
+    return nmt_fail(NMT_EUSAGE, "--device %s under mpirun: not yet (the gradients are summed on the host); "
+                    "train on one GPU, or on the CPUs of several ranks", be->name);
   int st = nn_params_upload(&r->dev, &r->t->model->params, be);
   if (!st) r->p = &r->dev;
   return st;
@@ -337,13 +360,15 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   while (!st && t->o.keep_best > 0 && t->s.nkept > t->o.keep_best) drop_kept(t, t->s.kept[--t->s.nkept].step);
   /* a checkpoint's average goes on; a run without smoothing drops it */
   if (!st) st = nn_params_keep_ema(&t->model->params, t->o.ema > 0);
+  if (!st) st = nmt_train_ranks_agree(t);
   if (!st) st = to_device(&r);
   if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
+  if (!st && t->o.comm) r.stepper.comm = t->o.comm;
+  r.stepper.delay = t->o.delay > 1 ? t->o.delay : 1;
+  if (!st) warn_small_parts(&r);
   while (!st && !done) {
-    if (stop && *stop) {
-      t->interrupted = true;
-      break;
-    }
+    /* a signal reaches the ranks at different times: they stop together */
+    if ((st = nmt_comm_any(r.stepper.comm, stop && *stop, &t->interrupted)) || t->interrupted) break;
     if (!(st = ensure_plan(&r)) && !(st = step(&r, t->s.batch))) st = after_step(&r, &done);
   }
   if (!st) st = t->interrupted ? save_last(&r) : finish(&r);

@@ -8,6 +8,7 @@
  * prints nothing: progress goes through hooks. */
 #ifndef NMT_TRAIN_LOOP_H
 #define NMT_TRAIN_LOOP_H
+#include "dist/comm.h"
 #include "models/batch.h"
 #include "models/model.h"
 #include <signal.h>
@@ -25,6 +26,11 @@ typedef struct {
   double ema;                /* exponential smoothing's factor (nn_ema_decay; 0: off): the model
                                 files hold the average, the checkpoint also the weights */
   int workers;               /* data-parallel workers (train/step.h); <= 1: one */
+  int delay;                 /* --optimizer-delay: an update is this many batches' worth, in as many
+                                passes (train/step.h); <= 1: one */
+  nmt_comm *comm;            /* the ranks under mpirun (NULL: this process alone). Each rank
+                                builds the model and state; rank 0's numbers are given to all,
+                                and rank 0 alone writes files and calls the hooks' writers */
   const struct nn_backend *be; /* where the steps run (nn/backend.h); NULL: the CPU. On a GPU
                                   one host thread drives it: one worker */
   long after_epochs, after_batches, after_tokens; /* stop after this many (0: no limit) */
@@ -56,9 +62,10 @@ typedef struct {
   /* What (epoch, batch) refers to, checked on resume (train/resume.c); 0: not recorded */
   int mini_batch, window;   /* nmt_batch_opts max_sents, window */
   long mini_batch_words;    /* nmt_batch_opts max_words */
-  int workers;
+  int workers;              /* slots: ranks x threads */
   long corpus_pairs;
   uint64_t corpus_hash;     /* nmt_corpus_fingerprint */
+  int delay;                /* --optimizer-delay */
   int nkept;                /* --keep-best's models on disk, best first (section "kept") */
   nmt_kept kept[NMT_MAX_KEEP];
 } nmt_train_state;
@@ -142,6 +149,13 @@ uint64_t nmt_corpus_fingerprint(const nmt_corpus *c);
  * changed option; a different corpus NMT_EINPUT; a different worker count is
  * allowed (the run goes on, no longer bit-identical) and *note says so. */
 int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
+
+/* ---- the ranks of an mpirun (train/ranks.c) ---- */
+/* That every rank trains the same thing (corpus, parameter count, options,
+ * threads, position), else NMT_EINPUT on all ranks naming the first rank that
+ * differs and how; then rank 0's weights, Adam moments, average and state to
+ * all. Nothing to do in one process. */
+int nmt_train_ranks_agree(nmt_trainer *t);
 
 /* ---- the rate schedule (train/schedule.c) ---- */
 /* What update t (1-based, Adam's count) multiplies the rate by: min(1, t/warmup)

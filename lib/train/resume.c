@@ -26,7 +26,8 @@ static void changed(nmt_strbuf *b, const char *flag, long now, long was) {
 int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
   nmt_train_state *s = &t->s;
   const nmt_batch_opts *o = &t->o.batch;
-  int workers = t->o.workers > 1 ? t->o.workers : 1;
+  int size = t->o.comm ? t->o.comm->size : 1;
+  int workers = (t->o.workers > 1 ? t->o.workers : 1) * size, delay = t->o.delay > 1 ? t->o.delay : 1;
   uint64_t hash = nmt_corpus_fingerprint(t->train);
   note[0] = 0;
   if (s->mini_batch) { /* recorded: a checkpoint's */
@@ -34,6 +35,7 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
     changed(&b, "mini-batch", o->max_sents, s->mini_batch);
     changed(&b, "mini-batch-words", o->max_words, s->mini_batch_words);
     changed(&b, "maxi-batch", o->window / o->max_sents, s->window / s->mini_batch);
+    if (s->delay) changed(&b, "optimizer-delay", delay, s->delay);
     int st = b.len ? nmt_fail(NMT_EUSAGE, "%s: cannot resume at epoch %ld batch %ld with other batches: %.*s; "
                               "resume with the checkpoint's values or start afresh with --overwrite",
                               t->o.ckpt_path, s->epoch + 1, s->batch, (int)b.len, b.s)
@@ -50,6 +52,6 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
                "bit-identical to an uninterrupted one", workers, s->workers);
   }
   s->mini_batch = o->max_sents, s->mini_batch_words = o->max_words, s->window = o->window;
-  s->workers = workers, s->corpus_pairs = t->train->n, s->corpus_hash = hash;
+  s->workers = workers, s->delay = delay, s->corpus_pairs = t->train->n, s->corpus_hash = hash;
   return NMT_OK;
 }

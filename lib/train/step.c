@@ -8,12 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fewer sentences per worker than this: fewer workers (a GEMM needs rows). */
-enum { MIN_SENTENCES = 8 };
-
 struct nmt_worker {
   int index;
-  int part;         /* this step's part of the batch: its index in the split, which names its masks */
+  int part;         /* this pass's part of the batch: its index in the split, which names its masks */
+  int pass;         /* 0: the first of the update, which starts the gradient buffer afresh */
   nn_batch batch;
   nn_graph g;
   float *grad;      /* workers > 0: their own gradient buffer */
@@ -22,13 +20,21 @@ struct nmt_worker {
   nn_params p;      /* the model's, with g = grad for workers > 0 */
   uint64_t seed, step;
   float scale;      /* 1 / target tokens of the whole batch */
-  double loss;
+  double loss;      /* this pass's part */
   long ntok;
   int status;
 };
 
+/* What a rank tells the others after its passes. */
+typedef struct {
+  double loss[NMT_MAX_WORKERS]; /* each worker's summed over its passes */
+  long ntok;
+} step_header;
+
 int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
   s->workers = workers < 1 ? 1 : workers > NMT_MAX_WORKERS ? NMT_MAX_WORKERS : workers;
+  s->delay = 1;
+  s->comm = nmt_comm_local();
   s->words = 0;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
   if (!s->w) return nmt_fail(NMT_EIO, "out of memory");
@@ -54,7 +60,7 @@ void nmt_stepper_free(nmt_stepper *s) {
 static void work(void *ctx, int part, int parts) {
   nmt_worker *k = &((nmt_stepper *)ctx)->w[part];
   nn_parallel_nested(parts > 1);
-  if (k->index) memset(k->p.g, 0, sizeof(float) * k->p.n);
+  if (k->index && !k->pass) memset(k->p.g, 0, sizeof(float) * k->p.n);
   k->g.seed = k->seed;
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
   nn_graph_reset(&k->g, true, k->step);
@@ -66,54 +72,99 @@ static void work(void *ctx, int part, int parts) {
   nn_parallel_nested(false);
 }
 
+/* This rank's shard of the sum: out[i] = got[0][i] + got[1][i] + ..., left to right. */
 typedef struct {
-  float *g;
-  const nmt_stepper *s;
-  int used;
+  float *out;
+  const float **got;
+  int nparts;
+  size_t n;
 } sum_job;
 
 static void sum_part(void *ctx, int part, int parts) {
   sum_job *j = ctx;
   size_t lo, hi;
-  nn_part_range(j->s->w[0].p.n, part, parts, &lo, &hi);
-  for (int w = 1; w < j->used; w++) {
-    const float *x = j->s->w[w].grad;
-    for (size_t i = lo; i < hi; i++) j->g[i] += x[i];
+  nn_part_range(j->n, part, parts, &lo, &hi);
+  if (j->out != j->got[0]) memcpy(j->out + lo, j->got[0] + lo, (hi - lo) * sizeof(float));
+  for (int k = 1; k < j->nparts; k++) {
+    const float *x = j->got[k];
+    for (size_t i = lo; i < hi; i++) j->out[i] += x[i];
   }
+}
+
+/* Every slot's gradient summed in slot order into p->g, on every rank. */
+static int sum_slots(nmt_stepper *s, nn_params *p, const int *counts) {
+  nmt_comm *c = s->comm;
+  float *parts[NMT_MAX_WORKERS];
+  for (int i = 0; i < counts[c->rank]; i++) parts[i] = i ? s->w[i].grad : p->g;
+  const float **got;
+  int st = nmt_comm_scatter_parts(c, parts, counts, p->n, &got);
+  if (st) return st;
+  size_t lo, hi;
+  nmt_comm_shard(c, p->n, c->rank, &lo, &hi);
+  int total = 0;
+  for (int r = 0; r < c->size; r++) total += counts[r];
+  sum_job j = {p->g + lo, got, total, hi - lo};
+  nn_parallel(j.n, sum_part, &j);
+  return nmt_comm_gather_shards(c, p->g, p->n);
+}
+
+/* The target tokens of pairs[0..n), </s> included (nn_batch's words). */
+static long target_words(const nmt_corpus *c, const long *pairs, int n) {
+  long words = 0;
+  for (int i = 0; i < n; i++) words += c->tgt_off[pairs[i] + 1] - c->tgt_off[pairs[i]] + 1;
+  return words;
+}
+
+/* This rank's passes: its workers' parts of every pass, summed per worker. */
+static int run_passes(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n, int slots, int mine,
+                      step_header *h) {
+  int first = s->comm->rank * s->workers, parts = s->delay * slots;
+  for (int d = 0; d < s->delay && mine; d++) { /* a rank past the slots idles */
+    for (int i = 0; i < mine; i++) {
+      int q = d * slots + first + i;
+      long a = (long)n * q / parts, b = (long)n * (q + 1) / parts;
+      s->w[i].part = q, s->w[i].pass = d;
+      int st = nn_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
+      if (st) return st;
+    }
+    nmt_pool_run(mine, work, s);
+    for (int i = 0; i < mine; i++) {
+      if (s->w[i].status) return s->w[i].status;
+      h->loss[i] += s->w[i].loss, h->ntok += s->w[i].ntok;
+    }
+  }
+  return NMT_OK;
 }
 
 int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n,
                       const nn_net *net, nn_params *p, uint64_t seed, uint64_t step,
                       double *loss, long *ntokens) {
-  int used = s->workers;
-  while (used > 1 && n / used < MIN_SENTENCES) used--;
-  s->words = 0;
-  int st = NMT_OK;
-  /* Part i is sentences [a, b) of the batch; worker i runs it. */
-  for (int i = 0; i < used && !st; i++) {
-    long a = (long)n * i / used, b = (long)n * (i + 1) / used;
-    s->w[i].part = i;
-    st = nn_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
-    s->words += s->w[i].batch.words;
+  nmt_comm *comm = s->comm;
+  int slots = comm->size * s->workers;
+  while (slots > 1 && n / (s->delay * slots) < NMT_MIN_PART) slots--;
+  int counts[comm->size]; /* each rank's slots */
+  for (int r = 0; r < comm->size; r++) {
+    int k = slots - r * s->workers;
+    counts[r] = k < 0 ? 0 : k > s->workers ? s->workers : k;
   }
-  if (st) return st;
+  int mine = counts[comm->rank];
+  s->words = target_words(c, pairs, n);
   nn_params_zero_grad(p);
-  for (int i = 0; i < used; i++) {
+  for (int i = 0; i < mine; i++) {
     nmt_worker *k = &s->w[i];
     k->net = net, k->p = *p, k->seed = seed, k->step = step;
     k->g.be = p->be; /* the parameters' backend (NULL: the CPU) */
     k->scale = 1.0f / (float)(s->words ? s->words : 1);
     if (i) k->p.g = k->grad;
   }
-  nmt_pool_run(used, work, s);
+  step_header h = {{0}, 0}, all[comm->size];
+  int st = run_passes(s, c, pairs, n, slots, mine, &h);
+  if ((st = nmt_comm_exchange(comm, st, &h, all, sizeof h))) return st;
   *loss = 0, *ntokens = 0;
-  for (int i = 0; i < used && !st; i++) {
-    st = s->w[i].status;
-    *loss += s->w[i].loss, *ntokens += s->w[i].ntok;
+  for (int r = 0; r < comm->size; r++) {
+    for (int i = 0; i < counts[r]; i++) *loss += all[r].loss[i];
+    *ntokens += all[r].ntok;
   }
-  if (!st && used > 1 && isfinite(*loss)) {
-    sum_job j = {p->g, s, used};
-    nn_parallel(p->n, sum_part, &j);
-  }
-  return st;
+  bool one_part = slots == 1 && comm->size == 1; /* p->g holds the gradient already */
+  return one_part || !isfinite(*loss) ? NMT_OK : sum_slots(s, p, counts);
 }

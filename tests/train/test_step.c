@@ -31,18 +31,24 @@ static void tiny_model(nmt_model *m, float dropout) {
   CHECK_INT(nmt_model_create(m, &o, vs, vt, 3), NMT_OK);
 }
 
-/* The gradient of pairs[0..n) at step 5 on `workers` workers into g (params.n). */
-static void step_grad(nmt_model *m, const nmt_corpus *c, const long *pairs, int n, int workers,
-                      float *g) {
+/* The gradient of pairs[0..n) at step 5 on `workers` workers in `delay` passes into g (params.n). */
+static double step_grad_delayed(nmt_model *m, const nmt_corpus *c, const long *pairs, int n, int workers,
+                                int delay, float *g) {
   nmt_stepper s;
   double loss;
   long ntok;
   CHECK_INT(nmt_stepper_init(&s, workers, m->params.n), NMT_OK);
+  s.delay = delay;
   CHECK_INT(nmt_step_gradient(&s, c, pairs, n, &m->net, &m->params, 11, 5, &loss, &ntok), NMT_OK);
   memcpy(g, m->params.g, sizeof(float) * m->params.n);
   nmt_stepper_free(&s);
+  return loss;
 }
 
+static void step_grad(nmt_model *m, const nmt_corpus *c, const long *pairs, int n, int workers,
+                      float *g) {
+  step_grad_delayed(m, c, pairs, n, workers, 1, g);
+}
 /* |a - b| / |b| over n floats. */
 static double rel_diff(const float *a, const float *b, size_t n) {
   double d = 0, z = 0;
@@ -70,4 +76,23 @@ TEST(train_step_parts_draw_own_masks) {
     free(one), free(two);
     nmt_model_free(&m);
   }
+}
+
+/* --optimizer-delay 2 on one worker runs the parts of two workers one after the
+ * other (the same sentences, the same masks): the same gradient and loss but for
+ * the order of the additions. */
+TEST(train_step_delay_is_parts_in_sequence) {
+  nmt_corpus c;
+  tiny_corpus(&c);
+  long pairs[2 * PAIRS];
+  for (int i = 0; i < 2 * PAIRS; i++) pairs[i] = (i * 5) % PAIRS;
+  nmt_model m;
+  tiny_model(&m, 0.3f);
+  float *two = malloc(sizeof(float) * m.params.n), *delayed = malloc(sizeof(float) * m.params.n);
+  double l2 = step_grad_delayed(&m, &c, pairs, 2 * PAIRS, 2, 1, two);
+  double ld = step_grad_delayed(&m, &c, pairs, 2 * PAIRS, 1, 2, delayed);
+  CHECK(rel_diff(delayed, two, m.params.n) < 1e-6);
+  CHECK_NEAR(ld, l2, 1e-9 * l2);
+  free(two), free(delayed);
+  nmt_model_free(&m);
 }

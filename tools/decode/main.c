@@ -63,6 +63,9 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores, at most 8)",
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
+      {"shard", 0, NMT_OPT_STR, &a->shard, "K/N|auto",
+       "translate only the lines that start in the K-th of N byte ranges of the -i file: the N outputs, "
+       "one after the other, are the whole output (auto: K and N from mpirun or srun)"},
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out",
                        "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
@@ -82,6 +85,11 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (!st && a->alignment) st = parse_alignment(a);
+  if (!st && a->shard) st = decode_shard_parse(a);
+  /* both number the lines from the stream's first: each shard's would restart at 0 */
+  if (!st && a->shard && (a->n_best || a->attention_svg))
+    st = nmt_fail(NMT_EUSAGE, "--shard with %s: its line numbers would restart in every shard; translate "
+                  "the whole input in one process", a->n_best ? "--n-best" : "--attention-svg");
   if (!st && a->unk_dict && !a->replace_unk) st = nmt_fail(NMT_EUSAGE, "--unk-dict goes with --replace-unk");
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
@@ -119,6 +127,7 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
   nmt_writer *w = NULL;
   int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
   if (!st) st = nmt_reader_open(&r, a->input);
+  if (!st && a->shard_n) st = nmt_reader_shard(r, a->shard_k, a->shard_n);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
   if (!st) st = nmt_decode_stream(&e->dec, &e->model[0], text, &o, r, w);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);

@@ -105,7 +105,7 @@ static int schedules(train_args *a) {
 /* The command line over the defaults and, given a preset p, over p's options, then
  * over cfg's (-c) when given. */
 static int parse(train_args *a, const train_preset *p, const train_config *cfg, int argc, char **argv) {
-  *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .max_length = 100,
+  *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .optimizer_delay = 1, .comm_timeout = 600, .max_length = 100,
                     .valid_freq = "1000", .save_freq = "0", .log_freq = "100", .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
                     .clip_norm = 5};
   model_defaults(&a->flags, &a->arch);
@@ -135,6 +135,9 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
        .min = 0, .max = INFINITY},
       {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "batches sorted by length together (100; up to 1000)",
        .min = 1, .max = 1000},
+      {"optimizer-delay", 0, NMT_OPT_INT, &a->optimizer_delay, "D",
+       "an update sums the gradients of D batches' worth, run one after the other (1; up to 64): "
+       "a batch D times bigger in the memory of one", .min = 1, .max = 64},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "drop pairs with a side over N tokens (100, up to 100000; 0: none)",
        .min = 0, .max = 100000},
       {"after-epochs", 'e', NMT_OPT_INT, &a->after_epochs, "N", "stop after N epochs (0: no limit)", .min = 0, .max = INFINITY},
@@ -167,6 +170,9 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
        .min = 0, .max = 1, .implicit = "1e-4"},
       {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234; any integer >= 0)",
        .min = 0, .max = INFINITY},
+      {"comm-timeout", 0, NMT_OPT_DOUBLE, &a->comm_timeout, "S",
+       "under mpirun: end the job when a rank waits over S seconds for the others (600; 0: never)",
+       .min = 0, .max = 1e9},
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},

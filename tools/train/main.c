@@ -2,6 +2,7 @@
  * with SentencePiece vocabularies. */
 #include "base/cli.h"
 #include "base/err.h"
+#include "dist/comm.h"
 #include "nn/device.h"
 #include "io/io.h"
 #include "nn/parallel.h"
@@ -13,19 +14,49 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_signal;
+static nmt_comm *comm; /* the ranks under mpirun, else this process alone */
+
+/* The end of a run that failed. An error the ranks decided together (the same
+ * on all) is printed once, by rank 0, and every rank ends normally; one rank's
+ * own error ends the whole job, since the others may be waiting for it. */
+static _Noreturn void die(int st) {
+  if (comm->size == 1) nmt_die(PROG, st);
+  int rank = comm->rank;
+  if (!comm->failed_together) {
+    tool_sayf(PROG, "rank %d: %s", rank, nmt_errmsg());
+    comm->ops->abort(comm, st);
+  }
+  nmt_comm_close(comm);
+  if (rank == 0) nmt_die(PROG, st);
+  exit(st);
+}
+
+/* The watchdog's verdict, from its thread: this rank waited too long for the
+ * others. Leaving without MPI_Finalize makes mpirun end the whole job. */
+static void stuck(const nmt_comm *c, const char *op, double seconds) {
+  tool_sayf(PROG, "rank %d: step %ld: %s made no progress for %.0f s (--comm-timeout): a rank is hung or gone",
+            c->rank, c->step, op, seconds);
+  _exit(NMT_EIO);
+}
 
 static void on_signal(int sig) { stop_signal = sig; }
 
+/* Under mpirun, SIGINT and SIGTERM are how it ends a job (a failed or hung
+ * rank): they keep tool_init's effect, and SIGUSR1, which it forwards, stops. */
 static void catch_signals(void) {
   struct sigaction sa = {0};
   sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  if (comm->size == 1) {
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+  }
   sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: keep the run */
+  sigaction(SIGUSR1, &sa, NULL);
 }
 
 static int check_options(const train_args *a) {
@@ -89,7 +120,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,
       .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
-      .workers = nn_threads(), .after_epochs = a->after_epochs, .after_batches = a->after_batches,
+      .workers = nn_threads(), .delay = (int)a->optimizer_delay, .comm = comm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .after_tokens = a->after_tokens, .valid_freq = valid->n, .valid_unit = valid->unit, .save_freq = save->n,
       .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
       .model_path = a->model,
@@ -159,6 +190,15 @@ static int check_writable(const char *path) {
   return st;
 }
 
+/* mpirun binds each rank to cores (to one core each with -np 2): more worker
+ * threads than those cores take turns on them. */
+static void check_affinity(int threads) {
+  cpu_set_t set;
+  if (comm->size > 1 && !sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) < threads)
+    nmt_warn(PROG, "rank %d: %d worker threads on %d core%s (mpirun's binding): add --bind-to none, or give "
+             "fewer --cpu-threads", comm->rank, threads, CPU_COUNT(&set), CPU_COUNT(&set) == 1 ? "" : "s");
+}
+
 /* A finished or running training is replaced only on request. */
 static int check_fresh(const train_args *a, const char *ckpt) {
   if (a->overwrite || (a->resume && !access(ckpt, F_OK))) return NMT_OK;
@@ -179,48 +219,57 @@ int main(int argc, char **argv) {
     fputs(a.effective.s, stdout);
     st = fflush(stdout) || ferror(stdout) ? nmt_fail(NMT_EIO, "cannot write the output") : NMT_DONE;
   }
-  if (!st && a.log) st = tool_log_open(a.log);
+  if (st) nmt_die(PROG, st);
+  if ((st = nmt_comm_open(&comm, a.comm_timeout, stuck))) nmt_die(PROG, st);
+  bool rank0 = comm->rank == 0; /* the one that writes files */
+  if (!st && a.log && rank0) st = tool_log_open(a.log);
   if (!st) st = check_options(&a);
   char ckpt[4096];
   if (!st) snprintf(ckpt, sizeof ckpt, "%s.ckpt", a.model);
-  if (!st) st = check_writable(a.model);
-  if (!st) st = check_writable(ckpt);
+  if (!st && rank0) st = check_writable(a.model);
+  if (!st && rank0) st = check_writable(ckpt);
   if (!st) st = check_fresh(&a, ckpt);
   char notice[256];
   const nn_backend *be = NULL;
   if (!st) st = nmt_device_use(a.device, &be, notice, sizeof notice);
-  if (st) nmt_die(PROG, st);
+  if (st) die(st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train/step.h). */
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);
+  check_affinity(nn_threads());
   nmt_model model;
   nmt_corpus corpus;
   nmt_valid_set valid;
   metrics_csv csv;
   train_console con;
-  console_init(&con, &a, a.metrics ? &csv : NULL);
+  console_init(&con, &a, a.metrics && rank0 ? &csv : NULL);
+  if (!rank0) con.quiet = true, con.tty = false; /* rank 0 speaks for all */
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
                    .hooks = {&con, console_log, console_metrics, console_progress, console_validated}};
   t.o.be = be;
   if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a)) ||
       (st = nmt_model_open_spm(&model, a.model)))
-    nmt_die(PROG, st);
+    die(st);
   if ((st = nmt_corpus_read(&corpus, a.train.v[0], a.train.v[1], model.src, model.tgt, model.seg, a.max_length)))
-    nmt_die(PROG, st);
+    die(st);
   console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
           corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt),
           weight_count(&model.params));
-  if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) nmt_die(PROG, st);
+  if (comm->size > 1)
+    console_say(&con, "%d ranks (%s) x %d worker threads: %d slots per update", comm->size, comm->ops->name,
+                nn_threads(), comm->size * nn_threads());
+  if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) die(st);
   t.valid = a.valid.n ? &valid : NULL;
-  if (a.metrics && (st = metrics_open(&csv, a.metrics, a.resume))) nmt_die(PROG, st);
+  if (a.metrics && rank0 && (st = metrics_open(&csv, a.metrics, a.resume))) die(st);
   catch_signals();
   st = nmt_train(&t, &stop_signal);
   console_done(&con);
-  if (a.metrics) metrics_close(&csv);
-  if (st) nmt_die(PROG, st);
-  if (t.interrupted)
+  if (a.metrics && rank0) metrics_close(&csv);
+  if (st) die(st);
+  nmt_comm_close(comm);
+  if (t.interrupted && rank0)
     tool_sayf(PROG, "interrupted at step %ld; checkpoint %s saved (continue with --resume)", t.s.step, ckpt);
   else
     console_say(&con, "done after %ld steps = %ld full epochs + %ld batches, %.0f s (%.0f target "

@@ -51,7 +51,7 @@ typedef struct {
   nmt_model_opts arch;     /* the model options: defaults, the preset's, the command line's */
   train_model_flags flags; /* their parsed values, row by row */
   double lr_recurrent;
-  long mini_batch, mini_batch_words, maxi_batch, max_length;
+  long mini_batch, mini_batch_words, maxi_batch, optimizer_delay, max_length;
   long after_epochs, after_batches, after_tokens, early_stopping, keep_best;
   const char *after, *valid_freq, *save_freq, *log_freq; /* as given: N[u|e|t] */
   train_freq valid_every, save_every, log_every;         /* parsed */
@@ -59,6 +59,7 @@ typedef struct {
   long seed, cpu_threads;
   const char *device;
   double learn_rate, lr_decay, clip_norm, exp_smoothing;
+  double comm_timeout;     /* --comm-timeout: seconds */
   bool resume, overwrite, quiet, dump_config;
   const char *log, *plot;  /* --log FILE (stderr's lines, timestamped), --plot FILE.svg */
   int argc;

@@ -171,26 +171,16 @@ static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, c
 /* DIR/N.svg: the attention picture of line j's best translation (N: the line, 0-based). */
 static int write_svg(stream *s, const line_job *j, long lineno) {
   const nmt_hyp *h = &j->out.hyps[0];
-  nmt_tokens src = {0};
-  char *line = malloc(j->src.len + 1), path[4096];
-  const char **cols = malloc(sizeof *cols * (size_t)(j->n + 1)), **rows = malloc(sizeof *rows * (size_t)(h->n + 1));
-  int st = line && cols && rows ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
-  if (!st) memcpy(line, j->src.s ? j->src.s : "", j->src.len), line[j->src.len] = '\0';
-  if (!st) st = nmt_tokens_split(&src, line, j->src.len);
-  for (int i = 0; !st && i < src.count; i++) line[src.s[i] - line + src.n[i]] = '\0'; /* labels end there */
-  for (int i = 0; !st && i < j->n; i++) cols[i] = i < src.count ? src.s[i] : "";
-  if (!st) cols[j->n] = "</s>";
-  for (int t = 0; !st && t < h->n; t++) rows[t] = nmt_vocab_token(s->tgt, h->ids[t]);
+  char path[4096];
   nmt_strbuf svg = {0};
   nmt_writer *w = NULL;
-  if (!st) st = nmt_attention_svg(&svg, cols, j->n + 1, rows, h->n, j->att);
+  int st = nmt_attention_svg_ids(&svg, j->src.s, j->src.len, j->n, s->tgt, h->ids, h->n, j->att);
   if (!st && snprintf(path, sizeof path, "%s/%ld.svg", s->o->attention_svg, lineno) >= (int)sizeof path)
     st = nmt_fail(NMT_EUSAGE, "%s: too long a folder name", s->o->attention_svg);
   if (!st) st = nmt_writer_open(&w, path, 0);
   if (!st) st = nmt_writer_write(w, svg.s, svg.len);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
-  nmt_tokens_free(&src);
-  free(line), free(cols), free(rows), free(svg.s);
+  free(svg.s);
   return st;
 }
 

@@ -20,7 +20,7 @@ struct serve_http {
   struct MHD_Daemon *d;
   int fd; /* the listening socket */
   serve_batcher *b;
-  const nmt_model *m;
+  const nmt_ensemble *e;
   const serve_args *a;
   atomic_int in_flight; /* requests begun and not yet answered */
   atomic_bool stopping;
@@ -62,7 +62,9 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
     return reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
   }
   serve_req r;
-  int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, !h->m->net.cfg.no_attention);
+  bool attention = true;
+  for (int i = 0; i < h->e->n; i++) attention &= !h->e->model[i].net.cfg.no_attention;
+  int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, attention);
   if (!status) serve_translate(h->b, &r), status = r.status;
   enum MHD_Result ok = status ? reply_error(c, (unsigned)status, r.err) : reply(c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);
@@ -70,7 +72,12 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
 }
 
 static enum MHD_Result health(serve_http *h, struct MHD_Connection *c) {
-  json_t *o = json_pack("{s:s, s:s, s:i}", "status", "ok", "model", h->a->model, "queued", serve_batcher_queued(h->b));
+  nmt_strbuf names = {0}; /* an ensemble's files, space-separated */
+  for (int i = 0; i < h->a->models.n; i++)
+    if ((i && nmt_strbuf_add(&names, " ", 1)) || nmt_strbuf_add(&names, h->a->models.v[i], strlen(h->a->models.v[i])))
+      return free(names.s), MHD_NO;
+  json_t *o = json_pack("{s:s, s:s%, s:i}", "status", "ok", "model", names.s, names.len, "queued", serve_batcher_queued(h->b));
+  free(names.s);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
   return reply(c, MHD_HTTP_OK, s, false);
@@ -145,10 +152,10 @@ static int listen_on(const char *host, long port, int *fd, int *bound) {
   return NMT_OK;
 }
 
-int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_model *m, const serve_args *a, int *port) {
+int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, int *port) {
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
-  *h = (serve_http){.b = b, .m = m, .a = a};
+  *h = (serve_http){.b = b, .e = e, .a = a};
   int st = listen_on(a->host, a->port, &h->fd, port);
   if (!st) {
     h->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC, 0, NULL, NULL,

@@ -6,8 +6,8 @@
  * phase: while one answers its clients and waits for their next sentences,
  * the others decode (a round over all threads at once left every thread idle
  * in those gaps, and its rounds settled into groups of ~15 and ~1 under 16
- * one-sentence clients). A lone sentence, nothing else queued or decoding,
- * gets every thread as BLAS threads: it is decoded at batch-1 speed. */
+ * one-sentence clients). A lane decoding alone, nothing else queued, gets
+ * every thread as BLAS threads: a lone sentence is decoded at batch-1 speed. */
 #include "base/err.h"
 #include "base/pool.h"
 #include "base/strbuf.h"
@@ -270,11 +270,10 @@ static void lane_main(void *ctx, int part, int parts) {
     int beam = b->q[0].r->beam;
     bool taken = take_round(b, l);
     b->decoding += l->njobs, b->busy++;
-    /* BLAS threads are one setting for the process: every thread for a round
-     * too small to share out, alone; one each as soon as two lanes decode (a
-     * wide lane goes on narrower). Not for larger rounds: idle OpenBLAS
-     * threads spin a while, taking the core another lane is about to use. */
-    bool wide = b->busy == 1 && !b->qn && l->njobs < b->lanes;
+    /* BLAS threads are one setting for the process: every thread for a lane
+     * alone (a lone sentence, or a lane whose neighbours wait for their
+     * clients), one each as soon as two decode (a wide lane goes on narrower) */
+    bool wide = b->busy == 1 && !b->qn;
     openblas_set_num_threads(wide ? b->lanes : 1);
     pthread_mutex_unlock(&b->mu);
     nn_parallel_nested(!wide);

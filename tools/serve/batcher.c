@@ -41,16 +41,20 @@ typedef struct {
   float *att; /* (out.hyps[0].n, n + 1) the best hypothesis's attention (nmt_attention's rows) */
 } job;
 
-/* A decoding lane: its thread's decoder, text handling, batch buffers and round. */
+/* A decoding lane: its thread's decoder, text handling, round and buffers. */
 typedef struct {
   nmt_dec dec;
+  const nmt_models *e;
   nmt_text *text;
-  const int **src, **tgt;
-  int *len, *tgt_n;
-  float **att;
-  nmt_nbest *out;
-  job *jobs; /* the round's sentences, by length */
+  job *jobs;  /* the round's sentences, by length */
   int njobs, jobs_cap;
+  int first;  /* jobs[first..njobs): those with ids */
+  const int **src; /* (jobs_cap) their ids, lengths, hypotheses */
+  int *len;
+  nmt_nbest *out;
+  const int **asrc, **tgt; /* (--mini-batch) an attention pass's rows */
+  int *alen, *tgt_n;
+  float **att;
   double round_s; /* how long its last round took */
 } lane;
 
@@ -127,10 +131,17 @@ static void wait_for_round(serve_batcher *b, const lane *l) {
  * (at least one). */
 static bool take_round(serve_batcher *b, lane *l) {
   if (b->qn > l->jobs_cap) {
-    job *j = realloc(l->jobs, sizeof *j * (size_t)b->qn);
-    if (!j) return false;
-    memset(j + l->jobs_cap, 0, sizeof *j * (size_t)(b->qn - l->jobs_cap));
-    l->jobs = j, l->jobs_cap = b->qn;
+    size_t n = (size_t)b->qn;
+    job *j = realloc(l->jobs, sizeof *j * n);
+    if (j) memset(j + l->jobs_cap, 0, sizeof *j * (n - (size_t)l->jobs_cap)), l->jobs = j;
+    const int **src = realloc(l->src, sizeof *src * n);
+    if (src) l->src = src;
+    int *len = realloc(l->len, sizeof *len * n);
+    if (len) l->len = len;
+    nmt_nbest *out = realloc(l->out, sizeof *out * n);
+    if (out) l->out = out;
+    if (!j || !src || !len || !out) return false;
+    l->jobs_cap = b->qn;
   }
   int beam = b->q[0].r->beam, most = share(b), kept = 0;
   long words = 0;
@@ -173,38 +184,35 @@ static int encode_round(serve_batcher *b, lane *l) {
   return NMT_OK;
 }
 
-/* The best hypotheses' attention of jobs [at, at+nb) that ask for alignments. */
-static int align_batch(serve_batcher *b, lane *l, job *jobs, int nb) {
+/* After each mini-batch [at, at + nb) of a lane's round (nmt_decode_share):
+ * the hypotheses into the jobs, and the best ones' attention where asked. */
+static int batch_done(void *ctx, nmt_dec *d, int at, int nb) {
+  lane *l = ctx;
   int R = 0;
-  for (int k = 0; k < nb; k++) {
-    job *j = &jobs[k];
+  for (int k = at; k < at + nb; k++) {
+    job *j = &l->jobs[l->first + k];
+    j->out = l->out[k];
     if (!j->s.r->alignment || !j->out.n) continue;
     free(j->att);
     size_t n = (size_t)j->out.hyps[0].n * (size_t)(j->n + 1);
     if (!(j->att = malloc(sizeof *j->att * (n ? n : 1)))) return nmt_fail(NMT_EIO, "out of memory");
-    l->src[R] = j->ids, l->len[R] = j->n, l->tgt[R] = j->out.hyps[0].ids, l->tgt_n[R] = j->out.hyps[0].n;
+    l->asrc[R] = j->ids, l->alen[R] = j->n, l->tgt[R] = j->out.hyps[0].ids, l->tgt_n[R] = j->out.hyps[0].n;
     l->att[R++] = j->att;
   }
-  return R ? nmt_attention(&l->dec, b->e, l->src, l->len, l->tgt, l->tgt_n, R, l->att) : NMT_OK;
+  return R ? nmt_attention(d, l->e, l->asrc, l->alen, l->tgt, l->tgt_n, R, l->att) : NMT_OK;
 }
 
-/* The lane's round: sorted by length, in mini-batches of --mini-batch (empty
- * sentences left out: their answer is empty). */
+/* The lane's round, sorted by length, empty sentences first and left out
+ * (their answer is empty), in mini-batches of --mini-batch. */
 static int decode_round(serve_batcher *b, lane *l, int beam) {
   int st = encode_round(b, l);
   if (st) return st;
   qsort(l->jobs, (size_t)l->njobs, sizeof *l->jobs, by_length);
-  int first = 0;
-  while (first < l->njobs && !l->jobs[first].n) first++;
+  for (l->first = 0; l->first < l->njobs && !l->jobs[l->first].n;) l->first++;
+  int n = l->njobs - l->first;
+  for (int k = 0; k < n; k++) l->src[k] = l->jobs[l->first + k].ids, l->len[k] = l->jobs[l->first + k].n;
   nmt_search_opts o = {beam, (float)b->a->normalize, (float)b->a->max_length_factor, 0};
-  for (int at = first; !st && at < l->njobs; at += (int)b->a->mini_batch) {
-    int nb = l->njobs - at < b->a->mini_batch ? l->njobs - at : (int)b->a->mini_batch;
-    for (int k = 0; k < nb; k++) l->src[k] = l->jobs[at + k].ids, l->len[k] = l->jobs[at + k].n;
-    st = nmt_search(&l->dec, b->e, l->src, l->len, nb, &o, l->out);
-    for (int k = 0; !st && k < nb; k++) l->jobs[at + k].out = l->out[k];
-    if (!st) st = align_batch(b, l, l->jobs + at, nb);
-  }
-  return st;
+  return nmt_decode_share(&l->dec, b->e, &o, l->src, l->len, n, (int)b->a->mini_batch, 0, 1, l->out, batch_done, l);
 }
 
 /* The alignment of job j's best hypothesis as asked: nmt-decode --alignment
@@ -293,7 +301,7 @@ static void batcher_free(serve_batcher *b) {
     lane *l = &b->l[i];
     nmt_dec_free(&l->dec);
     nmt_text_free(l->text);
-    free(l->src), free(l->tgt), free(l->len), free(l->tgt_n), free(l->att), free(l->out);
+    free(l->src), free(l->len), free(l->out), free(l->asrc), free(l->alen), free(l->tgt), free(l->tgt_n), free(l->att);
     for (int k = 0; k < l->jobs_cap; k++) free(l->jobs[k].ids), free(l->jobs[k].att), free(l->jobs[k].toks.s);
     free(l->jobs);
   }
@@ -312,9 +320,10 @@ int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_a
   for (int i = 0; !st && i < b->lanes; i++) {
     lane *l = &b->l[i];
     st = nmt_text_new(&l->text, b->first, a->models.v[0], !a->bpe_input, !a->no_postprocess);
-    l->src = malloc(sizeof *l->src * B), l->tgt = malloc(sizeof *l->tgt * B), l->len = malloc(sizeof *l->len * B);
-    l->tgt_n = malloc(sizeof *l->tgt_n * B), l->att = malloc(sizeof *l->att * B), l->out = malloc(sizeof *l->out * B);
-    if (!st && (!l->src || !l->tgt || !l->len || !l->tgt_n || !l->att || !l->out)) st = nmt_fail(NMT_EIO, "out of memory");
+    l->e = b->e;
+    l->asrc = malloc(sizeof *l->asrc * B), l->alen = malloc(sizeof *l->alen * B), l->tgt = malloc(sizeof *l->tgt * B);
+    l->tgt_n = malloc(sizeof *l->tgt_n * B), l->att = malloc(sizeof *l->att * B);
+    if (!st && (!l->asrc || !l->alen || !l->tgt || !l->tgt_n || !l->att)) st = nmt_fail(NMT_EIO, "out of memory");
   }
   if (!st && nmt_pool_start(&b->threads, 0, b->lanes, lane_main, b) != b->lanes) {
     st = nmt_fail(NMT_EIO, "cannot start the decoding threads");

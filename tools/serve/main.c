@@ -47,9 +47,10 @@ static int parse_args(serve_args *a, int argc, char **argv) {
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL [options]",
                        "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
-                       "(optional \"beam_size\", \"n_best\", \"alignment\", \"attention\") answers {\"translation\": ...} in the\n"
-                       "same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
-                       "GET / is a page to try the model in a browser.\n"
+                       "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
+                       "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
+                       "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
+                       "websocket protocol (a message of lines in, their translations out).\n"
                        "A bad request gets a 4xx and {\"error\": \"...\"}. SIGTERM finishes the requests in flight\n"
                        "and exits 0. Exit 1 usage, 2 bad model, 3 I/O.",
                        PROG " -m fr-en.bin --port 8080 &\n"

@@ -1,5 +1,6 @@
 /* nmt-serve's pieces: options and start-up (main.c), the HTTP side (http.c),
- * the request's JSON (request.c), the page for a browser (page.c), the batcher whose decoding
+ * the request's JSON (request.c), the page for a browser (page.c), Marian's websocket
+ * protocol (websocket.c), the batcher whose decoding
  * lanes translate the queued sentences of all requests together (batcher.c). */
 #ifndef NMT_SERVE_TOOL_H
 #define NMT_SERVE_TOOL_H
@@ -7,6 +8,7 @@
 #include "decode/ensemble.h"
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #define PROG "nmt-serve"
@@ -62,6 +64,14 @@ void serve_translate(serve_batcher *b, serve_req *r);
 int serve_batcher_queued(serve_batcher *b);
 /* Finish the queued sentences, stop the threads, free b. */
 void serve_batcher_stop(serve_batcher *b);
+
+/* Marian's websocket protocol (websocket.c). The Sec-WebSocket-Accept of a
+ * handshake's key into out; false for a malformed key. */
+bool serve_ws_accept(const char *key, char out[29]);
+/* Serve the upgraded connection fd until the client closes it or *stopping
+ * (extra: bytes already read from it). */
+void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const atomic_bool *stopping, int fd,
+                  const char *extra, size_t extra_n);
 
 /* GET /'s page (page.c). */
 extern const char serve_page[];

@@ -17,9 +17,10 @@ LDFLAGS += -pthread $(SAN)
 # calls the shim, through an object of libnmt.a that it pulls in.
 SPM_LIBS := -Wl,--as-needed -lsentencepiece_train -lsentencepiece -lstdc++ -Wl,--no-as-needed
 LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm $(SPM_LIBS)
-# Libraries only one tool links (LDLIBS_<tool>): the HTTP server and JSON of nmt-serve,
+# Libraries only one tool links (LDLIBS_<tool>): the HTTP server, JSON and SHA-1 (websocket
+# handshakes; nettle comes with libmicrohttpd-dev) of nmt-serve,
 # and the YAML of nmt-train's -c FILE.yml
-LDLIBS_serve := -lmicrohttpd -ljansson
+LDLIBS_serve := -lmicrohttpd -ljansson -lnettle
 LDLIBS_train := -lyaml
 # Open MPI (mpirun -np N nmt-train, docs/distributed.md), found by pkg-config: compiled into
 # lib/dist/comm_mpi.c, which only nmt-train calls; without it the build goes on and a run

@@ -26,23 +26,18 @@ static bool has_unk(const nmt_hyp *h) {
   return false;
 }
 
-/* A decoding thread: its own decoder state and batch buffers. */
-typedef struct {
-  nmt_dec dec;
-  const int **src;
-  int *len;
-  nmt_nbest *out;
-} worker;
-
 typedef struct {
   const nmt_models *e;
   const nmt_vocab *src, *tgt; /* the first model's: the input's ids, the output's */
   const nmt_decode_opts *o;
   int threads;   /* worker threads (or BLAS threads for one batch) */
-  worker *w;     /* (threads) */
+  nmt_dec *dec;  /* (threads) each thread's decoder */
   nmt_text *text;
   line_job *jobs;
   int *order;    /* window lines with tokens, sorted by length */
+  const int **ids; /* (window) their ids, lengths and hypotheses, in that order */
+  int *lens;
+  nmt_nbest *outs;
   long first;    /* input line number (0-based) of jobs[0] */
 } stream;
 
@@ -86,28 +81,37 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
   return st;
 }
 
-/* One worker's share of a window: mini-batches part, part + parts, ... of the
- * sorted lines (lengths ascend, so the shares are even). */
+int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const int *const *src,
+                     const int *len, int n, int mini_batch, int part, int parts, nmt_nbest *out,
+                     nmt_batch_done then, void *ctx) {
+  int st = NMT_OK;
+  for (int at = part * mini_batch; !st && at < n; at += parts * mini_batch) {
+    int nb = n - at < mini_batch ? n - at : mini_batch;
+    st = nmt_search(d, e, src + at, len + at, nb, o, out + at);
+    if (!st && then) st = then(ctx, d, at, nb);
+  }
+  return st;
+}
+
+/* One thread's share of a window, and its error (messages are per thread). */
 typedef struct {
   stream *s;
   int k, status;
-  char msg[512]; /* the error of a worker thread (messages are per thread) */
+  char msg[512];
 } share;
+
+static int window_align(void *ctx, nmt_dec *d, int at, int nb) {
+  stream *s = ctx;
+  for (int b = 0; b < nb; b++) s->jobs[s->order[at + b]].out = s->outs[at + b];
+  return s->o->alignment || s->o->replace_unk || s->o->attention_svg ? align_batch(s, d, s->order + at, nb) : NMT_OK;
+}
 
 static void translate_share(void *ctx, int part, int parts) {
   share *sh = (share *)ctx + part;
   stream *s = sh->s;
-  worker *w = &s->w[part];
-  int B = s->o->mini_batch, st = NMT_OK;
   if (parts > 1) nn_parallel_nested(true);
-  for (int i = part * B; !st && i < sh->k; i += parts * B) {
-    int nb = sh->k - i < B ? sh->k - i : B;
-    for (int b = 0; b < nb; b++) w->src[b] = s->jobs[s->order[i + b]].ids, w->len[b] = s->jobs[s->order[i + b]].n;
-    st = nmt_search(&w->dec, s->e, w->src, w->len, nb, &s->o->search, w->out);
-    for (int b = 0; b < nb; b++) s->jobs[s->order[i + b]].out = w->out[b];
-    if (!st && (s->o->alignment || s->o->replace_unk || s->o->attention_svg))
-      st = align_batch(s, &w->dec, s->order + i, nb);
-  }
+  int st = nmt_decode_share(&s->dec[part], s->e, &s->o->search, s->ids, s->lens, sh->k, s->o->mini_batch, part, parts,
+                            s->outs, window_align, s);
   nn_parallel_nested(false);
   sh->status = st;
   if (st) snprintf(sh->msg, sizeof sh->msg, "%s", nmt_errmsg());
@@ -121,6 +125,7 @@ static int translate_window(stream *s, int n) {
   for (int i = 0; i < n; i++)
     if (s->jobs[i].n) s->order[k++] = i;
   qsort_r(s->order, (size_t)k, sizeof *s->order, by_length, s->jobs);
+  for (int i = 0; i < k; i++) s->ids[i] = s->jobs[s->order[i]].ids, s->lens[i] = s->jobs[s->order[i]].n;
   int batches = (k + s->o->mini_batch - 1) / s->o->mini_batch;
   int parts = batches < s->threads ? (batches ? batches : 1) : s->threads;
   openblas_set_num_threads(parts > 1 ? 1 : s->threads);
@@ -171,26 +176,16 @@ static int write_hyp(stream *s, nmt_writer *w, const line_job *j, long lineno, c
 /* DIR/N.svg: the attention picture of line j's best translation (N: the line, 0-based). */
 static int write_svg(stream *s, const line_job *j, long lineno) {
   const nmt_hyp *h = &j->out.hyps[0];
-  nmt_tokens src = {0};
-  char *line = malloc(j->src.len + 1), path[4096];
-  const char **cols = malloc(sizeof *cols * (size_t)(j->n + 1)), **rows = malloc(sizeof *rows * (size_t)(h->n + 1));
-  int st = line && cols && rows ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
-  if (!st) memcpy(line, j->src.s ? j->src.s : "", j->src.len), line[j->src.len] = '\0';
-  if (!st) st = nmt_tokens_split(&src, line, j->src.len);
-  for (int i = 0; !st && i < src.count; i++) line[src.s[i] - line + src.n[i]] = '\0'; /* labels end there */
-  for (int i = 0; !st && i < j->n; i++) cols[i] = i < src.count ? src.s[i] : "";
-  if (!st) cols[j->n] = "</s>";
-  for (int t = 0; !st && t < h->n; t++) rows[t] = nmt_vocab_token(s->tgt, h->ids[t]);
+  char path[4096];
   nmt_strbuf svg = {0};
   nmt_writer *w = NULL;
-  if (!st) st = nmt_attention_svg(&svg, cols, j->n + 1, rows, h->n, j->att);
+  int st = nmt_attention_svg_ids(&svg, j->src.s, j->src.len, j->n, s->tgt, h->ids, h->n, j->att);
   if (!st && snprintf(path, sizeof path, "%s/%ld.svg", s->o->attention_svg, lineno) >= (int)sizeof path)
     st = nmt_fail(NMT_EUSAGE, "%s: too long a folder name", s->o->attention_svg);
   if (!st) st = nmt_writer_open(&w, path, 0);
   if (!st) st = nmt_writer_write(w, svg.s, svg.len);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
-  nmt_tokens_free(&src);
-  free(line), free(cols), free(rows), free(svg.s);
+  free(svg.s);
   return st;
 }
 
@@ -263,15 +258,10 @@ int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *tex
   int cap = o->mini_batch * o->maxi_batch;
   int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
   stream s = {.e = e, .src = first->src, .tgt = first->tgt, .o = o, .threads = threads, .text = text,
-              .w = calloc((size_t)threads, sizeof(worker)), .jobs = calloc((size_t)cap, sizeof(line_job)), .order = malloc(sizeof(int) * (size_t)cap)};
-  bool ok = s.w && s.jobs && s.order;
-  for (int i = 0; ok && i < threads; i++) {
-    worker *wk = &s.w[i];
-    wk->src = malloc(sizeof *wk->src * (size_t)o->mini_batch);
-    wk->len = malloc(sizeof *wk->len * (size_t)o->mini_batch);
-    wk->out = malloc(sizeof *wk->out * (size_t)o->mini_batch);
-    ok = wk->src && wk->len && wk->out;
-  }
+              .dec = calloc((size_t)threads, sizeof(nmt_dec)), .jobs = calloc((size_t)cap, sizeof(line_job)),
+              .order = malloc(sizeof(int) * (size_t)cap), .ids = malloc(sizeof(int *) * (size_t)cap),
+              .lens = malloc(sizeof(int) * (size_t)cap), .outs = malloc(sizeof(nmt_nbest) * (size_t)cap)};
+  bool ok = s.dec && s.jobs && s.order && s.ids && s.lens && s.outs;
   int st = ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   for (int n; !st && (n = read_window(&s, r, w, cap)) != 0; s.first += n) {
     if (n < 0) st = nmt_errcode();
@@ -279,11 +269,8 @@ int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *tex
     if (!st) st = write_window(&s, n, w);
   }
   for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].att), free(s.jobs[i].src.s);
-  free(s.jobs), free(s.order);
-  for (int i = 0; s.w && i < threads; i++) {
-    nmt_dec_free(&s.w[i].dec);
-    free(s.w[i].src), free(s.w[i].len), free(s.w[i].out);
-  }
-  free(s.w);
+  free(s.jobs), free(s.order), free(s.ids), free(s.lens), free(s.outs);
+  for (int i = 0; s.dec && i < threads; i++) nmt_dec_free(&s.dec[i]);
+  free(s.dec);
   return st;
 }

@@ -31,6 +31,18 @@ typedef struct {
   void *warn_ctx;
 } nmt_decode_opts;
 
+/* One thread's share of sorted sentences: src[i] (len[i] > 0 ids) for i in
+ * [0, n), cut into mini-batches of mini_batch; the thread `part` of `parts`
+ * decodes mini-batches part, part + parts, ... on its decoder d (lengths
+ * ascend, so the shares are even), out[i] each sentence's hypotheses. After
+ * each mini-batch [at, at + nb), then(ctx, d, at, nb) when not NULL (the
+ * attention passes). NMT_OK or the first error. nmt_decode_stream and
+ * nmt-serve's lanes decode through it. */
+typedef int (*nmt_batch_done)(void *ctx, nmt_dec *d, int at, int nb);
+int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const int *const *src,
+                     const int *len, int n, int mini_batch, int part, int parts, nmt_nbest *out,
+                     nmt_batch_done then, void *ctx);
+
 /* Translate r's lines into w with the models e (one, or an ensemble): text is
  * the source and output text handling, first the first model (its
  * vocabularies give the source ids and read the output's). NMT_OK or the first

@@ -3,6 +3,7 @@
 #include "base/err.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { CELL = 24, CHAR_W = 8, PAD = 6 }; /* pixels: a cell, a label character (12px monospace) */
@@ -65,4 +66,22 @@ int nmt_attention_svg(nmt_strbuf *out, const char *const *src, int n_src, const 
   }
   if (!st) st = add(out, "</svg>\n");
   return st ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+}
+
+int nmt_attention_svg_ids(nmt_strbuf *out, const char *src_toks, size_t len, int src_n, const nmt_vocab *v,
+                          const int *ids, int n, const float *att) {
+  nmt_tokens src = {0};
+  char *line = malloc(len + 1);
+  const char **cols = malloc(sizeof *cols * (size_t)(src_n + 1)), **rows = malloc(sizeof *rows * (size_t)(n + 1));
+  int st = line && cols && rows ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) memcpy(line, src_toks ? src_toks : "", len), line[len] = '\0';
+  if (!st) st = nmt_tokens_split(&src, line, len);
+  for (int i = 0; !st && i < src.count; i++) line[src.s[i] - line + src.n[i]] = '\0'; /* labels end there */
+  for (int i = 0; !st && i < src_n; i++) cols[i] = i < src.count ? src.s[i] : "";
+  if (!st) cols[src_n] = "</s>";
+  for (int t = 0; !st && t < n; t++) rows[t] = nmt_vocab_token(v, ids[t]);
+  if (!st) st = nmt_attention_svg(out, cols, src_n + 1, rows, n, att);
+  nmt_tokens_free(&src);
+  free(line), free(cols), free(rows);
+  return st;
 }

@@ -7,6 +7,7 @@
 #include "base/utf8.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char magic[8] = {'N', 'M', 'T', 'T', 'S', 'T', 'R', 'M'};
 enum { FIXED = 3,                  /* dtype, rank, name length */
@@ -291,7 +292,9 @@ void nmt_ts_reader_close(nmt_ts_reader *r) {
 
 int nmt_ts_sniff(const char *path, bool *is_stream) {
   *is_stream = false;
-  if (!path || !strcmp(path, "-")) return NMT_OK;
+  struct stat sb;
+  /* a pipe (stdin, <(...)) read here would lose its first bytes to the real reader */
+  if (!path || !strcmp(path, "-") || (!stat(path, &sb) && !S_ISREG(sb.st_mode))) return NMT_OK;
   nmt_ts_reader r = {0};
   int st = nmt_reader_open(&r.in, path);
   if (st) return st;

@@ -63,7 +63,7 @@ const char *nmt_ts_name(const nmt_ts_reader *r);
 void nmt_ts_reader_close(nmt_ts_reader *r);
 
 /* Whether path begins with the tensor stream magic (after zstd is undone).
- * stdin is never peeked at: false. NMT_OK or NMT_EIO. */
+ * stdin and other pipes are never peeked at: false. NMT_OK or NMT_EIO. */
 int nmt_ts_sniff(const char *path, bool *is_stream);
 
 #endif

@@ -9,6 +9,7 @@
 #include "io/tsv.h"
 #include "models/model.h"
 #include "score_tool.h"
+#include "text/tstream_ids.h"
 #include "tool.h"
 #include <cblas.h>
 #include <math.h>
@@ -16,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the pairs come from: two line-aligned files, or a TSV of two fields. */
+/* Where the pairs come from: two line-aligned files (BPE'd text or id streams,
+ * `nmt-bpe apply --ids`), or a TSV of two fields. */
 typedef struct {
-  nmt_reader *src, *tgt;
+  nmt_id_reader *src, *tgt;
   nmt_tsv *tsv;
 } pair_input;
 
@@ -48,7 +50,8 @@ static int parse_args(score_args *a, int argc, char **argv) {
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "BLAS threads (the cores)", .min = 1, .max = 256},
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL... SRC TGT [options]   or   -m MODEL... --tsv PAIRS   or   -m MODEL... SRC --n-best NBEST",
-                       "Score each target sentence given its source with a model (BPE'd text, as nmt-train reads it):\n"
+                       "Score each target sentence given its source with a model (BPE'd text, or id streams from\n"
+                       "nmt-bpe apply --ids, as nmt-train reads them):\n"
                        "the log-probability, </s> included, one line per pair in order. Several models score as an\n"
                        "ensemble, as nmt-decode's. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
                        PROG " -m fr-en.bin test.bpe.fr test.bpe.en > scores\n"
@@ -94,6 +97,18 @@ static int encode(const nmt_vocab *v, const char *text, size_t len, const char *
   return nmt_vocab_encode(v, text, len, ids, n, cap);
 }
 
+/* ids[0..n) into *to (the reader's buffer lasts until its next call). */
+static int keep(const int *ids, int n, int **to, int *to_n, int *cap) {
+  if (n > *cap) {
+    int *p = realloc(*to, sizeof *p * (size_t)n);
+    if (!p) return nmt_fail(NMT_EIO, "out of memory");
+    *to = p, *cap = n;
+  }
+  if (n) memcpy(*to, ids, sizeof *ids * (size_t)n);
+  *to_n = n;
+  return NMT_OK;
+}
+
 /* The next pair into p: 1, 0 at the end of both sides, or -1 with the error set. */
 static int next_pair(pair_input *in, const nmt_model *m, pair_ids *p) {
   if (in->tsv) {
@@ -108,22 +123,18 @@ static int next_pair(pair_input *in, const nmt_model *m, pair_ids *p) {
       return -1;
     return 1;
   }
-  char *s, *t;
-  size_t sn, tn;
-  int rs = nmt_reader_next(in->src, &s, &sn);
-  if (rs < 0 || (rs && encode(m->src, s, sn, nmt_reader_name(in->src), nmt_reader_lineno(in->src), &p->src,
-                              &p->src_n, &p->src_cap)))
-    return -1;
-  int rt = nmt_reader_next(in->tgt, &t, &tn);
+  const int *s, *t;
+  int sn, tn;
+  int rs = nmt_id_reader_next(in->src, &s, &sn);
+  if (rs < 0 || (rs && keep(s, sn, &p->src, &p->src_n, &p->src_cap))) return -1;
+  int rt = nmt_id_reader_next(in->tgt, &t, &tn);
   if (rt < 0) return -1;
   if (rs != rt) {
-    nmt_reader *longer = rs ? in->src : in->tgt, *shorter = rs ? in->tgt : in->src;
-    return nmt_fail(NMT_EINPUT, "%s has more lines than %s (%ld)", nmt_reader_name(longer), nmt_reader_name(shorter),
-                    nmt_reader_lineno(shorter)), -1;
+    nmt_id_reader *longer = rs ? in->src : in->tgt, *shorter = rs ? in->tgt : in->src;
+    return nmt_fail(NMT_EINPUT, "%s has more lines than %s (%ld)", nmt_id_reader_name(longer),
+                    nmt_id_reader_name(shorter), nmt_id_reader_count(shorter)), -1;
   }
-  if (rt && encode(m->tgt, t, tn, nmt_reader_name(in->tgt), nmt_reader_lineno(in->tgt), &p->tgt, &p->tgt_n,
-                   &p->tgt_cap))
-    return -1;
+  if (rt && keep(t, tn, &p->tgt, &p->tgt_n, &p->tgt_cap)) return -1;
   return rs;
 }
 
@@ -192,13 +203,17 @@ int main(int argc, char **argv) {
   if ((st = nmt_ensemble_load(&m, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
   pair_input in = {0};
   nmt_writer *w = NULL;
-  st = a.tsv ? nmt_tsv_open(&in.tsv, a.tsv, NMT_TSV) : nmt_reader_open(&in.src, a.files.v[0]);
-  if (!st && !a.tsv) st = nmt_reader_open(&in.tgt, a.nbest ? a.nbest : a.files.v[1]);
+  nmt_reader *nb_src = NULL, *nb = NULL; /* --n-best: the sources and the list, text */
+  if (a.tsv) st = nmt_tsv_open(&in.tsv, a.tsv, NMT_TSV);
+  else if (a.nbest) st = nmt_reader_open(&nb_src, a.files.v[0]), st = st ? st : nmt_reader_open(&nb, a.nbest);
+  else if (!(st = nmt_id_reader_open(&in.src, a.files.v[0], m.model[0].src)))
+    st = nmt_id_reader_open(&in.tgt, a.files.v[1], m.model[0].tgt);
   if (!st) st = nmt_writer_open(&w, a.output, a.zstd ? NMT_W_ZSTD : 0);
-  if (!st) st = a.nbest ? score_nbest(&m, &a, in.src, in.tgt, w) : score_all(&m, &a, &in, w);
+  if (!st) st = a.nbest ? score_nbest(&m, &a, nb_src, nb, w) : score_all(&m, &a, &in, w);
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
-  if (in.src) nmt_reader_close(in.src);
-  if (in.tgt) nmt_reader_close(in.tgt);
+  nmt_id_reader_close(in.src), nmt_id_reader_close(in.tgt);
+  if (nb_src) nmt_reader_close(nb_src);
+  if (nb) nmt_reader_close(nb);
   if (in.tsv) nmt_tsv_close(in.tsv);
   nmt_ensemble_free(&m);
   free(a.files.v), free(a.models.v), free(a.weights.v);

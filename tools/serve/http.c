@@ -1,7 +1,8 @@
 /* The HTTP side (libmicrohttpd, a thread per connection: a request's thread
  * waits while the batcher translates its sentences). Every answer is one line
  * of JSON; a problem is {"error": "..."} with a 4xx status, and the server
- * goes on serving. GET / is a page for trying the model in a browser. */
+ * goes on serving. GET / is a page for trying the model in a browser; GET
+ * /translate with Upgrade: websocket is Marian's protocol (websocket.c). */
 #include "base/err.h"
 #include "base/strbuf.h"
 #include "serve_tool.h"
@@ -20,7 +21,7 @@ struct serve_http {
   struct MHD_Daemon *d;
   int fd; /* the listening socket */
   serve_batcher *b;
-  const nmt_model *m;
+  const nmt_ensemble *e;
   const serve_args *a;
   atomic_int in_flight; /* requests begun and not yet answered */
   atomic_bool stopping;
@@ -55,6 +56,39 @@ static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, co
   return reply(c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE);
 }
 
+/* Every model has attention: "alignment" may be asked. */
+static bool has_attention(const serve_http *h) {
+  bool attention = true;
+  for (int i = 0; i < h->e->n; i++) attention &= !h->e->model[i].net.cfg.no_attention;
+  return attention;
+}
+
+static void on_upgraded(void *cls, struct MHD_Connection *c, void *state, const char *extra, size_t extra_n,
+                        MHD_socket fd, struct MHD_UpgradeResponseHandle *urh) {
+  serve_http *h = cls;
+  serve_ws_run(h->b, h->a, has_attention(h), &h->stopping, fd, extra, extra_n);
+  MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+/* GET /translate with Upgrade: websocket (marian-server's clients): 101 and on_upgraded. */
+static enum MHD_Result websocket(serve_http *h, struct MHD_Connection *c) {
+  char accept[29];
+  const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Key");
+  if (!serve_ws_accept(key, accept)) return reply_error(c, MHD_HTTP_BAD_REQUEST, "a websocket handshake without a valid Sec-WebSocket-Key");
+  struct MHD_Response *r = MHD_create_response_for_upgrade(on_upgraded, h);
+  if (!r) return MHD_NO;
+  MHD_add_response_header(r, MHD_HTTP_HEADER_UPGRADE, "websocket");
+  MHD_add_response_header(r, "Sec-WebSocket-Accept", accept);
+  enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_SWITCHING_PROTOCOLS, r);
+  MHD_destroy_response(r);
+  return ok;
+}
+
+static bool wants_websocket(struct MHD_Connection *c) {
+  const char *up = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_UPGRADE);
+  return up && strcasestr(up, "websocket");
+}
+
 static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const upload *u) {
   if (u->too_big) {
     char msg[128];
@@ -62,7 +96,7 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
     return reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
   }
   serve_req r;
-  int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, !h->m->net.cfg.no_attention);
+  int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
   if (!status) serve_translate(h->b, &r), status = r.status;
   enum MHD_Result ok = status ? reply_error(c, (unsigned)status, r.err) : reply(c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);
@@ -70,7 +104,12 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
 }
 
 static enum MHD_Result health(serve_http *h, struct MHD_Connection *c) {
-  json_t *o = json_pack("{s:s, s:s, s:i}", "status", "ok", "model", h->a->model, "queued", serve_batcher_queued(h->b));
+  nmt_strbuf names = {0}; /* an ensemble's files, space-separated */
+  for (int i = 0; i < h->a->models.n; i++)
+    if ((i && nmt_strbuf_add(&names, " ", 1)) || nmt_strbuf_add(&names, h->a->models.v[i], strlen(h->a->models.v[i])))
+      return free(names.s), MHD_NO;
+  json_t *o = json_pack("{s:s, s:s%, s:i}", "status", "ok", "model", names.s, names.len, "queued", serve_batcher_queued(h->b));
+  free(names.s);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
   return reply(c, MHD_HTTP_OK, s, false);
@@ -102,6 +141,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return MHD_YES;
   }
   bool get = !strcmp(method, MHD_HTTP_METHOD_GET), post = !strcmp(method, MHD_HTTP_METHOD_POST);
+  if (!strcmp(url, "/translate") && get && wants_websocket(c)) return websocket(h, c);
   if (!strcmp(url, "/translate"))
     return post ? translate(h, c, u) : reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "/translate takes POST");
   if (!strcmp(url, "/") && get) {
@@ -145,13 +185,13 @@ static int listen_on(const char *host, long port, int *fd, int *bound) {
   return NMT_OK;
 }
 
-int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_model *m, const serve_args *a, int *port) {
+int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, int *port) {
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
-  *h = (serve_http){.b = b, .m = m, .a = a};
+  *h = (serve_http){.b = b, .e = e, .a = a};
   int st = listen_on(a->host, a->port, &h->fd, port);
   if (!st) {
-    h->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC, 0, NULL, NULL,
+    h->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_UPGRADE, 0, NULL, NULL,
                             on_request, h, MHD_OPTION_LISTEN_SOCKET, h->fd, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
                             MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_END);
     if (!h->d) st = nmt_fail(NMT_EIO, "cannot start the HTTP server"), close(h->fd);

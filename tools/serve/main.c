@@ -1,5 +1,6 @@
-/* nmt-serve: an HTTP/JSON translation server; the model is loaded once, and the
- * sentences of concurrent requests are decoded together (batcher.c). */
+/* nmt-serve: an HTTP/JSON translation server; the model (or an ensemble) is
+ * loaded once, and the sentences of concurrent requests are decoded together
+ * (batcher.c). */
 #include "base/cli.h"
 #include "base/err.h"
 #include "decode/stream.h"
@@ -20,7 +21,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
                     .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000, .beam = 5,
                     .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32"};
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "model or checkpoint from nmt-train (required)"},
+      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
+       .once = true},
+      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
       {"host", 0, NMT_OPT_STR, &a->host, "ADDR", "IPv4 address to listen on (127.0.0.1; 0.0.0.0: every interface)"},
       {"port", 'p', NMT_OPT_INT, &a->port, "N", "TCP port (8080); 0 picks a free one, told on stderr", .min = 0, .max = 65535},
       {"threads", 0, NMT_OPT_INT, &a->threads, "N", "decoding threads (the cores, at most 8)", .min = 1, .max = NMT_MAX_DECODE_THREADS},
@@ -44,18 +47,21 @@ static int parse_args(serve_args *a, int argc, char **argv) {
       {0}};
   const nmt_cli cli = {PROG, "-m MODEL [options]",
                        "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
-                       "(optional \"beam_size\", \"n_best\", \"alignment\") answers {\"translation\": ...} in the same shape;\n"
-                       "plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200.\n"
+                       "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
+                       "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
+                       "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
+                       "websocket protocol (a message of lines in, their translations out).\n"
                        "A bad request gets a 4xx and {\"error\": \"...\"}. SIGTERM finishes the requests in flight\n"
                        "and exits 0. Exit 1 usage, 2 bad model, 3 I/O.",
                        PROG " -m fr-en.bin --port 8080 &\n"
-                       "  curl -s localhost:8080/translate -d '{\"text\": \"Bonjour le monde !\"}'",
+                       "  curl -s localhost:8080/translate -d '{\"text\": \"Bonjour le monde !\"}'\n"
+                       "  " PROG " -m a.bin b.bin --weights 0.6 0.4   (an ensemble, as nmt-decode's)",
                        opts, false};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
-  if (!st && !a->model) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
+  if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (!st && a->beam > a->max_beam) st = nmt_fail(NMT_EUSAGE, "--beam-size %ld is over --max-beam-size %ld", a->beam, a->max_beam);
   struct in_addr ip;
   if (!st && inet_pton(AF_INET, a->host, &ip) != 1)
@@ -92,22 +98,26 @@ int main(int argc, char **argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, NULL), sigaction(SIGINT, &sa, NULL);
   signal(SIGPIPE, SIG_IGN); /* a client that hangs up is that connection's problem only */
-  nmt_model m;
-  if ((st = nmt_model_load(&m, a.model)) || (st = nmt_model_open_spm(&m, a.model))) nmt_die(PROG, st);
-  if (!a.bpe_input && (!m.tok.src_lang[0] || !m.bpe_codes))
+  nmt_ensemble e;
+  if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
+  const nmt_model *m = &e.model[0]; /* it reads the requests' text */
+  if (!a.bpe_input && (!m->tok.src_lang[0] || !m->bpe_codes))
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: plain-text requests need a model with tokenizer settings and BPE codes "
-                                       "(nmt-train --src-lang, --tgt-lang, --bpe-codes); BPE'd requests: --bpe-input", a.model));
-  if (!strcmp(a.gemm_type, "int8") && (st = nn_params_quantize(&m.params))) nmt_die(PROG, st);
+                                       "(nmt-train --src-lang, --tgt-lang, --bpe-codes); BPE'd requests: --bpe-input",
+                           a.models.v[0]));
+  for (int i = 0; i < e.n && !strcmp(a.gemm_type, "int8"); i++)
+    if ((st = nn_params_quantize(&e.model[i].params))) nmt_die(PROG, st);
   serve_batcher *b;
   serve_http *h;
   int port;
-  if ((st = serve_batcher_start(&b, &m, &a))) nmt_die(PROG, st);
-  if ((st = serve_http_start(&h, b, &m, &a, &port))) nmt_die(PROG, st);
+  if ((st = serve_batcher_start(&b, &e, &a))) nmt_die(PROG, st);
+  if ((st = serve_http_start(&h, b, &e, &a, &port))) nmt_die(PROG, st);
   fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
   wait_for_stop();
   fprintf(stderr, "%s: stopping: finishing the requests in flight\n", PROG);
   serve_http_stop(h);
   serve_batcher_stop(b);
-  nmt_model_free(&m);
+  nmt_ensemble_free(&e);
+  free(a.models.v), free(a.weights.v);
   return 0;
 }

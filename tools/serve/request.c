@@ -1,6 +1,6 @@
 /* A translation request's JSON in and out: {"text": "s" | ["s", ...], "beam_size": K,
- * "n_best": bool, "alignment": bool} -> {"translation": ..., "n_best": ...,
- * "alignment": ...}, each answer field in the shape "text" had. */
+ * "n_best": bool, "alignment": bool | "hard" | "soft" | "svg"} -> {"translation":
+ * ..., "n_best": ..., "alignment": ...}, each answer field in the shape "text" had. */
 #include "serve_tool.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +39,15 @@ static int take_sentence(serve_req *r, int i, json_t *v, const serve_args *a) {
   return 0;
 }
 
+/* "alignment"'s value, or -1. */
+static int alignment_kind(const json_t *v) {
+  static const char *const kinds[] = {"hard", "soft", "svg"};
+  if (json_is_boolean(v)) return json_is_true(v) ? SERVE_ALIGN_HARD : SERVE_ALIGN_NONE;
+  for (int k = 0; json_is_string(v) && k < 3; k++)
+    if (!strcmp(json_string_value(v), kinds[k])) return SERVE_ALIGN_HARD + k;
+  return -1;
+}
+
 int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention) {
   *r = (serve_req){.beam = (int)a->beam};
   json_error_t e;
@@ -52,9 +61,13 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
       if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > a->max_beam)
         return bad(r, 400, "\"beam_size\": expected an integer from 1 to %ld (--max-beam-size)", a->max_beam);
       r->beam = (int)json_integer_value(v);
-    } else if (!strcmp(key, "n_best") || !strcmp(key, "alignment")) {
-      if (!json_is_boolean(v)) return bad(r, 400, "\"%s\": expected true or false", key);
-      *(key[0] == 'n' ? &r->n_best : &r->alignment) = json_is_true(v);
+    } else if (!strcmp(key, "n_best")) {
+      if (!json_is_boolean(v)) return bad(r, 400, "\"n_best\": expected true or false");
+      r->n_best = json_is_true(v);
+    } else if (!strcmp(key, "alignment")) {
+      int k = alignment_kind(v);
+      if (k < 0) return bad(r, 400, "\"alignment\": expected true, false, \"hard\", \"soft\" or \"svg\"");
+      r->alignment = (serve_align)k;
     } else if (strcmp(key, "text")) {
       return bad(r, 400, "unknown field \"%s\" (known: text, beam_size, n_best, alignment)", key);
     }

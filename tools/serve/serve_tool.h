@@ -1,22 +1,31 @@
 /* nmt-serve's pieces: options and start-up (main.c), the HTTP side (http.c),
- * the request's JSON (request.c), the page for a browser (page.c), the batcher that translates the queued
- * sentences of all requests together (batcher.c). */
+ * the request's JSON (request.c), the page for a browser (page.c), Marian's websocket
+ * protocol (websocket.c), the batcher whose decoding
+ * lanes translate the queued sentences of all requests together (batcher.c). */
 #ifndef NMT_SERVE_TOOL_H
 #define NMT_SERVE_TOOL_H
-#include "models/model.h"
+#include "base/cli.h"
+#include "decode/ensemble.h"
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #define PROG "nmt-serve"
 
 typedef struct {
-  const char *model, *host, *gemm_type;
+  nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
+  const char *host, *gemm_type;
   long port, threads, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
   long beam, max_beam;
   double normalize, max_length_factor;
   bool bpe_input, no_postprocess;
 } serve_args;
+
+/* A request's "alignment": none, false; hard, true or "hard" ("s-t ..."); soft
+ * (nmt-decode --alignment soft's weights); svg, the attention heatmap of
+ * nmt-decode --attention-svg, an SVG document. */
+typedef enum { SERVE_ALIGN_NONE, SERVE_ALIGN_HARD, SERVE_ALIGN_SOFT, SERVE_ALIGN_SVG } serve_align;
 
 /* One POST /translate: its sentences and, once translated, their answers. */
 typedef struct {
@@ -26,9 +35,10 @@ typedef struct {
   int *words;         /* (n) space-separated words of each */
   bool list;          /* "text" was a list: the answer is one too */
   int beam;
-  bool n_best, alignment;
+  bool n_best;
+  serve_align alignment;
   /* Set by the batcher, each (n) JSON array: */
-  json_t *out, *nbest, *align; /* best translations; [{translation, score}] lists; "s-t ..." strings */
+  json_t *out, *nbest, *align; /* best translations; [{translation, score}] lists; alignments */
   int left;           /* sentences not yet answered */
   int status;         /* 0, or the HTTP status of a failure (err says why) */
   char err[256];
@@ -45,22 +55,30 @@ void serve_req_free(serve_req *r);
 
 typedef struct serve_batcher serve_batcher;
 
-/* Start the batcher thread over model m (which must outlive it).
+/* Start the decoding threads over the models e (which must outlive them).
  * NMT_OK or an error (message set). */
-int serve_batcher_start(serve_batcher **b, const nmt_model *m, const serve_args *a);
+int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a);
 /* Queue r's sentences and wait until all are answered (r->status says how). */
 void serve_translate(serve_batcher *b, serve_req *r);
 /* Sentences queued and not yet taken. */
 int serve_batcher_queued(serve_batcher *b);
-/* Finish the queued sentences, stop the thread, free b. */
+/* Finish the queued sentences, stop the threads, free b. */
 void serve_batcher_stop(serve_batcher *b);
+
+/* Marian's websocket protocol (websocket.c). The Sec-WebSocket-Accept of a
+ * handshake's key into out; false for a malformed key. */
+bool serve_ws_accept(const char *key, char out[29]);
+/* Serve the upgraded connection fd until the client closes it or *stopping
+ * (extra: bytes already read from it). */
+void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const atomic_bool *stopping, int fd,
+                  const char *extra, size_t extra_n);
 
 /* GET /'s page (page.c). */
 extern const char serve_page[];
 
 /* The HTTP side: listen on a->host:a->port, answer until serve_http_stop. */
 typedef struct serve_http serve_http;
-int serve_http_start(serve_http **h, serve_batcher *b, const nmt_model *m, const serve_args *a, int *port);
+int serve_http_start(serve_http **h, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, int *port);
 /* Stop accepting, wait for the requests in flight, close. */
 void serve_http_stop(serve_http *h);
 

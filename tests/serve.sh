@@ -4,6 +4,10 @@
 # post PATH JSON: POST JSON to PATH with curl; prints "STATUS BODY".
 # get PATH: the same for a GET.
 # serve_stop: SIGTERM (unless it was sent already); waits (20 s at most) and returns the server's exit status.
+# nbest_close FILE: standard input, an n-best list ("i ||| hyp ||| F0= s ||| s"), against FILE
+#   (nmt-decode's): the same hypotheses in the same order, totals within 1e-4. The server
+#   batches other sentences together than nmt-decode does, and a GEMM of another shape may
+#   round the last bits of a score otherwise (OpenBLAS's Haswell kernels do).
 # The server is killed when the case's shell exits, whatever happened.
 serve_start() {
   : >"$TMP/serve.err"
@@ -37,4 +41,13 @@ serve_stop() {
   while kill -0 $SERVE_PID 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
   kill -0 $SERVE_PID 2>/dev/null && { echo "serve.sh: nmt-serve still running 20 s after SIGTERM" >&2; return 1; }
   wait $SERVE_PID
+}
+
+nbest_close() {
+  awk -F' [|][|][|] ' -v ref="$1" '
+    { if ((getline line < ref) <= 0) { print "more lines than " ref; bad = 1; exit }
+      split(line, r, / [|][|][|] /)
+      d = $4 - r[4]; if (d < 0) d = -d
+      if ($1 != r[1] || $2 != r[2] || d > 1e-4) { print NR ": " $0 " against " line; bad = 1; exit } }
+    END { if (!bad && (getline line < ref) > 0) { print "fewer lines than " ref; bad = 1 }; exit bad }'
 }

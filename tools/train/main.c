@@ -22,8 +22,10 @@ static volatile sig_atomic_t stop_signal;
 static nmt_comm *comm; /* the ranks under mpirun, else this process alone */
 
 /* The end of a run that failed. An error the ranks decided together (the same
- * on all) is printed once, by rank 0, and every rank ends normally; one rank's
- * own error ends the whole job, since the others may be waiting for it. */
+ * on all) is printed once, by rank 0, whose status is the job's: the other
+ * ranks end with 0, since mpirun ends the job at the first non-zero exit and
+ * could stop rank 0 before it printed. One rank's own error ends the whole job,
+ * since the others may be waiting for it. */
 static _Noreturn void die(int st) {
   if (comm->size == 1) nmt_die(PROG, st);
   int rank = comm->rank;
@@ -33,7 +35,7 @@ static _Noreturn void die(int st) {
   }
   nmt_comm_close(comm);
   if (rank == 0) nmt_die(PROG, st);
-  exit(st);
+  exit(0);
 }
 
 /* The watchdog's verdict, from its thread: this rank waited too long for the

@@ -84,6 +84,11 @@ async function main() {
   await send('Browser.close').catch(() => {});
 }
 
-// the profile goes once chromium has stopped writing to it
-chrome.on('exit', () => fs.rmSync(profile, { recursive: true, force: true }));
+// the profile goes once chromium has stopped writing to it; its helper processes may still
+// write for a moment (ENOTEMPTY), and the test runner removes the case's folder anyway
+chrome.on('exit', () => {
+  try {
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {}
+});
 main().then(() => clearTimeout(deadline), (e) => fail(e.message)).finally(() => chrome.kill());

@@ -53,7 +53,8 @@ int nmt_comm_scatter_parts(nmt_comm *c, float *const *parts, const int *counts, 
   if (!st) st = reserve(&c->recv, &c->recv_cap, (size_t)total * shard);
   for (int r = 0; r < c->size && !st; r++) {
     nmt_comm_shard(c, n, r, &lo, &hi);
-    for (int k = 0; k < mine; k++) memcpy(c->send + sdispl[r] + (size_t)k * (hi - lo), parts[k] + lo, (hi - lo) * sizeof(float));
+    for (int k = 0; k < mine && hi > lo; k++)
+      memcpy(c->send + sdispl[r] + (size_t)k * (hi - lo), parts[k] + lo, (hi - lo) * sizeof(float));
   }
   at = 0;
   for (int r = 0; r < c->size; r++) rdispl[r] = at, rcount[r] = (size_t)counts[r] * shard, at += rcount[r];

@@ -28,7 +28,7 @@ static void publish(nmt_comm *c, const void *buf, const size_t *count, const siz
 
 static int allgather(nmt_comm *c, const void *mine, void *all, size_t n) {
   publish(c, mine, NULL, NULL);
-  for (int r = 0; r < RANKS; r++) memcpy((char *)all + n * (size_t)r, shared.buf[r], n);
+  for (int r = 0; r < RANKS && n; r++) memcpy((char *)all + n * (size_t)r, shared.buf[r], n);
   pthread_barrier_wait(&shared.bar);
   return NMT_OK;
 }
@@ -38,7 +38,8 @@ static int alltoallv(nmt_comm *c, const float *send, const size_t *scount, const
   publish(c, send, scount, sdispl);
   for (int r = 0; r < RANKS; r++) {
     CHECK(shared.count[r][c->rank] == rcount[r]);
-    memcpy(recv + rdispl[r], (const float *)shared.buf[r] + shared.displ[r][c->rank], rcount[r] * sizeof(float));
+    if (rcount[r]) /* a rank holding no part sends nothing, maybe from NULL */
+      memcpy(recv + rdispl[r], (const float *)shared.buf[r] + shared.displ[r][c->rank], rcount[r] * sizeof(float));
   }
   pthread_barrier_wait(&shared.bar);
   return NMT_OK;
@@ -47,7 +48,7 @@ static int alltoallv(nmt_comm *c, const float *send, const size_t *scount, const
 static int allgatherv(nmt_comm *c, float *buf, const size_t *count, const size_t *displ) {
   publish(c, buf, count, displ);
   for (int r = 0; r < RANKS; r++)
-    if (r != c->rank) memcpy(buf + displ[r], (const float *)shared.buf[r] + displ[r], count[r] * sizeof(float));
+    if (r != c->rank && count[r]) memcpy(buf + displ[r], (const float *)shared.buf[r] + displ[r], count[r] * sizeof(float));
   pthread_barrier_wait(&shared.bar);
   return NMT_OK;
 }

@@ -2,7 +2,6 @@
 #include "decode/align.h"
 #include "base/err.h"
 #include "decode/forced.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,28 +12,18 @@ int nmt_attention_argmax(const float *row, int n) {
   return best;
 }
 
-/* Append printf's text to out. */
-static int add(nmt_strbuf *out, const char *fmt, ...) {
-  char item[64];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(item, sizeof item, fmt, ap);
-  va_end(ap);
-  return nmt_strbuf_add(out, item, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
-}
-
 int nmt_attention_text(nmt_strbuf *out, const float *att, int n_tgt, int n_src, nmt_align_kind kind, float threshold) {
   int st = NMT_OK;
   const char *sep = "";
   for (int t = 0; t < n_tgt && !st; t++) {
     const float *row = att + (size_t)t * (n_src + 1);
     if (kind == NMT_ALIGN_SOFT) {
-      for (int s = 0; s <= n_src && !st; s++) st = add(out, "%s%g", s ? "," : t ? " " : "", (double)row[s]);
+      for (int s = 0; s <= n_src && !st; s++) st = nmt_strbuf_addf(out, "%s%g", s ? "," : t ? " " : "", (double)row[s]);
       continue;
     }
     int best = nmt_attention_argmax(row, n_src);
     for (int s = 0; s < n_src && !st; s++)
-      if (kind == NMT_ALIGN_HARD ? s == best : row[s] > threshold) st = add(out, "%s%d-%d", sep, s, t), sep = " ";
+      if (kind == NMT_ALIGN_HARD ? s == best : row[s] > threshold) st = nmt_strbuf_addf(out, "%s%d-%d", sep, s, t), sep = " ";
   }
   return st;
 }

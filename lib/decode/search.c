@@ -22,6 +22,7 @@ typedef struct {
   bool *done;     /* (B) */
   int *sent;      /* (B) the input sentence each row block belongs to */
   bool *live;     /* (R) rows with a live hypothesis: the decoder scores only these */
+  float *base;       /* (R) score of the live rows, -INFINITY elsewhere: whose expansions count */
   float *cand_score; /* (B, 2K) each sentence's best expansions (nmt_dec_candidates) */
   int *cand_index;
 } search;
@@ -124,9 +125,12 @@ static int drop_done(search *s, nmt_dec *d, int t) {
 static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
   int V = d->V, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
-    for (int r = 0; r < s->R; r++) s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
+    for (int r = 0; r < s->R; r++) {
+      s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
+      s->base[r] = s->live[r] ? s->score[r] : -INFINITY; /* a finished sentence's rows cost nothing */
+    }
     if ((st = nmt_dec_step(d, s->prev, &(nmt_step_args){.live = s->live, .shortlist = o->shortlist, .candidates = true})) ||
-        (st = nmt_dec_candidates(d, s->score, 2 * s->K, s->cand_score, s->cand_index)))
+        (st = nmt_dec_candidates(d, s->base, 2 * s->K, s->cand_score, s->cand_index)))
       break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
@@ -170,13 +174,14 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
   s.prev = malloc(sizeof *s.prev * (size_t)R);
   s.from = malloc(sizeof *s.from * (size_t)R);
   s.done = calloc((size_t)B, sizeof *s.done);
+  s.base = malloc(sizeof *s.base * (size_t)R);
   s.cand_score = malloc(sizeof *s.cand_score * (size_t)B * 2 * K);
   s.cand_index = malloc(sizeof *s.cand_index * (size_t)B * 2 * K);
   s.sent = malloc(sizeof *s.sent * (size_t)B);
   s.live = malloc(sizeof *s.live * (size_t)R);
   for (int b = 0; s.sent && b < B; b++) s.sent[b] = b;
   int *x = len ? source_batch(src, src_n, B, S, len) : NULL;
-  int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.cand_score &&
+  int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.base && s.cand_score &&
                    s.cand_index && s.sent && s.live
                ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   memset(out, 0, sizeof *out * (size_t)B);
@@ -188,7 +193,7 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
   if (!st) st = run(&s, d, o, out);
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
-  free(s.prev), free(s.from), free(s.done), free(s.cand_score), free(s.cand_index), free(s.sent), free(s.live);
+  free(s.prev), free(s.from), free(s.done), free(s.base), free(s.cand_score), free(s.cand_index), free(s.sent), free(s.live);
   return st;
 }
 

@@ -1,21 +1,11 @@
 /* Attention heatmaps; see decode/svg.h. */
 #include "decode/svg.h"
 #include "base/err.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { CELL = 24, CHAR_W = 8, PAD = 6 }; /* pixels: a cell, a label character (12px monospace) */
-
-static int add(nmt_strbuf *out, const char *fmt, ...) {
-  char s[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(s, sizeof s, fmt, ap);
-  va_end(ap);
-  return n < 0 || (size_t)n >= sizeof s || nmt_strbuf_add(out, s, (size_t)n) ? NMT_EIO : NMT_OK;
-}
 
 /* Text with XML's five special characters escaped. */
 static int add_text(nmt_strbuf *out, const char *t) {
@@ -43,28 +33,28 @@ int nmt_attention_svg(nmt_strbuf *out, const char *const *src, int n_src, const 
                       const float *att) {
   int x0 = label_width(tgt, n_tgt), y0 = label_width(src, n_src), W = x0 + n_src * CELL + PAD,
       H = y0 + n_tgt * CELL + PAD;
-  int st = add(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+  int st = nmt_strbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                     "font-family=\"monospace\" font-size=\"12\">\n"
                     "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
   for (int s = 0; s < n_src && !st; s++) { /* source labels, read bottom to top, ending at the grid */
-    st = add(out, "<text transform=\"translate(%d,%d) rotate(-90)\">", x0 + s * CELL + CELL / 2 + 4, y0 - PAD);
+    st = nmt_strbuf_addf(out, "<text transform=\"translate(%d,%d) rotate(-90)\">", x0 + s * CELL + CELL / 2 + 4, y0 - PAD);
     if (!st) st = add_text(out, src[s]);
-    if (!st) st = add(out, "</text>\n");
+    if (!st) st = nmt_strbuf_addf(out, "</text>\n");
   }
   for (int t = 0; t < n_tgt && !st; t++) {
-    st = add(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", x0 - PAD, y0 + t * CELL + CELL / 2 + 4);
+    st = nmt_strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", x0 - PAD, y0 + t * CELL + CELL / 2 + 4);
     if (!st) st = add_text(out, tgt[t]);
-    if (!st) st = add(out, "</text>\n");
+    if (!st) st = nmt_strbuf_addf(out, "</text>\n");
     for (int s = 0; s < n_src && !st; s++) {
       float w = att[(size_t)t * n_src + s];
       w = w < 0 ? 0 : w > 1 ? 1 : w;
-      st = add(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"black\" fill-opacity=\"%.3f\" "
+      st = nmt_strbuf_addf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"black\" fill-opacity=\"%.3f\" "
                     "stroke=\"#ccc\"><title>%.4f</title></rect>\n",
                x0 + s * CELL, y0 + t * CELL, CELL, CELL, (double)w, (double)w);
     }
   }
-  if (!st) st = add(out, "</svg>\n");
+  if (!st) st = nmt_strbuf_addf(out, "</svg>\n");
   return st ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 

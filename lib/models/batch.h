@@ -82,7 +82,8 @@ void nn_batch_set_masks(nn_batch *b, int *tgt_len, float *masks);
 void nn_batch_free(nn_batch *b);
 /* b's ids, lengths and masks copied once into g's backend memory, what the
  * ops are given (slices too: dev->tgt_mask + t*B); b, in host memory, keeps
- * serving the host's logic (row lists, lengths). False (g failed) on error. */
+ * serving the host's logic (row lists, lengths). On a backend whose memory is
+ * the host's, dev is b's arrays themselves. False (g failed) on error. */
 bool nn_batch_upload(nn_graph *g, const nn_batch *b, nn_batch *dev);
 
 /* Fisher–Yates shuffle of a[0..n) with Philox (seed, stream). */

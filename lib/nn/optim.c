@@ -11,18 +11,27 @@
 /* The buffer-wide loops run through the parameters' backend: on the CPU in
  * parts (nn_parallel), as they are memory-bound and each touches every
  * parameter; on a GPU in one part (one host thread drives it). */
-typedef struct {
+typedef struct buffer_job buffer_job;
+struct buffer_job {
   nn_params *p;
   const nn_backend *be;
+  void (*range)(const buffer_job *j, size_t lo, size_t hi); /* the loop over [lo, hi) */
   float k;               /* clip: gradient scale; adam: the recurrent views' rate scale; ema: decay */
   float b1, b2, lr, eps; /* adam */
-} buffer_job;
+};
 
 static const nn_backend *backend_of(const nn_params *p) { return p->be ? p->be : &nn_cpu_backend; }
 
-static void run_parts(buffer_job *j, void (*part_fn)(void *, int, int)) {
-  if (j->p->be) part_fn(j, 0, 1);
-  else nn_parallel(j->p->n, part_fn, j);
+static void part_of(void *ctx, int part, int parts) {
+  const buffer_job *j = ctx;
+  size_t lo, hi;
+  nn_part_range(j->p->n, part, parts, &lo, &hi);
+  if (lo < hi) j->range(j, lo, hi);
+}
+
+static void run_parts(buffer_job *j) {
+  if (j->p->be) part_of(j, 0, 1);
+  else nn_parallel(j->p->n, part_of, j);
 }
 
 /* The CPU's sum of squares: fixed chunks, chunk after chunk, so it (and
@@ -63,36 +72,30 @@ void nn_lerp(float *y, const float *x, float d, size_t n) {
 
 double nn_params_grad_norm(const nn_params *p) { return sqrt(backend_of(p)->sumsq(p->g, p->n)); }
 
-static void scale_part(void *ctx, int part, int parts) {
-  buffer_job *j = ctx;
-  size_t lo, hi;
-  nn_part_range(j->p->n, part, parts, &lo, &hi);
-  if (lo < hi) j->be->scale_fwd(j->p->g + lo, j->p->g + lo, j->k, hi - lo);
+static void scale_range(const buffer_job *j, size_t lo, size_t hi) {
+  j->be->scale_fwd(j->p->g + lo, j->p->g + lo, j->k, hi - lo);
 }
 
 double nn_params_clip(nn_params *p, double max_norm) {
   double norm = nn_params_grad_norm(p);
   if (norm > max_norm) {
-    buffer_job j = {.p = p, .be = backend_of(p), .k = (float)(max_norm / norm)};
-    run_parts(&j, scale_part);
+    buffer_job j = {.p = p, .be = backend_of(p), .range = scale_range, .k = (float)(max_norm / norm)};
+    run_parts(&j);
   }
   return norm;
 }
 
-static void adam_range(buffer_job *j, size_t lo, size_t hi, float lr) {
+static void adam_at(const buffer_job *j, size_t lo, size_t hi, float lr) {
   nn_params *p = j->p;
   if (lo < hi) j->be->vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
 }
 
 /* With a separate recurrent rate, view by view (views ascend in the buffer;
  * the padding between them has zero gradients and takes the common rate). */
-static void adam_part(void *ctx, int part, int parts) {
-  buffer_job *j = ctx;
-  nn_params *p = j->p;
-  size_t lo, hi;
-  nn_part_range(p->n, part, parts, &lo, &hi);
+static void adam_range(const buffer_job *j, size_t lo, size_t hi) {
+  const nn_params *p = j->p;
   if (j->k == 1) {
-    adam_range(j, lo, hi, j->lr);
+    adam_at(j, lo, hi, j->lr);
     return;
   }
   size_t at = lo;
@@ -102,11 +105,11 @@ static void adam_part(void *ctx, int part, int parts) {
     if (e <= at) continue;
     e = e < hi ? e : hi;
     if (a >= e) continue;
-    adam_range(j, at, a, j->lr); /* padding before the view */
-    adam_range(j, a, e, v->recurrent ? j->lr * j->k : j->lr);
+    adam_at(j, at, a, j->lr); /* padding before the view */
+    adam_at(j, a, e, v->recurrent ? j->lr * j->k : j->lr);
     at = e;
   }
-  adam_range(j, at, hi, j->lr);
+  adam_at(j, at, hi, j->lr);
 }
 
 void nn_adam_step(nn_params *p, const nn_adam *o) {
@@ -114,9 +117,9 @@ void nn_adam_step(nn_params *p, const nn_adam *o) {
   float b1 = o->beta1, b2 = o->beta2;
   /* Bias correction folded into the step size and epsilon. */
   double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
-  buffer_job j = {.p = p, .be = backend_of(p), .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
+  buffer_job j = {.p = p, .be = backend_of(p), .range = adam_range, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
                   .eps = (float)(o->eps * sqrt(c2)), .k = o->recurrent_scale > 0 ? o->recurrent_scale : 1};
-  run_parts(&j, adam_part);
+  run_parts(&j);
 }
 
 float nn_ema_decay(double factor, long t) {
@@ -124,14 +127,11 @@ float nn_ema_decay(double factor, long t) {
   return (float)(factor > warm ? factor : warm);
 }
 
-static void ema_part(void *ctx, int part, int parts) {
-  buffer_job *j = ctx;
-  size_t lo, hi;
-  nn_part_range(j->p->n, part, parts, &lo, &hi);
-  if (lo < hi) j->be->lerp(j->p->ema + lo, j->p->w + lo, j->k, hi - lo);
+static void ema_range(const buffer_job *j, size_t lo, size_t hi) {
+  j->be->lerp(j->p->ema + lo, j->p->w + lo, j->k, hi - lo);
 }
 
 void nn_ema_step(nn_params *p, float decay) {
-  buffer_job j = {.p = p, .be = backend_of(p), .k = decay};
-  run_parts(&j, ema_part);
+  buffer_job j = {.p = p, .be = backend_of(p), .range = ema_range, .k = decay};
+  run_parts(&j);
 }

@@ -1,23 +1,18 @@
 /* Forced scores: the log-probabilities the training loss is made of, the same
  * alone and in a batch, the word scores summing to the sentence's. */
 #include "decode/score.h"
+#include "decode/decode_case.h"
 #include "base/err.h"
 #include "models/model.h"
 #include "test.h"
-#include <string.h>
 
 enum { NP = 3 };
 
 static void tiny_model(nmt_model *m, const char *type) {
-  const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n";
-  nmt_vocab *vs, *vt;
-  nmt_vocab_parse(&vs, text, strlen(text), "v");
-  nmt_vocab_parse(&vt, text, strlen(text), "v");
   nmt_model_opts o;
   nmt_model_opts_defaults(&o);
   o.type = type, o.dim_emb = 5, o.dim_rnn = 8, o.attention = type ? "mlp" : "general";
-  CHECK_INT(nmt_model_create(m, &o, vs, vt, 11), NMT_OK);
-  nn_params_init(&m->params, NN_INIT_UNIFORM, 0.5f, 11);
+  decode_model(m, &o, 11); /* decode/decode_case.h: its vocabulary, U(±0.5) */
 }
 
 /* Three pairs (ids 4..8 are words), the third target empty. */
@@ -77,16 +72,11 @@ TEST(score_equals_training_loss) {
  * training does, so forced scores still equal the training loss. */
 TEST(score_equals_training_loss_tied) {
   for (int tie = 0; tie < 2; tie++) {
-    const char *text = "<pad>\n<unk>\n<s>\n</s>\na\nb\nc\nd\ne\n";
-    nmt_vocab *vs, *vt;
-    nmt_vocab_parse(&vs, text, strlen(text), "v");
-    nmt_vocab_parse(&vt, text, strlen(text), "v");
     nmt_model_opts o;
     nmt_model_opts_defaults(&o);
     o.dim_emb = o.dim_rnn = 8, o.tied_embeddings = !tie, o.tied_embeddings_all = tie;
     nmt_model m;
-    CHECK_INT(nmt_model_create(&m, &o, vs, vt, 11), NMT_OK);
-    nn_params_init(&m.params, NN_INIT_UNIFORM, 0.5f, 11);
+    decode_model(&m, &o, 11);
     nmt_dec d = {0};
     double lp[NP];
     CHECK_INT(nmt_score(&d, NMT_ONE_MODEL(&m.net, &m.params), src, src_n, tgt, tgt_n, NP, lp, NULL), NMT_OK);

@@ -1,6 +1,7 @@
 /* What every communicator shares: the sharded exchange and the step header;
  * see dist/comm.h. */
 #include "dist/comm.h"
+#include "base/clock.h"
 #include "base/err.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -58,7 +59,9 @@ int nmt_comm_scatter_parts(nmt_comm *c, float *const *parts, const int *counts, 
   }
   at = 0;
   for (int r = 0; r < c->size; r++) rdispl[r] = at, rcount[r] = (size_t)counts[r] * shard, at += rcount[r];
+  double t0 = nmt_seconds();
   if (!st) st = c->ops->alltoallv(c, c->send, scount, sdispl, c->recv, rcount, rdispl);
+  c->reduce_s += nmt_seconds() - t0;
   for (int k = 0; k < total; k++) c->got[k] = c->recv + (size_t)k * shard;
   free(scount);
   return st;
@@ -70,7 +73,9 @@ int nmt_comm_gather_shards(nmt_comm *c, float *buf, size_t n) {
   if (!count) return nmt_fail(NMT_EIO, "out of memory");
   size_t *displ = count + c->size, hi;
   for (int r = 0; r < c->size; r++) nmt_comm_shard(c, n, r, &displ[r], &hi), count[r] = hi - displ[r];
+  double t0 = nmt_seconds();
   int st = c->ops->allgatherv(c, buf, count, displ);
+  c->reduce_s += nmt_seconds() - t0;
   free(count);
   return st;
 }

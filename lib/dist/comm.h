@@ -43,6 +43,9 @@ struct nmt_comm {
   /* the last error was decided together (the same status and message on
    * every rank): rank 0 reports it and every rank ends normally */
   bool failed_together;
+  /* seconds spent moving gradient shards (the sum's alltoallv and allgatherv):
+   * the reduction's own cost, apart from waiting for a slower rank's step */
+  double reduce_s;
   /* nmt_comm_scatter_parts' buffers, kept between steps */
   float *send, *recv;
   size_t send_cap, recv_cap;

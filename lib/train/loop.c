@@ -1,4 +1,5 @@
 /* The training loop; see train/loop.h. */
+#include "base/clock.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/optim.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 /* A step is bad when its loss or gradient is NaN/Inf (the update is skipped)
  * or its loss per token is over SPIKE times the running average of the good
@@ -38,14 +38,8 @@ typedef struct {
   /* since the last log line */
   double loss_sum, norm_sum;
   long loss_tokens, log_steps, log_tokens;
-  double log_t0;
+  double log_t0, log_reduce_s; /* the clock, and the communicator's reduce_s */
 } run;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Rank 0 writes the files; the others train alike and keep quiet. */
 static bool writer(const nmt_trainer *t) { return !t->o.comm || t->o.comm->rank == 0; }
@@ -144,19 +138,25 @@ static int step(run *r, long b) {
 
 static int log_metrics(run *r) {
   nmt_trainer *t = r->t;
-  double tnow = now(), loss = r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1);
+  double tnow = nmt_seconds(), loss = r->loss_sum / (double)(r->loss_tokens ? r->loss_tokens : 1);
   /* the rate of the last update */
   double lr = t->s.lr * nmt_lr_factor(r->p->step, t->o.lr_warmup, t->o.lr_decay_inv_sqrt);
   nmt_train_metrics m = {t->s.step, t->s.epoch + 1, t->s.tokens, loss, exp(loss), lr,
                          r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
                          (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
                          tnow - r->t0, nmt_peak_rss_mib()};
-  say(t, "epoch %ld step %ld: loss %.4f ppl %.2f lr %.3g grad-norm %.3f %.0f tokens/s, peak RSS %.0f MiB",
-      m.epoch, m.step, m.loss, m.ppl, m.lr, m.grad_norm, m.tokens_per_s, m.peak_rss_mib);
+  const nmt_comm *c = r->stepper.comm;
+  char reduce[64] = ""; /* under mpirun: what the gradient's exchange cost a step */
+  if (c->size > 1)
+    snprintf(reduce, sizeof reduce, ", reduction %.2f ms/step",
+             1e3 * (c->reduce_s - r->log_reduce_s) / (double)(r->log_steps ? r->log_steps : 1));
+  say(t, "epoch %ld step %ld: loss %.4f ppl %.2f lr %.3g grad-norm %.3f %.0f tokens/s, peak RSS %.0f MiB%s",
+      m.epoch, m.step, m.loss, m.ppl, m.lr, m.grad_norm, m.tokens_per_s, m.peak_rss_mib, reduce);
   int st = t->hooks.metrics && writer(t) ? t->hooks.metrics(t->hooks.ctx, &m) : NMT_OK;
   r->loss_sum = r->norm_sum = 0;
   r->loss_tokens = r->log_steps = r->log_tokens = 0;
   r->log_t0 = tnow;
+  r->log_reduce_s = c->reduce_s;
   return st;
 }
 
@@ -174,7 +174,7 @@ static int save_checkpoint(run *r) {
     r->bad_steps = MAX_BAD_STEPS;
     return diverged(r, "NaN/Inf weights");
   }
-  r->t->s.elapsed = now() - r->t0;
+  r->t->s.elapsed = nmt_seconds() - r->t0;
   r->save_due = false;
   if (writer(r->t)) st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
   if (!st) r->saved_step = r->t->s.step;
@@ -244,7 +244,7 @@ static int validate(run *r, bool *stop_now) {
       better ? " (best, saved)" : "");
   /* the epoch of the last update, as the metrics rows count it (1-based) */
   long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
-  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, sc.bleu, sc.chrf, s->best_ppl, now() - r->t0};
+  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, sc.bleu, sc.chrf, s->best_ppl, nmt_seconds() - r->t0};
   if (!st && t->hooks.validated && writer(t) && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
   if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
     say(t, "early stopping: %d validations without improvement", s->stalls);
@@ -348,8 +348,8 @@ static int to_device(run *r) {
 
 int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   run r = {.t = t, .p = &t->model->params, .plan_epoch = -1, .saved_step = -1};
-  r.t0 = now() - t->s.elapsed;
-  r.log_t0 = now();
+  r.t0 = nmt_seconds() - t->s.elapsed;
+  r.log_t0 = nmt_seconds();
   bool done = (t->o.after_epochs > 0 && t->s.epoch >= t->o.after_epochs) ||
               (t->o.after_batches > 0 && t->s.step >= t->o.after_batches) ||
               (t->o.after_tokens > 0 && t->s.tokens >= t->o.after_tokens);

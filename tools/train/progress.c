@@ -1,21 +1,15 @@
 /* nmt-train's stderr: log lines, and on a terminal one progress line with the
  * ETA, redrawn in place (\r) at most a few times a second so it costs nothing. */
+#include "base/clock.h"
 #include "base/err.h"
 #include "train_tool.h"
 #include "train/curve.h"
 #include "tool.h"
 #include <stdarg.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { REDRAW_PER_S = 4 };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void console_init(train_console *c, const train_args *a, metrics_csv *csv) {
   *c = (train_console){.quiet = a->quiet, .tty = !a->quiet && isatty(STDERR_FILENO),
@@ -78,7 +72,7 @@ static void hms(char *out, size_t n, double s) {
 void console_progress(void *ctx, const nmt_train_progress *p) {
   train_console *c = ctx;
   if (!c->tty) return;
-  double t = now();
+  double t = nmt_seconds();
   if (c->step0 < 0) c->step0 = p->step, c->tokens0 = p->tokens, c->t0 = t; /* rates of this run's own steps */
   if (t - c->last_draw < 1.0 / REDRAW_PER_S || p->step == c->step0) return;
   c->last_draw = t;

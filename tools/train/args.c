@@ -162,7 +162,7 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
       {"valid-freq", 0, NMT_OPT_STR, &a->valid_freq, "N[u|e|t]",
        "validate every N updates (1000), epochs (Ne) or target tokens (Nt); 0: never"},
       {"save-freq", 0, NMT_OPT_STR, &a->save_freq, "N[u|e|t]", "checkpoint every N updates, epochs or tokens (0: at --valid-freq)"},
-      {"valid-metrics", 0, NMT_OPT_LIST, &a->valid_metrics_given, "M...",
+      {"valid-metrics", 0, NMT_OPT_LIST, &a->valid_metrics_given, "M",
        "what validation computes, of perplexity, ce-mean-words (ln ppl), bleu and chrf (default: perplexity bleu "
        "chrf); the first decides the best model, --keep-best, --lr-decay and --early-stopping (BLEU, chrF: "
        "higher is better); translations only for bleu and chrf", .once = true},

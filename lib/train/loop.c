@@ -227,17 +227,6 @@ static int keep_best(nmt_trainer *t, double value) {
   return st;
 }
 
-/* The log line's scores, in --valid-metrics' order. */
-static void scores_text(const nmt_trainer *t, const nmt_valid_scores *sc, char *out, size_t n) {
-  nmt_vmetric m[NMT_VM_COUNT];
-  size_t len = 0;
-  out[0] = 0;
-  for (int i = 0, k = nmt_valid_metrics_of(&t->o.valid, m); i < k && len < n; i++)
-    len += (size_t)snprintf(out + len, n - len, "%s%s %.*f", i ? " " : "", nmt_vmetric_label(m[i]),
-                            m[i] == NMT_VM_PERPLEXITY ? 3 : m[i] == NMT_VM_CE_MEAN_WORDS ? 4 : 2,
-                            nmt_vmetric_value(m[i], sc));
-}
-
 /* Validate; save the best model by the first metric; decay the rate or stop on a plateau. */
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
@@ -263,7 +252,7 @@ static int validate(run *r, bool *stop_now) {
     s->lr *= t->o.lr_decay;
   }
   char text[256];
-  scores_text(t, &sc, text, sizeof text);
+  nmt_valid_scores_text(&t->o.valid, &sc, text, sizeof text);
   say(t, "valid step %ld: %s%s%s%s", s->step, text, better ? " (best " : "", better ? label : "",
       better ? ", saved)" : "");
   /* the epoch of the last update, as the metrics rows count it (1-based) */

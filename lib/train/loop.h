@@ -174,6 +174,8 @@ int nmt_vmetric_parse(const char *flag, const char *name, nmt_vmetric *m);
 int nmt_valid_metrics_of(const nmt_valid_opts *o, nmt_vmetric *out);
 /* Metric m's value among the scores. */
 double nmt_vmetric_value(nmt_vmetric m, const nmt_valid_scores *s);
+/* "ppl 10.809 bleu 0.99 chrf 9.12": o's metrics (NULL: the default's) in order, for the log. */
+void nmt_valid_scores_text(const nmt_valid_opts *o, const nmt_valid_scores *s, char *out, size_t n);
 /* Whether a is strictly better than b (BLEU, chrF: higher; perplexity, ce: lower). */
 bool nmt_vmetric_better(nmt_vmetric m, double a, double b);
 

@@ -2,16 +2,18 @@
  * better; see train/loop.h. */
 #include "base/err.h"
 #include "train/loop.h"
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
   const char *name, *label;
   bool higher; /* higher is better */
+  int digits;  /* in the log line */
 } metrics[NMT_VM_COUNT] = {
-    [NMT_VM_PERPLEXITY] = {"perplexity", "ppl", false},
-    [NMT_VM_CE_MEAN_WORDS] = {"ce-mean-words", "ce-mean-words", false},
-    [NMT_VM_BLEU] = {"bleu", "bleu", true},
-    [NMT_VM_CHRF] = {"chrf", "chrf", true},
+    [NMT_VM_PERPLEXITY] = {"perplexity", "ppl", false, 3},
+    [NMT_VM_CE_MEAN_WORDS] = {"ce-mean-words", "ce-mean-words", false, 4},
+    [NMT_VM_BLEU] = {"bleu", "bleu", true, 2},
+    [NMT_VM_CHRF] = {"chrf", "chrf", true, 2},
 };
 
 const char *nmt_vmetric_name(nmt_vmetric m) { return metrics[m].name; }
@@ -37,6 +39,15 @@ double nmt_vmetric_value(nmt_vmetric m, const nmt_valid_scores *s) {
   case NMT_VM_BLEU: return s->bleu;
   default: return s->chrf;
   }
+}
+
+void nmt_valid_scores_text(const nmt_valid_opts *o, const nmt_valid_scores *s, char *out, size_t n) {
+  nmt_vmetric m[NMT_VM_COUNT];
+  size_t len = 0;
+  out[0] = 0;
+  for (int i = 0, k = nmt_valid_metrics_of(o, m); i < k && len < n; i++)
+    len += (size_t)snprintf(out + len, n - len, "%s%s %.*f", i ? " " : "", metrics[m[i]].label,
+                            metrics[m[i]].digits, nmt_vmetric_value(m[i], s));
 }
 
 bool nmt_vmetric_better(nmt_vmetric m, double a, double b) { return metrics[m].higher ? a > b : a < b; }

@@ -1,5 +1,5 @@
 /* The optimiser's loops over the whole parameter buffer: the gradient norm,
- * clipping, the Adam step and the weights' moving average (see nn/optim.h). */
+ * clipping, the Adam and SGD steps and the weights' moving average (see nn/optim.h). */
 #include "nn/optim.h"
 #include "nn/backend.h"
 #include "nn/kernels.h"
@@ -16,8 +16,9 @@ struct buffer_job {
   nn_params *p;
   const nn_backend *be;
   void (*range)(const buffer_job *j, size_t lo, size_t hi); /* the loop over [lo, hi) */
-  float k;               /* clip: gradient scale; adam: the recurrent views' rate scale; ema: decay */
-  float b1, b2, lr, eps; /* adam */
+  void (*update)(const buffer_job *j, size_t lo, size_t hi, float lr); /* adam, sgd: the update at rate lr */
+  float k;               /* clip: gradient scale; adam, sgd: the recurrent views' rate scale; ema: decay */
+  float b1, b2, lr, eps; /* adam (lr: sgd's too) */
 };
 
 static const nn_backend *backend_of(const nn_params *p) { return p->be ? p->be : &nn_cpu_backend; }
@@ -90,12 +91,18 @@ static void adam_at(const buffer_job *j, size_t lo, size_t hi, float lr) {
   if (lo < hi) j->be->vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
 }
 
-/* With a separate recurrent rate, view by view (views ascend in the buffer;
- * the padding between them has zero gradients and takes the common rate). */
-static void adam_range(const buffer_job *j, size_t lo, size_t hi) {
+/* w += (-lr)·g: the same bits as w - lr·g, negation being exact. */
+static void sgd_at(const buffer_job *j, size_t lo, size_t hi, float lr) {
+  nn_params *p = j->p;
+  if (lo < hi) j->be->scale_bwd(p->w + lo, p->g + lo, -lr, hi - lo);
+}
+
+/* The update j->update; with a separate recurrent rate, view by view (views ascend in
+ * the buffer; the padding between them has zero gradients and takes the common rate). */
+static void rated_range(const buffer_job *j, size_t lo, size_t hi) {
   const nn_params *p = j->p;
   if (j->k == 1) {
-    adam_at(j, lo, hi, j->lr);
+    j->update(j, lo, hi, j->lr);
     return;
   }
   size_t at = lo;
@@ -105,11 +112,11 @@ static void adam_range(const buffer_job *j, size_t lo, size_t hi) {
     if (e <= at) continue;
     e = e < hi ? e : hi;
     if (a >= e) continue;
-    adam_at(j, at, a, j->lr); /* padding before the view */
-    adam_at(j, a, e, v->recurrent ? j->lr * j->k : j->lr);
+    j->update(j, at, a, j->lr); /* padding before the view */
+    j->update(j, a, e, v->recurrent ? j->lr * j->k : j->lr);
     at = e;
   }
-  adam_at(j, at, hi, j->lr);
+  j->update(j, at, hi, j->lr);
 }
 
 void nn_adam_step(nn_params *p, const nn_adam *o) {
@@ -117,8 +124,15 @@ void nn_adam_step(nn_params *p, const nn_adam *o) {
   float b1 = o->beta1, b2 = o->beta2;
   /* Bias correction folded into the step size and epsilon. */
   double c1 = 1.0 - pow(b1, (double)p->step), c2 = 1.0 - pow(b2, (double)p->step);
-  buffer_job j = {.p = p, .be = backend_of(p), .range = adam_range, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
+  buffer_job j = {.p = p, .be = backend_of(p), .range = rated_range, .update = adam_at, .b1 = b1, .b2 = b2, .lr = (float)(o->lr * sqrt(c2) / c1),
                   .eps = (float)(o->eps * sqrt(c2)), .k = o->recurrent_scale > 0 ? o->recurrent_scale : 1};
+  run_parts(&j);
+}
+
+void nn_sgd_step(nn_params *p, float lr, float recurrent_scale) {
+  p->step++;
+  buffer_job j = {.p = p, .be = backend_of(p), .range = rated_range, .update = sgd_at, .lr = lr,
+                  .k = recurrent_scale > 0 ? recurrent_scale : 1};
   run_parts(&j);
 }
 

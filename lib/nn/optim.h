@@ -1,4 +1,4 @@
-/* Gradient norm, clipping, Adam and the weights' moving average over the one
+/* Gradient norm, clipping, Adam, SGD and the weights' moving average over the one
  * parameter buffer (nn/params.h). */
 #ifndef NMT_NN_OPTIM_H
 #define NMT_NN_OPTIM_H
@@ -16,6 +16,9 @@ typedef struct {
 } nn_adam;
 /* One bias-corrected Adam step (Kingma & Ba 2015) over the whole buffer. */
 void nn_adam_step(nn_params *p, const nn_adam *opt);
+/* One plain SGD step, w -= lr·g (recurrent views: lr·recurrent_scale; 0 counts as 1),
+ * through the backend's scale_bwd row; counts p->step as Adam does. */
+void nn_sgd_step(nn_params *p, float lr, float recurrent_scale);
 
 /* Exponential smoothing (Marian's --exponential-smoothing): the weight of update
  * t (1-based, t = p->step after the optimiser's step) in the average,

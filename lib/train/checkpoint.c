@@ -1,7 +1,8 @@
 /* Checkpoints: a model file plus the sections "adam.m", "adam.v" (the moment
  * buffers, laid out as "weights"), "ema" (the weights' moving average, when
  * kept; laid out alike), "state" (key=value lines) and "kept" (--keep-best's
- * list, when not empty). */
+ * list, when not empty). The state's best-ppl is the first validation metric's best
+ * (valid-metric; the key's name is from when perplexity was the only one). */
 #include "base/err.h"
 #include "train/loop.h"
 #include <inttypes.h>
@@ -17,10 +18,12 @@ static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
                    "seed=%" PRIu64 "\nstep=%ld\nepoch=%ld\nbatch=%ld\nlr=%a\nbest-ppl=%a\n"
                    "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\nmini-batch=%d\n"
                    "mini-batch-words=%ld\nbatch-window=%d\nworkers=%d\ncorpus-pairs=%ld\n"
-                   "corpus-hash=%016" PRIx64 "\noptimizer-delay=%d\n",
-                   s->seed, s->step, s->epoch, s->batch, s->lr, s->best_ppl, s->stalls, s->tokens,
+                   "corpus-hash=%016" PRIx64 "\noptimizer-delay=%d\noptimizer=%s\nvalid-metric=%s\n"
+                   "best-step=%ld\n",
+                   s->seed, s->step, s->epoch, s->batch, s->lr, s->best, s->stalls, s->tokens,
                    s->elapsed, adam_step, s->mini_batch, s->mini_batch_words, s->window, s->workers,
-                   s->corpus_pairs, s->corpus_hash, s->delay);
+                   s->corpus_pairs, s->corpus_hash, s->delay, nmt_optimizer_name(s->optimizer),
+                   nmt_vmetric_name(s->metric), s->best_step);
   return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
@@ -43,24 +46,29 @@ int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char
 
 static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *sec, const char *path) {
   *s = (nmt_train_state){0}; /* keys an older checkpoint lacks stay 0: not recorded */
-  char *text = strndup(sec->data, sec->len);
+  char *text = strndup(sec->data, sec->len), optimizer[8] = "adam", metric[16] = "perplexity";
   if (!text) return nmt_fail(NMT_EIO, "out of memory");
   int n = sscanf(text,
                  "seed=%" SCNu64 " step=%ld epoch=%ld batch=%ld lr=%la best-ppl=%la stalls=%d "
                  "tokens=%ld elapsed=%la adam-step=%ld mini-batch=%d mini-batch-words=%ld "
-                 "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64 " optimizer-delay=%d",
-                 &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best_ppl, &s->stalls,
+                 "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64 " optimizer-delay=%d "
+                 "optimizer=%7[a-z] valid-metric=%15[a-z-] best-step=%ld",
+                 &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best, &s->stalls,
                  &s->tokens, &s->elapsed, adam_step, &s->mini_batch, &s->mini_batch_words, &s->window,
-                 &s->workers, &s->corpus_pairs, &s->corpus_hash, &s->delay);
+                 &s->workers, &s->corpus_pairs, &s->corpus_hash, &s->delay, optimizer, metric, &s->best_step);
   free(text);
+  /* older: Adam's, by perplexity, whose best (when validated) is at an unrecorded step */
+  if (n < 20) s->best_step = s->best > 0 ? -1 : 0;
+  bool known = !nmt_optimizer_parse("optimizer", optimizer, &s->optimizer) &&
+               !nmt_vmetric_parse("valid-metrics", metric, &s->metric);
   /* Resuming from negative counts or a non-finite rate hung or diverged the run. */
   bool sane = s->step >= 0 && s->epoch >= 0 && s->batch >= 0 && s->stalls >= 0 && s->tokens >= 0 &&
-              *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best_ppl) &&
-              s->best_ppl >= 0 && isfinite(s->elapsed) && s->elapsed >= 0 && s->mini_batch >= 0 &&
+              *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best) &&
+              s->best >= 0 && s->best_step >= -1 && known && isfinite(s->elapsed) && s->elapsed >= 0 && s->mini_batch >= 0 &&
               s->mini_batch_words >= 0 && s->window >= 0 && s->workers >= 0 && s->corpus_pairs >= 0 && s->delay >= 0;
   /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against); 16:
-   * older than --optimizer-delay (0: not recorded) */
-  return (n == 10 || n == 16 || n == 17) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+   * older than --optimizer-delay (0: not recorded); 17: older than --optimizer and --valid-metrics */
+  return (n == 10 || n == 16 || n == 17 || n == 20) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
 }
 
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {

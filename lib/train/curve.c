@@ -79,7 +79,7 @@ static int row(nmt_curve *c, char *text, const int *idx, int ncells, const char 
     *last_epoch = v[COL_EPOCH], *last_step = x;
   }
   double ppl = v[COL_PPL], ys[NMT_CURVE_NSERIES] = {v[COL_LOSS], ppl > 0 ? log(ppl) : NAN, v[COL_BLEU], v[COL_CHRF]};
-  bool valid = !isnan(ppl) || !isnan(v[COL_BLEU]);
+  bool valid = !isnan(ppl) || !isnan(v[COL_BLEU]) || !isnan(v[COL_CHRF]); /* --valid-metrics chrf alone */
   for (int s = 0; s < NMT_CURVE_NSERIES && !st; s++)
     if ((s == NMT_CURVE_LOSS) != valid) st = add_point(&c->s[s], x, ys[s]); /* each row feeds its own kind */
   return st;

@@ -60,8 +60,15 @@ double nmt_peak_rss_mib(void) {
   return getrusage(RUSAGE_SELF, &ru) ? 0 : (double)ru.ru_maxrss / 1024; /* Linux: KiB */
 }
 
+/* The first validation metric: the one that decides. */
+static nmt_vmetric first_metric(const nmt_train_opts *o) {
+  nmt_vmetric m[NMT_VM_COUNT];
+  nmt_valid_metrics_of(&o->valid, m);
+  return m[0];
+}
+
 nmt_train_state nmt_train_state_new(const nmt_train_opts *o) {
-  return (nmt_train_state){.seed = o->seed, .lr = o->lr};
+  return (nmt_train_state){.seed = o->seed, .lr = o->lr, .optimizer = o->optimizer, .metric = first_metric(o)};
 }
 
 static int diverged(const run *r, const char *what) {
@@ -123,7 +130,8 @@ static int step(run *r, long b) {
   }
   float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
   float lr = (float)(s->lr * nmt_lr_factor(p->step + 1, t->o.lr_warmup, t->o.lr_decay_inv_sqrt));
-  nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
+  if (t->o.optimizer == NMT_SGD) nn_sgd_step(p, lr, rec);
+  else nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
   if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
   r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   if (spike) {
@@ -209,45 +217,51 @@ static void drop_kept(nmt_trainer *t, long step) {
 
 /* --keep-best: a model among the N best so far is saved beside the others, and
  * the one it pushes out of the N removed. */
-static int keep_best(nmt_trainer *t, double ppl) {
+static int keep_best(nmt_trainer *t, double value) {
   long dropped;
   char path[4096];
-  if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, ppl, &dropped)) return NMT_OK;
+  if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, value, &dropped)) return NMT_OK;
   nmt_kept_path(path, sizeof path, t->o.model_path, t->s.step);
   int st = save_model(t, path);
   if (!st && dropped >= 0) drop_kept(t, dropped);
   return st;
 }
 
-/* Validate; save the best model; decay the rate or stop on a plateau. */
+/* Validate; save the best model by the first metric; decay the rate or stop on a plateau. */
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   nmt_valid_scores sc;
   nn_params_swap_ema(r->p); /* the average is what is validated, where the steps run */
-  int st = nmt_validate_scores(t->model, r->p, t->valid, &sc);
+  int st = nmt_validate_scores(t->model, r->p, t->valid, &t->o.valid, &sc);
   nn_params_swap_ema(r->p);
   if (!st) st = to_host(r); /* a model file may be saved */
-  double ppl = sc.ppl;
-  if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
+  double value = nmt_vmetric_value(s->metric, &sc);
+  bool good = isfinite(value) && !r->bad_steps;
+  if (!st && good) st = keep_best(t, value);
   if (st) return st;
-  bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
+  bool better = good && (s->best_step == 0 || nmt_vmetric_better(s->metric, value, s->best));
+  const char *label = nmt_vmetric_label(s->metric);
   if (better) {
-    s->best_ppl = ppl;
+    s->best = value;
+    s->best_step = s->step;
     s->stalls = 0;
     st = save_model(t, t->o.model_path);
   } else {
     s->stalls++;
     s->lr *= t->o.lr_decay;
   }
-  say(t, "valid step %ld: ppl %.3f bleu %.2f chrf %.2f%s", s->step, ppl, sc.bleu, sc.chrf,
-      better ? " (best, saved)" : "");
+  char text[256];
+  nmt_valid_scores_text(&t->o.valid, &sc, text, sizeof text);
+  say(t, "valid step %ld: %s%s%s%s", s->step, text, better ? " (best " : "", better ? label : "",
+      better ? ", saved)" : "");
   /* the epoch of the last update, as the metrics rows count it (1-based) */
   long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
-  nmt_valid_metrics v = {s->step, epoch, s->tokens, ppl, sc.bleu, sc.chrf, s->best_ppl, nmt_seconds() - r->t0};
+  nmt_valid_metrics v = {s->step, epoch, s->tokens, sc.ppl, sc.bleu, sc.chrf, s->best_step ? s->best : NAN,
+                         nmt_seconds() - r->t0};
   if (!st && t->hooks.validated && writer(t) && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
   if (!better && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
-    say(t, "early stopping: %d validations without improvement", s->stalls);
+    say(t, "early stopping: %d validations without improvement of %s", s->stalls, label);
     *stop_now = true;
   }
   return st;
@@ -317,7 +331,7 @@ static int finish(run *r) {
   nmt_trainer *t = r->t;
   int st = save_last(r);
   if (!st && !t->valid) st = save_model(t, t->o.model_path);
-  if (!st && t->valid && t->s.best_ppl == 0) {
+  if (!st && t->valid && t->s.best_step == 0) {
     bool ignore = false;
     st = validate(r, &ignore);
   }

@@ -1,8 +1,8 @@
-/* The training loop of nmt-train: Adam with gradient clipping over an epoch's
+/* The training loop of nmt-train: Adam or SGD with gradient clipping over an epoch's
  * planned batches, NaN/Inf steps skipped and loss spikes counted (five bad
  * steps in a row stop the run, the files on disk untouched since the last
  * good step),
- * validation (perplexity, greedy BLEU and chrF) every valid_freq units with learning
+ * validation (--valid-metrics; the first decides) every valid_freq units with learning
  * rate decay and early stopping on plateaus, the best model and a checkpoint
  * written atomically, and a checkpoint on request (a signal). The library
  * prints nothing: progress goes through hooks. */
@@ -14,8 +14,25 @@
 #include <signal.h>
 #include <stdbool.h>
 
+/* The validation metrics (Marian's --valid-metrics names). */
+typedef enum { NMT_VM_PERPLEXITY, NMT_VM_CE_MEAN_WORDS, NMT_VM_BLEU, NMT_VM_CHRF, NMT_VM_COUNT } nmt_vmetric;
+
+/* What a validation computes: the metrics, in the order the log line shows them;
+ * the first decides the best model, --keep-best, --lr-decay and early stopping.
+ * Translations (BLEU, chrF) are made only when a metric needs them. */
+typedef struct {
+  nmt_vmetric metrics[NMT_VM_COUNT];
+  int n;                   /* 0: perplexity, bleu, chrf (nmt-train's default) */
+  int beam;                /* of the translations (<= 1: greedy) */
+  float max_length_factor; /* at most this times (source tokens + 1) target tokens (0: 2) */
+} nmt_valid_opts;
+
+/* The optimiser: its name is in the checkpoint, so a resumed run keeps it. */
+typedef enum { NMT_ADAM, NMT_SGD } nmt_optimizer;
+
 typedef struct {
   nmt_batch_opts batch;
+  nmt_optimizer optimizer;   /* Adam (Kingma & Ba), or plain SGD: w -= lr·g */
   uint64_t seed;
   double lr, lr_decay;       /* lr *= lr_decay after a validation without improvement */
   double lr_recurrent;       /* the initial rate of recurrent views (0: lr), decayed alike */
@@ -36,6 +53,7 @@ typedef struct {
   long after_epochs, after_batches, after_tokens; /* stop after this many (0: no limit) */
   long valid_freq, save_freq, log_freq; /* every this many units (0: never) */
   char valid_unit, save_unit, log_unit; /* their units: 'u' (or 0) updates, 'e' epochs, 't' target tokens */
+  nmt_valid_opts valid;
   int early_stopping;        /* stop after this many validations without improvement */
   int keep_best;             /* keep this many best validated models as MODEL.best-STEP (0: none) */
   const char *model_path;    /* the best model (the last one without validation) */
@@ -44,10 +62,10 @@ typedef struct {
 
 enum { NMT_MAX_KEEP = 100 }; /* --keep-best's bound */
 
-/* A model kept by --keep-best: its step (the file MODEL.best-STEP) and validation perplexity. */
+/* A model kept by --keep-best: its step (the file MODEL.best-STEP) and the first metric's value. */
 typedef struct {
   long step;
-  double ppl;
+  double value;
 } nmt_kept;
 
 /* Everything a checkpoint restores besides the model and the Adam moments. */
@@ -55,7 +73,7 @@ typedef struct {
   uint64_t seed;
   long step, epoch, batch;  /* batch: the next batch of the epoch's plan */
   double lr;
-  double best_ppl;          /* 0: no validation yet */
+  double best;              /* the first --valid-metrics' best value (best_step > 0) */
   int stalls;               /* validations since the best one */
   long tokens;              /* target tokens trained on */
   double elapsed;           /* seconds of training */
@@ -66,6 +84,10 @@ typedef struct {
   long corpus_pairs;
   uint64_t corpus_hash;     /* nmt_corpus_fingerprint */
   int delay;                /* --optimizer-delay */
+  nmt_optimizer optimizer;
+  nmt_vmetric metric;       /* the first --valid-metrics: what best, stalls and kept measure */
+  long best_step;           /* of the best validation; 0: none yet; -1: one before the checkpoint
+                               recorded the step */
   int nkept;                /* --keep-best's models on disk, best first (section "kept") */
   nmt_kept kept[NMT_MAX_KEEP];
 } nmt_train_state;
@@ -80,8 +102,8 @@ typedef struct {
 typedef struct {
   long step, epoch, tokens;
   double ppl, bleu;
-  double chrf;               /* NaN: not computed (an empty CSV cell) */
-  double best_ppl;           /* the best so far, this one included */
+  double chrf;               /* ppl, bleu, chrf: NaN when not computed (an empty CSV cell) */
+  double best;               /* the first metric's best so far, this one included */
   double elapsed;
 } nmt_valid_metrics;
 
@@ -131,14 +153,35 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop);
 int nmt_valid_load(nmt_valid_set *v, const char *src, const char *tgt, const nmt_model *m);
 void nmt_valid_free(nmt_valid_set *v);
 typedef struct {
-  double ppl, bleu, chrf;
+  double ppl, ce, bleu, chrf; /* ce: cross-entropy per target token, ln ppl; NaN: not computed */
 } nmt_valid_scores;
-/* Perplexity (no label smoothing), and the BLEU and chrF of greedy
- * translations, of m's network with parameters p (m's, or their copy on the
- * device the training runs on). */
-int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, nmt_valid_scores *out);
-/* Perplexity and BLEU alone. */
+/* The metrics o asks for (NULL: the default) of m's network with parameters p
+ * (m's, or their copy on the device the training runs on): perplexity without
+ * label smoothing, and BLEU and chrF of translations (o->beam). */
+int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
+                        nmt_valid_scores *out);
+/* Perplexity and greedy BLEU alone. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
+
+/* ---- the metrics' names and order (train/vmetric.c) ---- */
+/* "perplexity", "ce-mean-words", "bleu", "chrf" */
+const char *nmt_vmetric_name(nmt_vmetric m);
+/* The log line's label: "ppl", "ce-mean-words", "bleu", "chrf". */
+const char *nmt_vmetric_label(nmt_vmetric m);
+/* Name to metric: NMT_OK, or NMT_EUSAGE naming flag, the name and the choices. */
+int nmt_vmetric_parse(const char *flag, const char *name, nmt_vmetric *m);
+/* o's metrics, the default's when o->n is 0. */
+int nmt_valid_metrics_of(const nmt_valid_opts *o, nmt_vmetric *out);
+/* Metric m's value among the scores. */
+double nmt_vmetric_value(nmt_vmetric m, const nmt_valid_scores *s);
+/* "ppl 10.809 bleu 0.99 chrf 9.12": o's metrics (NULL: the default's) in order, for the log. */
+void nmt_valid_scores_text(const nmt_valid_opts *o, const nmt_valid_scores *s, char *out, size_t n);
+/* Whether a is strictly better than b (BLEU, chrF: higher; perplexity, ce: lower). */
+bool nmt_vmetric_better(nmt_vmetric m, double a, double b);
+
+/* "adam", "sgd"; and back: NMT_OK, or NMT_EUSAGE naming flag and the choices. */
+const char *nmt_optimizer_name(nmt_optimizer o);
+int nmt_optimizer_parse(const char *flag, const char *name, nmt_optimizer *o);
 
 /* ---- resuming (train/resume.c) ---- */
 /* A 64-bit hash of the corpus' token ids: a changed training set, vocabulary
@@ -146,7 +189,8 @@ int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu
 uint64_t nmt_corpus_fingerprint(const nmt_corpus *c);
 /* Check that t->s (from a checkpoint) fits t->o and t->train, and record
  * them in t->s when it does. A different batch plan is NMT_EUSAGE listing each
- * changed option; a different corpus NMT_EINPUT; a different worker count is
+ * changed option; another optimizer or first validation metric NMT_EUSAGE
+ * naming both; a different corpus NMT_EINPUT; a different worker count is
  * allowed (the run goes on, no longer bit-identical) and *note says so. */
 int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n);
 
@@ -177,10 +221,11 @@ bool nmt_every(long n, char unit, const nmt_when *w);
 /* ---- the N best models (train/keep.c) ---- */
 /* "MODEL.best-STEP" */
 void nmt_kept_path(char *out, size_t n, const char *model, long step);
-/* Whether a model validated at ppl enters the list of the best `keep`; when it
- * does, it is inserted and *dropped is the step of the one it pushed out, or -1. */
-bool nmt_kept_insert(nmt_train_state *s, int keep, long step, double ppl, long *dropped);
-/* The list as the checkpoint's "kept" section ("STEP PPL" lines, PPL in %a), and back. */
+/* Whether a model validated at value (of s->metric) enters the list of the best `keep`;
+ * when it does, it is inserted and *dropped is the step of the one it pushed out, or -1. */
+bool nmt_kept_insert(nmt_train_state *s, int keep, long step, double value, long *dropped);
+/* The list as the checkpoint's "kept" section ("STEP VALUE" lines, VALUE in %a), and back
+ * (best first by s->metric). */
 int nmt_kept_text(const nmt_train_state *s, nmt_strbuf *out);
 int nmt_kept_parse(nmt_train_state *s, const char *text, size_t len, const char *path);
 
@@ -189,7 +234,8 @@ int nmt_kept_parse(nmt_train_state *s, const char *text, size_t len, const char 
  * until the new one is on disk. The weights' moving average, when kept, is
  * section "ema". */
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
-/* Load model, Adam moments, the moving average and kept list (if saved) and state from a checkpoint. */
+/* Load model, Adam moments, the moving average and kept list (if saved) and state from a
+ * checkpoint. One older than the optimizer and metric keys was Adam's, by perplexity. */
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);
 
 #endif

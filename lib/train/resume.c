@@ -23,8 +23,27 @@ static void changed(nmt_strbuf *b, const char *flag, long now, long was) {
   nmt_strbuf_add(b, text, (size_t)n);
 }
 
+/* The optimiser's state and the best value go on only with the same optimiser and first metric. */
+static int same_method(const nmt_trainer *t) {
+  const nmt_train_state *s = &t->s;
+  nmt_vmetric m[NMT_VM_COUNT];
+  nmt_valid_metrics_of(&t->o.valid, m);
+  if (s->optimizer != t->o.optimizer)
+    return nmt_fail(NMT_EUSAGE, "%s: cannot resume with --optimizer %s: the checkpoint was trained with %s; "
+                    "resume with --optimizer %s or start afresh with --overwrite", t->o.ckpt_path,
+                    nmt_optimizer_name(t->o.optimizer), nmt_optimizer_name(s->optimizer),
+                    nmt_optimizer_name(s->optimizer));
+  if (s->metric != m[0])
+    return nmt_fail(NMT_EUSAGE, "%s: cannot resume with --valid-metrics %s first: the checkpoint's best model and "
+                    "stalls are by %s; put %s first or start afresh with --overwrite", t->o.ckpt_path,
+                    nmt_vmetric_name(m[0]), nmt_vmetric_name(s->metric), nmt_vmetric_name(s->metric));
+  return NMT_OK;
+}
+
 int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
   nmt_train_state *s = &t->s;
+  int st = same_method(t);
+  if (st) return st;
   const nmt_batch_opts *o = &t->o.batch;
   int size = t->o.comm ? t->o.comm->size : 1;
   int workers = (t->o.workers > 1 ? t->o.workers : 1) * size, delay = t->o.delay > 1 ? t->o.delay : 1;
@@ -36,7 +55,7 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
     changed(&b, "mini-batch-words", o->max_words, s->mini_batch_words);
     changed(&b, "maxi-batch", o->window / o->max_sents, s->window / s->mini_batch);
     if (s->delay) changed(&b, "optimizer-delay", delay, s->delay);
-    int st = b.len ? nmt_fail(NMT_EUSAGE, "%s: cannot resume at epoch %ld batch %ld with other batches: %.*s; "
+    st = b.len ? nmt_fail(NMT_EUSAGE, "%s: cannot resume at epoch %ld batch %ld with other batches: %.*s; "
                               "resume with the checkpoint's values or start afresh with --overwrite",
                               t->o.ckpt_path, s->epoch + 1, s->batch, (int)b.len, b.s)
                    : NMT_OK;

@@ -1,7 +1,7 @@
 /* Validation: perplexity without label smoothing, and corpus BLEU (sacreBLEU's 13a)
- * and chrF (sacreBLEU's chrF2) of greedy translations against the BPE-joined
- * references; with SentencePiece vocabularies, the sets are raw text and the
- * translations decoded pieces. */
+ * and chrF (sacreBLEU's chrF2) of translations (greedy, or a beam) against the
+ * BPE-joined references, each when asked for; with SentencePiece vocabularies, the
+ * sets are raw text and the translations decoded pieces. */
 #include "metrics/bleu.h"
 #include "metrics/chrf.h"
 #include "decode/search.h"
@@ -69,7 +69,8 @@ void nmt_valid_free(nmt_valid_set *v) {
   nmt_corpus_free(&v->corpus);
 }
 
-static int perplexity(nmt_model *m, nn_params *p, const nmt_corpus *c, double *ppl) {
+/* The loss per target token, ln of the perplexity. */
+static int cross_entropy(nmt_model *m, nn_params *p, const nmt_corpus *c, double *ce) {
   nn_net net = m->net;
   net.cfg.label_smoothing = 0;
   net.cfg.opt.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
@@ -88,17 +89,16 @@ static int perplexity(nmt_model *m, nn_params *p, const nmt_corpus *c, double *p
     if (!st && !(l && nn_to_host(&g, l, &value))) st = nmt_errcode();
     if (!st) loss += value, tokens += n;
   }
-  *ppl = exp(loss / (double)(tokens ? tokens : 1));
+  *ce = loss / (double)(tokens ? tokens : 1);
   nn_graph_free(&g);
   nn_batch_free(&b);
   nmt_plan_free(&plan);
   return st;
 }
 
-/* Greedy translations of all validation sources as text. */
-static int translate(nmt_model *m, nn_params *p, const nmt_corpus *c, char **hyps) {
+/* Translations of all validation sources as text (the beam's best). */
+static int translate(nmt_model *m, nn_params *p, const nmt_corpus *c, const nmt_search_opts *o, char **hyps) {
   nmt_dec d = {0};
-  nmt_search_opts o = {1, 0, 2.0f};
   const int *src[VALID_BATCH];
   int n[VALID_BATCH], st = NMT_OK;
   nmt_nbest out[VALID_BATCH];
@@ -108,7 +108,7 @@ static int translate(nmt_model *m, nn_params *p, const nmt_corpus *c, char **hyp
       src[b] = c->src + c->src_off[i + b];
       n[b] = (int)(c->src_off[i + b + 1] - c->src_off[i + b]);
     }
-    st = nmt_search(&d, NMT_ONE_MODEL(&m->net, p), src, n, B, &o, out);
+    st = nmt_search(&d, NMT_ONE_MODEL(&m->net, p), src, n, B, o, out);
     for (int b = 0; b < B; b++) {
       nmt_strbuf text = {0};
       if (!st && out[b].n) st = target_text(m, out[b].hyps[0].ids, out[b].hyps[0].n, &text);
@@ -139,26 +139,43 @@ static int chrf(char **hyps, char *const *refs, long n, double *score) {
   return st;
 }
 
-int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, nmt_valid_scores *out) {
-  *out = (nmt_valid_scores){NAN, NAN, NAN};
-  int st = perplexity(m, p, &v->corpus, &out->ppl);
+/* BLEU and chrF, those of them asked for, of translations made with o's search. */
+static int translation_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
+                              bool bleu, bool chrf_too, nmt_valid_scores *out) {
+  nmt_search_opts so = {o && o->beam > 1 ? o->beam : 1, 0, o && o->max_length_factor > 0 ? o->max_length_factor : 2.0f};
   char **hyps = calloc((size_t)v->corpus.n, sizeof *hyps);
-  if (!st && !hyps) st = nmt_fail(NMT_EIO, "out of memory");
-  if (!st) st = translate(m, p, &v->corpus, hyps);
+  int st = hyps ? translate(m, p, &v->corpus, &so, hyps) : nmt_fail(NMT_EIO, "out of memory");
   nmt_bleu_opts bo = nmt_bleu_defaults();
   nmt_bleu_score score = {0};
-  if (!st) st = nmt_bleu_corpus((const char *const *)hyps, (const char *const *)v->refs,
-                                (size_t)v->corpus.n, &bo, &score);
-  out->bleu = score.score;
-  if (!st) st = chrf(hyps, v->refs, v->corpus.n, &out->chrf);
+  if (!st && bleu && !(st = nmt_bleu_corpus((const char *const *)hyps, (const char *const *)v->refs,
+                                            (size_t)v->corpus.n, &bo, &score)))
+    out->bleu = score.score;
+  if (!st && chrf_too) st = chrf(hyps, v->refs, v->corpus.n, &out->chrf);
   for (long i = 0; hyps && i < v->corpus.n; i++) free(hyps[i]);
   free(hyps);
   return st;
 }
 
+int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
+                        nmt_valid_scores *out) {
+  *out = (nmt_valid_scores){NAN, NAN, NAN, NAN};
+  nmt_vmetric want[NMT_VM_COUNT];
+  bool on[NMT_VM_COUNT] = {false};
+  for (int i = 0, n = nmt_valid_metrics_of(o, want); i < n; i++) on[want[i]] = true;
+  int st = NMT_OK;
+  if (on[NMT_VM_PERPLEXITY] || on[NMT_VM_CE_MEAN_WORDS]) {
+    st = cross_entropy(m, p, &v->corpus, &out->ce);
+    out->ppl = exp(out->ce);
+  }
+  if (!st && (on[NMT_VM_BLEU] || on[NMT_VM_CHRF]))
+    st = translation_scores(m, p, v, o, on[NMT_VM_BLEU], on[NMT_VM_CHRF], out);
+  return st;
+}
+
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu) {
   nmt_valid_scores s;
-  int st = nmt_validate_scores(m, &m->params, v, &s);
+  const nmt_valid_opts o = {{NMT_VM_PERPLEXITY, NMT_VM_BLEU}, 2, 1, 0};
+  int st = nmt_validate_scores(m, &m->params, v, &o, &s);
   *ppl = s.ppl, *bleu = s.bleu;
   return st;
 }

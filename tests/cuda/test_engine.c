@@ -73,15 +73,16 @@ static void compare(const char *what, const nn_net_cfg *cfg) {
   nn_params_free(&p);
 }
 
-/* Training on backend be: `steps` steps of clipping at 1 and Adam with a
+/* Training on backend be: `steps` steps of clipping at 1 and Adam (or SGD) with a
  * moving average, each step's loss into loss[]. */
-static bool train_on(const nn_backend *be, model_case *mc, nn_params *p, int steps, float *loss) {
+static bool train_on(const nn_backend *be, model_case *mc, nn_params *p, int steps, bool sgd, float *loss) {
   nn_graph g = {.be = be, .seed = 1};
   bool ok = true;
   for (int t = 0; t < steps && ok; t++) {
     ok = loss_in(&g, mc, p, &loss[t]);
     nn_params_clip(p, 1);
-    nn_adam_step(p, &(nn_adam){3e-3f, 0.9f, 0.999f, 1e-8f, 1});
+    if (sgd) nn_sgd_step(p, 0.5f, 1);
+    else nn_adam_step(p, &(nn_adam){3e-3f, 0.9f, 0.999f, 1e-8f, 1});
     nn_ema_step(p, nn_ema_decay(1e-2, p->step));
   }
   nn_graph_free(&g);
@@ -90,7 +91,7 @@ static bool train_on(const nn_backend *be, model_case *mc, nn_params *p, int ste
 
 /* 20 steps on the device follow the CPU's losses within 1e-4 relative, and
  * the weights and their average come back close. */
-static void compare_training(const char *what, const nn_net_cfg *cfg) {
+static void compare_training(const char *what, const nn_net_cfg *cfg, bool sgd) {
   enum { STEPS = 20 };
   model_case mc;
   nn_params p, d, back;
@@ -99,7 +100,7 @@ static void compare_training(const char *what, const nn_net_cfg *cfg) {
     return;
   float cpu[STEPS], gpu[STEPS];
   if (nn_params_upload(&d, &p, &nn_cuda_backend)) T_FAIL("upload: %s", nmt_errmsg());
-  else if (train_on(NULL, &mc, &p, STEPS, cpu) && train_on(&nn_cuda_backend, &mc, &d, STEPS, gpu)) {
+  else if (train_on(NULL, &mc, &p, STEPS, sgd, cpu) && train_on(&nn_cuda_backend, &mc, &d, STEPS, sgd, gpu)) {
     for (int t = 0; t < STEPS; t++)
       if (!(fabsf(gpu[t] - cpu[t]) <= 1e-4f * fabsf(cpu[t])))
         T_FAIL("%s: step %d loss %.9g on the device, %.9g on the CPU", what, t, gpu[t], cpu[t]);
@@ -129,7 +130,8 @@ TEST(gpu_engine_luong) {
   NEED_GPU();
   nn_net_cfg c = base(&nn_family_luong);
   compare("luong", &c);
-  compare_training("luong", &c);
+  compare_training("luong", &c, false);
+  compare_training("luong with sgd", &c, true);
   c.enc_type = NN_ENC_BI, c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
   compare("luong bi, local-p", &c);
 }
@@ -143,7 +145,7 @@ TEST(gpu_engine_rnnsearch) {
     c.enc_cell = c.dec_cell = cells[i];
     c.opt.context_aware = i == 2;
     compare(cells[i] == NN_CELL_LSTM ? "rnnsearch lstm" : cells[i] == NN_CELL_GRU ? "rnnsearch gru" : "rnnsearch atr", &c);
-    if (i == 2) compare_training("rnnsearch atr", &c);
+    if (i == 2) compare_training("rnnsearch atr", &c, false);
   }
 }
 
@@ -154,7 +156,7 @@ TEST(gpu_engine_srnmt) {
     c.enc_type = NN_ENC_BI, c.attn.score = NN_ATTN_MLP, c.input_feed = false;
     c.enc_cell = c.dec_cell = i ? NN_CELL_SRU : NN_CELL_SRNMT;
     compare(i ? "sru" : "srnmt", &c);
-    if (!i) compare_training("srnmt", &c);
+    if (!i) compare_training("srnmt", &c, false);
   }
 }
 
@@ -164,7 +166,7 @@ TEST(gpu_engine_rhn) {
   c.enc_cell = c.dec_cell = NN_CELL_RHN, c.enc_cell_depth = c.dec_cell_depth = 2;
   c.enc_type = NN_ENC_BI, c.opt.recon_beta = 0.5f;
   compare("rhn with the reconstructor", &c);
-  compare_training("rhn with the reconstructor", &c);
+  compare_training("rhn with the reconstructor", &c, false);
 }
 
 TEST(gpu_engine_deep) {
@@ -174,6 +176,6 @@ TEST(gpu_engine_deep) {
     c.attn.score = NN_ATTN_MLP, c.input_feed = false, c.no_attention = i == 1;
     c.opt.fast_forward = c.opt.peephole = true;
     compare(i ? "deep-ed" : "deep-att", &c);
-    compare_training(i ? "deep-ed" : "deep-att", &c);
+    compare_training(i ? "deep-ed" : "deep-att", &c, false);
   }
 }

@@ -115,7 +115,7 @@ TEST(model_file_checkpoint_bad_state) {
   nmt_train_opts o = {.lr = 0.001, .seed = 1};
   const nmt_train_state good = nmt_train_state_new(&o);
   nmt_train_state bad[4] = {good, good, good, good}, s;
-  bad[0].batch = -5, bad[1].lr = NAN, bad[2].epoch = -3, bad[3].best_ppl = INFINITY;
+  bad[0].batch = -5, bad[1].lr = NAN, bad[2].epoch = -3, bad[3].best = INFINITY;
   char p[512];
   snprintf(p, sizeof p, "%s", t_tmp("tiny.ckpt"));
   nmt_model m, r;

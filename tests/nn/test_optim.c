@@ -1,4 +1,4 @@
-/* The optimiser over the parameter buffer: Adam against its formula, the
+/* The optimiser over the parameter buffer: Adam and SGD against their formulas, the
  * gradient norm the same bits on any thread count. */
 #include "base/err.h"
 #include "nn/optim.h"
@@ -7,6 +7,8 @@
 #include "test.h"
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 TEST(nn_adam_matches_formula) {
   nn_params p = {0};
@@ -27,6 +29,36 @@ TEST(nn_adam_matches_formula) {
   }
   CHECK(p.w[1] == -1.0f);
   nn_params_free(&p);
+}
+
+/* Plain SGD: w - lr·g in floats, bit for bit, on any thread count; a recurrent view
+ * at lr times the recurrent scale; the update counted as Adam's is. */
+TEST(nn_sgd_matches_formula) {
+  for (int threads = 1; threads <= 3; threads += 2) {
+    nn_params p = {0};
+    int rec = nn_params_add(&p, "rec", 97, 31);
+    nn_params_add(&p, "w", 53, 89);
+    nn_params_mark_recurrent(&p, rec);
+    CHECK_INT(nn_params_alloc(&p), NMT_OK);
+    for (size_t i = 0; i < p.n; i++)
+      p.w[i] = nn_rng_uniform(5, 1, i) - 0.5f, p.g[i] = (nn_rng_uniform(6, 1, i) - 0.5f) * 3;
+    float *w0 = malloc(sizeof *w0 * p.n);
+    memcpy(w0, p.w, sizeof *w0 * p.n);
+    nn_set_threads(threads);
+    nn_sgd_step(&p, 0.7f, 0.25f);
+    nn_set_threads(0);
+    CHECK_INT(p.step, 1);
+    const nn_view *r = &p.views[rec];
+    size_t bad = 0;
+    for (size_t i = 0; i < p.n; i++) {
+      bool in_rec = i >= r->off && i < r->off + (size_t)r->rows * r->cols;
+      float lr = in_rec ? 0.7f * 0.25f : 0.7f, want = w0[i] - lr * p.g[i];
+      bad += memcmp(&p.w[i], &want, sizeof want) != 0;
+    }
+    CHECK_INT(bad, 0);
+    free(w0);
+    nn_params_free(&p);
+  }
 }
 
 /* The gradient norm, and so the clipped gradient, are the same bits on any

@@ -43,3 +43,17 @@ TEST(train_curve_series) {
   CHECK_INT(nmt_curve_read(&c, path), NMT_EINPUT);
   CHECK(strstr(nmt_errmsg(), "m.csv:4: loss is not a number ('nan?')") != NULL);
 }
+
+/* A validation row of --valid-metrics chrf alone is a validation's (it once read as a
+ * training row without a loss, which dropped the training point at its step). */
+TEST(train_curve_chrf_alone) {
+  const char *path = t_tmp("c.csv");
+  write_csv(path, "step,epoch,loss,valid_ppl,valid_bleu,valid_chrf,best_valid_chrf\n"
+                  "4,1,2.5,,,,\n4,1,,,,30.5,30.5\n");
+  nmt_curve c;
+  CHECK_INT(nmt_curve_read(&c, path), NMT_OK);
+  CHECK_INT(c.s[NMT_CURVE_LOSS].n, 1);
+  CHECK_INT(c.s[NMT_CURVE_CHRF].n, 1);
+  CHECK_NEAR(c.s[NMT_CURVE_CHRF].y[0], 30.5, 0);
+  nmt_curve_free(&c);
+}

@@ -1,5 +1,6 @@
-/* --keep-best's list (train/keep.c): the N lowest perplexities, best first, the
- * one pushed out named; its checkpoint text reads back; a bad line is refused. */
+/* --keep-best's list (train/keep.c): the N lowest perplexities (the highest BLEU),
+ * best first, the one pushed out named; its checkpoint text reads back; a bad line
+ * or order is refused. */
 #include "base/err.h"
 #include "test.h"
 #include "train/loop.h"
@@ -27,4 +28,21 @@ TEST(train_keep_best_list) {
   char path[64];
   nmt_kept_path(path, sizeof path, "m.bin", 300);
   CHECK_STR(path, "m.bin.best-300");
+}
+
+/* By a higher-is-better first metric, the highest first; the text's order is checked by it. */
+TEST(train_keep_best_by_bleu) {
+  nmt_train_state s = {.metric = NMT_VM_BLEU};
+  long dropped;
+  CHECK(nmt_kept_insert(&s, 2, 10, 5.0, &dropped) && dropped == -1);
+  CHECK(nmt_kept_insert(&s, 2, 20, 4.0, &dropped) && dropped == -1);
+  CHECK(nmt_kept_insert(&s, 2, 30, 6.0, &dropped) && dropped == 20);
+  CHECK(s.kept[0].step == 30 && s.kept[1].step == 10);
+  nmt_strbuf b = {0};
+  CHECK_INT(nmt_kept_text(&s, &b), NMT_OK);
+  nmt_train_state r = {.metric = NMT_VM_BLEU}, ppl = {0};
+  CHECK_INT(nmt_kept_parse(&r, b.s, b.len, "c"), NMT_OK);
+  CHECK(r.nkept == 2 && !memcmp(r.kept, s.kept, sizeof s.kept[0] * 2));
+  CHECK_INT(nmt_kept_parse(&ppl, b.s, b.len, "c"), NMT_EINPUT); /* out of perplexity's order */
+  free(b.s);
 }

@@ -5,6 +5,8 @@
 #include "models/model.h"
 #include "test.h"
 #include "train/loop.h"
+#include "nn/optim.h"
+#include "train/step.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -85,12 +87,14 @@ TEST(train_checkpoint_round_trip) {
       m.params.m[i] = (float)i, m.params.v[i] = 0.5f * (float)i;
   m.params.step = 17;
   nmt_train_state s = {99, 17, 2, 5, 1e-3 / 3, 12.25, 1, 4321, 1.5, 8, 800, 1600, 2, 50, 0xfedcba9876543210u}, got;
+  s.optimizer = NMT_SGD, s.metric = NMT_VM_BLEU, s.best_step = 12;
   CHECK_INT(nmt_checkpoint_save(&m, &s, path), NMT_OK);
   CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
   CHECK(got.seed == 99 && got.step == 17 && got.epoch == 2 && got.batch == 5 && got.stalls == 1);
-  CHECK(got.lr == s.lr && got.best_ppl == 12.25 && got.tokens == 4321 && got.elapsed == 1.5);
+  CHECK(got.lr == s.lr && got.best == 12.25 && got.tokens == 4321 && got.elapsed == 1.5);
   CHECK(got.mini_batch == 8 && got.window == 800 && got.mini_batch_words == 1600 && got.workers == 2);
   CHECK(got.corpus_pairs == 50 && got.corpus_hash == 0xfedcba9876543210u);
+  CHECK(got.optimizer == NMT_SGD && got.metric == NMT_VM_BLEU && got.best_step == 12);
   CHECK_INT(r.params.step, 17);
   CHECK(same_floats(r.params.w, m.params.w, m.params.n));
   CHECK(same_floats(r.params.m, m.params.m, m.params.n));
@@ -101,6 +105,32 @@ TEST(train_checkpoint_round_trip) {
   nmt_model_save(&m, model);
   CHECK_INT(nmt_checkpoint_load(&r, &got, model), NMT_EINPUT);
   CHECK_INT(nmt_model_load(&r, path), NMT_OK);
+  nmt_model_free(&r);
+  nmt_model_free(&m);
+}
+
+/* A checkpoint older than the optimizer and metric keys: Adam's, by perplexity, and its
+ * best (validated) at a step not recorded. */
+TEST(train_checkpoint_older_state) {
+  const char *path = t_tmp("old.ckpt");
+  nmt_model m, r;
+  tiny_model(&m, "general", 4);
+  nmt_train_state s = {99, 17, 2, 5, 1e-3, 12.25, 1, 4321, 1.5, 8, 800, 1600, 2, 50, 7}, got;
+  s.optimizer = NMT_SGD, s.metric = NMT_VM_BLEU, s.best_step = 12;
+  CHECK_INT(nmt_checkpoint_save(&m, &s, path), NMT_OK);
+  nmt_model_file f, g = {0};
+  CHECK_INT(nmt_mf_read(&f, path), NMT_OK);
+  for (int i = 0; i < f.n; i++) {
+    const char *cut = strcmp(f.s[i].tag, "state") ? NULL : memmem(f.s[i].data, f.s[i].len, "optimizer=", 10);
+    CHECK_INT(nmt_mf_add(&g, f.s[i].tag, f.s[i].data, cut ? (size_t)(cut - (const char *)f.s[i].data) : f.s[i].len),
+              NMT_OK);
+  }
+  CHECK_INT(nmt_mf_write(&g, path), NMT_OK);
+  free(g.s);
+  nmt_mf_free(&f);
+  CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
+  CHECK(got.optimizer == NMT_ADAM && got.metric == NMT_VM_PERPLEXITY && got.best_step == -1 && got.best == 12.25);
+  CHECK(got.delay == 0 && got.corpus_hash == 7);
   nmt_model_free(&r);
   nmt_model_free(&m);
 }
@@ -342,6 +372,59 @@ TEST(train_resume_checks_batches_corpus_and_workers) {
   CHECK_INT(t.s.workers, 2);
   nmt_corpus_free(&other), nmt_corpus_free(&c);
   nmt_model_free(&m);
+}
+
+/* Another --optimizer or first --valid-metrics on resume: one line naming both, the checkpoint untouched. */
+TEST(train_resume_refuses_other_optimizer_or_metric) {
+  const char *ckpt = t_tmp("resume.ckpt");
+  nmt_trainer t;
+  nmt_model m;
+  nmt_corpus c;
+  tiny_trainer(&t, &m, &c, 20, ckpt);
+  CHECK_INT(nmt_train(&t, NULL), NMT_OK);
+  t.o.optimizer = NMT_SGD;
+  CHECK_INT(resume_with(&t, ckpt), NMT_EUSAGE);
+  CHECK(strstr(nmt_errmsg(), "resume.ckpt: cannot resume with --optimizer sgd: the checkpoint was trained with adam") != NULL);
+  t.o.optimizer = NMT_ADAM;
+  t.o.valid = (nmt_valid_opts){{NMT_VM_CHRF, NMT_VM_PERPLEXITY}, 2, 1, 0};
+  CHECK_INT(resume_with(&t, ckpt), NMT_EUSAGE);
+  CHECK(strstr(nmt_errmsg(), "cannot resume with --valid-metrics chrf first: the checkpoint's best model and stalls are by perplexity") != NULL);
+  t.o.valid = (nmt_valid_opts){{NMT_VM_PERPLEXITY, NMT_VM_CHRF}, 2, 1, 0}; /* the others may change */
+  CHECK_INT(resume_with(&t, ckpt), NMT_OK);
+  nmt_corpus_free(&c);
+  nmt_model_free(&m);
+}
+
+/* SGD's first update is w - lr·g of the first batch's clipped gradient, bit for bit. */
+TEST(train_sgd_first_update) {
+  nmt_trainer t;
+  nmt_model m, ref;
+  nmt_corpus c;
+  tiny_trainer(&t, &m, &c, 20, t_tmp("sgd.ckpt"));
+  t.o.optimizer = NMT_SGD, t.o.lr = 0.5, t.o.clip_norm = 0.05, t.o.after_batches = 1;
+  t.s = nmt_train_state_new(&t.o);
+  tiny_model(&ref, "general", 1); /* m's twin */
+  nmt_plan plan;
+  nmt_stepper k;
+  double loss;
+  long ntok;
+  CHECK_INT(nmt_plan_epoch(&plan, &c, &t.o.batch, t.o.seed, 0), NMT_OK);
+  CHECK_INT(nmt_stepper_init(&k, 1, ref.params.n), NMT_OK);
+  CHECK_INT(nmt_step_gradient(&k, &c, plan.pairs, (int)plan.start[1], &ref.net, &ref.params, t.o.seed, 0, &loss, &ntok),
+            NMT_OK);
+  CHECK(nn_params_clip(&ref.params, 0.05) > 0.05); /* the clipping shows */
+  CHECK_INT(nmt_train(&t, NULL), NMT_OK);
+  size_t bad = 0;
+  for (size_t i = 0; i < m.params.n; i++) {
+    float want = ref.params.w[i] - 0.5f * ref.params.g[i];
+    bad += memcmp(&m.params.w[i], &want, sizeof want) != 0;
+  }
+  CHECK_INT(bad, 0);
+  CHECK_INT(m.params.step, 1);
+  nmt_stepper_free(&k);
+  nmt_plan_free(&plan);
+  nmt_corpus_free(&c);
+  nmt_model_free(&ref), nmt_model_free(&m);
 }
 
 /* A position beyond the epoch's plan (a checkpoint from before the batch keys) is an error, not an overrun. */

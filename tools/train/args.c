@@ -89,6 +89,21 @@ static int flag_value(void *ctx, const nmt_opt *o) {
   return *b;
 }
 
+/* --valid-metrics' names, each once, and --optimizer's. */
+static int methods(train_args *a) {
+  nmt_valid_opts *o = &a->valid_opts;
+  *o = (nmt_valid_opts){.beam = (int)a->valid_beam, .max_length_factor = (float)a->valid_max_length_factor};
+  for (int i = 0; i < a->valid_metrics_given.n; i++) {
+    nmt_vmetric m;
+    int st = nmt_vmetric_parse("valid-metrics", a->valid_metrics_given.v[i], &m);
+    for (int k = 0; !st && k < o->n; k++)
+      if (o->metrics[k] == m) st = nmt_fail(NMT_EUSAGE, "--valid-metrics: %s given twice", nmt_vmetric_name(m));
+    if (st) return st;
+    o->metrics[o->n++] = m;
+  }
+  return nmt_optimizer_parse("optimizer", a->optimizer_name, &a->optimizer);
+}
+
 /* The schedules in Marian's units; --after N sets the limit of its unit. */
 static int schedules(train_args *a) {
   train_freq after = {0};
@@ -107,7 +122,7 @@ static int schedules(train_args *a) {
 static int parse(train_args *a, const train_preset *p, const train_config *cfg, int argc, char **argv) {
   *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .optimizer_delay = 1, .comm_timeout = 600, .max_length = 100,
                     .valid_freq = "1000", .save_freq = "0", .log_freq = "100", .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
-                    .clip_norm = 5};
+                    .clip_norm = 5, .optimizer_name = "adam", .valid_beam = 1, .valid_max_length_factor = 2};
   model_defaults(&a->flags, &a->arch);
   const char *src_lang = NULL, *tgt_lang = NULL; /* tokenizer settings recorded in the model */
   bool tok_aggressive = false, tok_no_escape = false, tok_normalize = false;
@@ -117,7 +132,7 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
       {"dump-config", 0, NMT_OPT_FLAG, &a->dump_config, NULL, "print the effective options as YAML for -c, and exit"},
       {"preset", 0, NMT_OPT_STR, &a->preset, "NAME", "a paper's configuration (listed above); flags given override it"},
       {"train-sets", 't', NMT_OPT_LIST, &a->train, "SRC TGT", "parallel BPE'd training text (zstd allowed)"},
-      {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text: perplexity, greedy BLEU and chrF"},
+      {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text (--valid-metrics)"},
       {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "best model; MODEL.ckpt holds the last state (required)"},
       {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT",
        "vocabulary files (built from the training data), or SentencePiece models (X.model, nmt-spm train): "
@@ -147,12 +162,23 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
       {"valid-freq", 0, NMT_OPT_STR, &a->valid_freq, "N[u|e|t]",
        "validate every N updates (1000), epochs (Ne) or target tokens (Nt); 0: never"},
       {"save-freq", 0, NMT_OPT_STR, &a->save_freq, "N[u|e|t]", "checkpoint every N updates, epochs or tokens (0: at --valid-freq)"},
+      {"valid-metrics", 0, NMT_OPT_LIST, &a->valid_metrics_given, "M",
+       "what validation computes, of perplexity, ce-mean-words (ln ppl), bleu and chrf (default: perplexity bleu "
+       "chrf); the first decides the best model, --keep-best, --lr-decay and --early-stopping (BLEU, chrF: "
+       "higher is better); translations only for bleu and chrf", .once = true},
+      {"valid-beam-size", 0, NMT_OPT_INT, &a->valid_beam, "K", "beam of the validation's translations (1: greedy)",
+       .min = 1, .max = 100},
+      {"valid-max-length-factor", 0, NMT_OPT_DOUBLE, &a->valid_max_length_factor, "F",
+       "their length: at most F times (source tokens + 1) (2)", .min = 0, .max = 100, .open_min = true},
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
        .min = 0, .max = 1000000},
       {"keep-best", 0, NMT_OPT_INT, &a->keep_best, "N",
-       "also keep the N best validated models as MODEL.best-STEP, for nmt-model average (0: none)",
+       "also keep the N best validated models (by the first --valid-metrics) as MODEL.best-STEP, for nmt-model "
+       "average (0: none)",
        .min = 0, .max = NMT_MAX_KEEP},
-      {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "Adam learning rate (0.001)", .min = 0, .max = FLT_MAX,
+      {"optimizer", 0, NMT_OPT_STR, &a->optimizer_name, "NAME",
+       "adam (the default; betas 0.9, 0.999, eps 1e-8) or sgd: plain w -= lr * g, no momentum (Luong 2015)"},
+      {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "learning rate (0.001)", .min = 0, .max = FLT_MAX,
        .open_min = true},
       {"learn-rate-recurrent", 0, NMT_OPT_DOUBLE, &a->lr_recurrent, "LR", "rate for recurrent weight matrices (deep-att; 0: --learn-rate)",
        .min = 0, .max = FLT_MAX},
@@ -181,7 +207,8 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
       {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only; --log still gets every line)"},
       {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE",
        "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib, a row per log line;\n"
-       "                                 valid_ppl,valid_bleu,valid_chrf,best_valid_ppl, a row per validation"},
+       "                                 valid_ppl,valid_bleu,valid_chrf,best_valid_ppl, a row per validation (the last:\n"
+       "                                 best_valid_bleu etc. when --valid-metrics puts another metric first)"},
       {"plot", 0, NMT_OPT_STR, &a->plot, "FILE.svg",
        "at each validation, draw the --metrics file as an SVG learning curve (or: nmt-model plot)"},
       {"log", 0, NMT_OPT_STR, &a->log, "FILE", "append every line stderr gets (not the progress line) with its time"},
@@ -198,8 +225,8 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
   snprintf(summary, sizeof summary, "%s%s",
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
            "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM/SIGHUP save MODEL.ckpt and exit 128+signal.\n"
-           "The rate schedule: Adam at --learn-rate, times --lr-decay after each validation that\n"
-           "does not improve perplexity and, with --lr-decay-start-epoch N, after every epoch from N on;\n"
+           "The rate schedule: --optimizer at --learn-rate, times --lr-decay after each validation that\n"
+           "does not improve the first --valid-metrics and, with --lr-decay-start-epoch N, after every epoch from N on;\n"
            "update t's rate is that times min(1, t / --lr-warmup) and, past --lr-decay-inv-sqrt D, sqrt(D / t).",
            train_presets_help());
   const nmt_cli cli = {
@@ -213,6 +240,7 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st) st = fold_layer(a);
   if (!st) st = schedules(a);
+  if (!st) st = methods(a);
   if (!st) st = train_config_dump(&a->effective, &cli, flag_value, a);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
@@ -247,9 +275,9 @@ int train_parse_args(train_args *a, int argc, char **argv) {
 }
 
 void train_args_free(train_args *a) {
-  free(a->train.v), free(a->valid.v), free(a->vocabs.v), free(a->effective.s);
+  free(a->train.v), free(a->valid.v), free(a->vocabs.v), free(a->valid_metrics_given.v), free(a->effective.s);
   train_config_free(&a->config);
-  a->train.v = a->valid.v = a->vocabs.v = NULL, a->effective = (nmt_strbuf){0};
+  a->train.v = a->valid.v = a->vocabs.v = a->valid_metrics_given.v = NULL, a->effective = (nmt_strbuf){0};
 }
 
 /* "--flag" or "--flag=..." among the command line's arguments. */

@@ -118,6 +118,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
                    *save = a->save_every.n ? &a->save_every : &a->valid_every;
   return (nmt_train_opts){
       .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
+      .optimizer = a->optimizer, .valid = a->valid_opts,
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
       .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,
       .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
@@ -264,7 +265,7 @@ int main(int argc, char **argv) {
                 nn_threads(), comm->size * nn_threads());
   if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) die(st);
   t.valid = a.valid.n ? &valid : NULL;
-  if (a.metrics && rank0 && (st = metrics_open(&csv, a.metrics, a.resume))) die(st);
+  if (a.metrics && rank0 && (st = metrics_open(&csv, a.metrics, a.resume, t.s.metric))) die(st);
   catch_signals();
   st = nmt_train(&t, &stop_signal);
   console_done(&con);

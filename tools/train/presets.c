@@ -1,6 +1,7 @@
 /* --preset: paper 004's ablation configurations (Blach-Laffèche et al., "NMT
  * like it's 2015", Multi30k Fr->En: a one-layer LSTM of 1024, embeddings 300,
- * batch 32, Adam 3e-4, 25 epochs; each row adds one thing) and the PyTorch
+ * batch 32, Adam 3e-4, 25 epochs; each row adds one thing), Luong et al. 2015's own
+ * SGD schedule on 004's last row, and the PyTorch
  * peer's configuration (../shared/peers). A preset is data: options (nmt-train's
  * row names: the model table's, models/options.def, or the training ones) and
  * their values, set before the command line's, so every flag given overrides
@@ -34,6 +35,11 @@ static const train_preset presets[] = {
     /* 004's Gaussian sigma 15 = D/2 */
     {"luong-local-p-feed", "luong-dropout",
      OPTS({"attention", "mlp"}, {"local-attention"}, {"attention-window", "30"})},
+    /* Luong et al. 2015's plain SGD at 1.0, batch 128, clip 5, uniform +-0.1 init (the default);
+     * its dropout models' schedule: 12 epochs, the rate halved after each from the 8th on */
+    {"luong-sgd", "luong-local-p-feed",
+     OPTS({"optimizer", "sgd"}, {"learn-rate", "1"}, {"mini-batch", "128"}, {"clip-norm", "5"}, {"lr-decay", "0.5"},
+          {"lr-decay-start-epoch", "8"}, {"after-epochs", "12"})},
     {"peer", NULL,
      OPTS({"enc-type", "bidirectional"}, {"enc-depth", "1"}, {"dec-depth", "1"}, {"dim-emb", "256"},
           {"dim-rnn", "512"}, {"attention", "general"}, {"dropout", "0.3"}, {"learn-rate", "1e-3"},
@@ -56,13 +62,14 @@ static const train_preset presets[] = {
     /* Paper 003 (Parmar & Devi, RHN): RHN encoder and decoder in Luong's frame (bidirectional
      * encoder, general attention, input feeding), dropout 0.2, batch 32, 30 epochs, one layer;
      * recurrence depth L in both (d1..d3); -rec adds the reconstructor at beta 0.1 (its best row).
-     * CPU-sized (emb 256, hidden 512); Adam 1e-3 for the paper's SGD 0.1 (nmt-train has Adam only). */
+     * CPU-sized (emb 256, hidden 512); Adam 1e-3 for the paper's SGD 0.1 (rhn-d1-sgd: the paper's). */
     {"rhn-d1", NULL,
      OPTS({"type", "rhn"}, {"enc-cell", "rhn"}, {"dec-cell", "rhn"}, {"enc-cell-depth", "1"},
           {"dec-cell-depth", "1"}, {"enc-type", "bidirectional"}, {"enc-depth", "1"}, {"dec-depth", "1"},
           {"dim-emb", "256"}, {"dim-rnn", "512"}, {"attention", "general"}, {"dropout", "0.2"},
           {"mini-batch", "32"}, {"learn-rate", "1e-3"}, {"clip-norm", "5"}, {"max-length", "80"},
           {"after-epochs", "30"})},
+    {"rhn-d1-sgd", "rhn-d1", OPTS({"optimizer", "sgd"}, {"learn-rate", "0.1"})},
     {"rhn-d2", "rhn-d1", OPTS({"enc-cell-depth", "2"}, {"dec-cell-depth", "2"})},
     {"rhn-d3", "rhn-d1", OPTS({"enc-cell-depth", "3"}, {"dec-cell-depth", "3"})},
     {"rhn-d2-rec", "rhn-d2", OPTS({"reconstructor-beta", "0.1"})},

@@ -45,6 +45,12 @@ int train_freq_parse(const char *flag, const char *s, train_freq *f);
 
 typedef struct {
   nmt_strlist train, valid, vocabs;
+  nmt_strlist valid_metrics_given;   /* --valid-metrics' names, as given */
+  nmt_valid_opts valid_opts;         /* parsed, with --valid-beam-size and --valid-max-length-factor */
+  long valid_beam;
+  double valid_max_length_factor;
+  const char *optimizer_name;        /* --optimizer */
+  nmt_optimizer optimizer;
   const char *model, *metrics, *bpe_codes, *preset, *config_path;
   train_config config;     /* -c's entries (none without -c) */
   nmt_strbuf effective;    /* every option's value as YAML (--dump-config, stored in the model) */
@@ -120,8 +126,9 @@ typedef struct {
   const char *path;
 } metrics_csv;
 
-/* Open FILE for the metrics (appending with resume); writes the header when new. */
-int metrics_open(metrics_csv *m, const char *path, bool resume);
+/* Open FILE for the metrics (appending with resume); writes the header when new,
+ * its last column best_valid_LABEL named by the first validation metric. */
+int metrics_open(metrics_csv *m, const char *path, bool resume, nmt_vmetric first);
 /* The hook: one CSV row per log interval; NMT_EIO when it cannot be written. */
 int metrics_row(void *ctx, const nmt_train_metrics *row);
 /* One row for a validation; NMT_EIO when it cannot be written. */

@@ -52,6 +52,7 @@ void nmt_stepper_free(nmt_stepper *s) {
     free(s->w[i].grad);
   }
   free(s->w);
+  nmt_device_sum_free(s->dev);
   memset(s, 0, sizeof *s);
 }
 
@@ -166,5 +167,6 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
     *ntokens += all[r].ntok;
   }
   bool one_part = slots == 1 && comm->size == 1; /* p->g holds the gradient already */
-  return one_part || !isfinite(*loss) ? NMT_OK : sum_slots(s, p, counts);
+  if (one_part || !isfinite(*loss)) return NMT_OK;
+  return s->dev ? nmt_device_sum_run(s->dev, p, counts) : sum_slots(s, p, counts);
 }

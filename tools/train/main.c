@@ -240,7 +240,8 @@ int main(int argc, char **argv) {
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);
-  check_affinity(nn_threads());
+  int workers = be->host ? nn_threads() : 1; /* a GPU runs one worker (train/step.h) */
+  check_affinity(workers);
   nmt_model model;
   nmt_corpus corpus;
   nmt_valid_set valid;
@@ -261,7 +262,7 @@ int main(int argc, char **argv) {
           weight_count(&model.params));
   if (comm->size > 1)
     console_say(&con, "%d ranks (%s) x %d worker threads: %d slots per update", comm->size, comm->ops->name,
-                nn_threads(), comm->size * nn_threads());
+                workers, comm->size * workers);
   if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) die(st);
   t.valid = a.valid.n ? &valid : NULL;
   if (a.metrics && rank0 && (st = metrics_open(&csv, a.metrics, a.resume))) die(st);

@@ -36,6 +36,7 @@ int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
   s->delay = 1;
   s->comm = nmt_comm_local();
   s->words = 0;
+  s->dev = NULL;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
   if (!s->w) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < s->workers; i++) {

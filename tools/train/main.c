@@ -122,7 +122,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,
       .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
-      .workers = nn_threads(), .delay = (int)a->optimizer_delay, .comm = comm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
+      .delay = (int)a->optimizer_delay, .comm = comm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .after_tokens = a->after_tokens, .valid_freq = valid->n, .valid_unit = valid->unit, .save_freq = save->n,
       .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
       .model_path = a->model,
@@ -252,6 +252,7 @@ int main(int argc, char **argv) {
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
                    .hooks = {&con, console_log, console_metrics, console_progress, console_validated}};
   t.o.be = be;
+  t.o.workers = workers; /* per rank: the slots a checkpoint records, what the ranks compare */
   if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a)) ||
       (st = nmt_model_open_spm(&model, a.model)))
     die(st);

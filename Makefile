@@ -122,6 +122,15 @@ CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CUDA_HOST := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/cuda/kernels/nn_cuda_backend.o
 CUDA_LINK := $(CUDA_HOST) $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
+CUDA_INCDIR ?= $(if $(NVCC),$(shell $(NVCC) --dryrun -x cu /dev/null -o /dev/null 2>&1 | \
+  sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*$$/\1/p'))
+# NCCL (the toolkit's; docs/distributed.md, "GPUs"): lib/dist/comm_nccl.c again with
+# -DNMT_NCCL, linked before libnmt.a (whose copy says "no NCCL") into the CUDA nmt-train alone.
+CUDA_OBJ_train  := $(BUILD)/cuda/lib/dist/comm_nccl.o
+CUDA_LIBS_train := -lnccl
+$(BUILD)/cuda/lib/dist/comm_nccl.o: lib/dist/comm_nccl.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DNMT_NCCL -I$(CUDA_INCDIR) -MMD -MP -c $< -o $@
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \
                  $(BUILD)/tests/decode/decode_case.o \
                  $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
@@ -153,9 +162,9 @@ cuda test-cuda:
 else
 cuda: $(BIN)/nmt-tests-cuda $(GPU_TOOLS:%=$(BIN)/cuda/nmt-%)
 	@echo "cuda: $(words $(CU_SRC)) kernel files compiled and linked with $(NVCC)"
-$(BIN)/cuda/nmt-%: $$(call tool_objs,$$*) $(CUDA_LINK) $(BUILD)/libnmt.a
+$(BIN)/cuda/nmt-%: $$(call tool_objs,$$*) $$(CUDA_OBJ_$$*) $(CUDA_LINK) $(BUILD)/libnmt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) $(CUDA_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) $(CUDA_LIBS) $(CUDA_LIBS_$*) -o $@
 # Without a GPU every case reports itself skipped; a name filter may follow: T=cuda_lstm
 test-cuda: $(BIN)/nmt-tests-cuda
 	./$(BIN)/nmt-tests-cuda $(or $(T),cuda_)
@@ -216,7 +225,7 @@ emu: $(BIN)/nmt-tests-emu $(GPU_TOOLS:%=$(BIN)/emu/nmt-%) $(GPU_TOOLS:%=$(BIN)/n
 # The kernel cases under every schedule, then in guard mode, then the planted bugs
 # (each in a child process), then the engine on the emulated GPU (gpu_: every family's
 # loss, gradients, Adam steps and decoding against the CPU; nmt-train and nmt-decode
-# --device cuda), which EMU_ENGINE=0 leaves out (ThreadSanitizer's run: races within a
+# --device cuda, and nmt-train under mpirun), which EMU_ENGINE=0 leaves out (ThreadSanitizer's run: races within a
 # block are the kernels'). A name filter may follow: T=cuda_lstm
 test-emu: emu
 	@for s in $(EMU_SCHEDULES); do echo "test-emu: NMT_EMU_SCHEDULE=$$s"; \
@@ -229,6 +238,7 @@ ifneq ($(EMU_ENGINE),0)
 	./$(BIN)/nmt-tests-emu gpu_
 	NMT_EMU_GUARD=1 ./$(BIN)/nmt-tests-emu gpu_
 	NMT_EMU_GUARD=1 bash tests/emu/gpu_tools.sh $(BIN)
+	NMT_EMU_GUARD=1 NMT_SANITIZED=$(if $(SAN),1) bash tests/emu/gpu_mpi.sh $(BIN)
 endif
 
 # Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/**/*.c again with

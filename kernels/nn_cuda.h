@@ -19,6 +19,8 @@ extern "C" {
  * "no CUDA device found (...)" when there is no usable GPU or driver,
  * NMT_EUSAGE with "CUDA device N does not exist (K found)" for a bad index. */
 int nnc_init(int device);
+/* The GPUs this process sees; 0 without a usable driver. */
+int nnc_count(void);
 /* Release the stream, the cuBLAS handle and the scratch buffer. */
 void nnc_shutdown(void);
 /* "NVIDIA H100 80GB HBM3 (sm_90, 79 GiB)" for the initialised device. */

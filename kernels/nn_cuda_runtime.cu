@@ -33,6 +33,15 @@ extern "C" int nnc_sync(void) {
   return first_error[0] ? failed() : NMT_OK;
 }
 
+extern "C" int nnc_count(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError(); // not sticky: clear it
+    return 0;
+  }
+  return count;
+}
+
 extern "C" int nnc_init(int device) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);

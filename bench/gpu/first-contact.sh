@@ -10,7 +10,8 @@
 #   5. compute-sanitizer memcheck, racecheck, synccheck and initcheck over the CUDA tests
 #   6. the engine tests (`make test`) and the emulator's (`make test-emu`)
 #   7. a short training on the demo corpus with --device cpu and --device cuda, the loss
-#      curves side by side, then nmt-decode of the test set with each device on the CPU's model
+#      curves side by side, then nmt-decode of the test set with each device on the CPU's model;
+#      mpirun -np 2 --device cuda (NCCL with 2+ GPUs) against the staged sum, bit for bit
 #   8. speed against the PyTorch peer with --device cuda: training tokens/s at batch 64, 128,
 #      256 (bench/train.sh) and decoding test2016 greedy and beam 5 (bench/decode.sh), when the
 #      peer (python3 with torch) and ../shared are there
@@ -115,6 +116,34 @@ step train-decode-cpu-vs-cuda train_pair
 if [ -f "$work/demo/loss-side-by-side.tsv" ]; then
   say ""; say "Loss curves (cpu | cuda), every 10 steps:"; say '```'
   head -n 25 "$work/demo/loss-side-by-side.tsv" >>"$report"; say '```'; say ""
+fi
+
+# 7b. mpirun -np 2 --device cuda (docs/distributed.md, "GPUs"): NCCL when the ranks have a GPU
+# each (two or more GPUs), else the host-staged sum; then the staged sum forced (NMT_NCCL=0).
+# The two models must be the same bits, and the loss curve the CPU's with --cpu-threads 2
+# (the same parts and masks) within the GPU's rounding.
+mpi_pair() {
+  local d=$work/demo-mpi
+  mkdir -p "$d"
+  command -v mpirun >/dev/null || { echo "no mpirun (openmpi-bin)"; return 1; }
+  cc -std=c11 -O2 -o "$d/numbers" examples/demo/numbers.c && (cd "$d" && ./numbers . 2000 1) || return 1
+  local o=(--train-sets "$d/train.fr" "$d/train.en" --overwrite --dim-emb 64 --dim-rnn 128 --mini-batch 64
+           --after-batches 100 --log-freq 10 --seed 1 --dropout 0.2)
+  local m=(mpirun --allow-run-as-root --oversubscribe -np 2 ./bin/cuda/nmt-train "${o[@]}" --device cuda)
+  "${m[@]}" -m "$d/nccl.bin" --metrics "$d/nccl.metrics" 2>"$d/nccl.err" || { cat "$d/nccl.err"; return 1; }
+  NMT_NCCL=0 "${m[@]}" -m "$d/staged.bin" --metrics "$d/staged.metrics" 2>"$d/staged.err" || { cat "$d/staged.err"; return 1; }
+  ./bin/nmt-train "${o[@]}" --cpu-threads 2 -m "$d/cpu.bin" --metrics "$d/cpu.metrics" -q || return 1
+  grep -h 'gradients of 2 ranks are summed' "$d/nccl.err" "$d/staged.err"
+  paste -d, <(cut -d, -f1,4 "$d/cpu.metrics") <(cut -d, -f4 "$d/nccl.metrics") <(cut -d, -f4 "$d/staged.metrics") |
+    awk -F, 'NR == 1 {print "step\tcpu loss\tfirst\tstaged"; next} {print $1 "\t" $2 "\t" $3 "\t" $4}' >"$d/loss.tsv"
+  cat "$d/loss.tsv"
+  [ "$(./bin/nmt-model info -t "$d/nccl.bin" | grep fnv)" = "$(./bin/nmt-model info -t "$d/staged.bin" | grep fnv)" ] &&
+    echo "mpirun -np 2: NCCL's (or the first run's) model is the staged sum's, bit for bit"
+}
+[ $gpu = 1 ] && step mpirun-np2-cuda mpi_pair
+if [ -f "$work/demo-mpi/loss.tsv" ]; then
+  say ""; say "mpirun -np 2 --device cuda (first: NCCL with 2+ GPUs, else staged) beside the CPU:"; say '```'
+  grep -h 'summed' "$work/demo-mpi/nccl.err" >>"$report"; cat "$work/demo-mpi/loss.tsv" >>"$report"; say '```'; say ""
 fi
 
 # 8. Speed against the peer, the same scripts as the CPU benchmarks, on the device.

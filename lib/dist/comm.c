@@ -17,7 +17,7 @@ void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi) 
   *hi = n * (size_t)(r + 1) / (size_t)c->size;
 }
 
-static int reserve(float **buf, size_t *cap, size_t n) {
+int nmt_comm_reserve(float **buf, size_t *cap, size_t n) {
   if (n <= *cap) return NMT_OK;
   float *b = realloc(*buf, n * sizeof *b);
   if (!b) return nmt_fail(NMT_EIO, "out of memory for %zu floats of gradient exchange", n);
@@ -50,8 +50,8 @@ int nmt_comm_scatter_parts(nmt_comm *c, float *const *parts, const int *counts, 
     nmt_comm_shard(c, n, r, &lo, &hi);
     sdispl[r] = at, scount[r] = (size_t)mine * (hi - lo), at += scount[r];
   }
-  int st = reserve(&c->send, &c->send_cap, at);
-  if (!st) st = reserve(&c->recv, &c->recv_cap, (size_t)total * shard);
+  int st = nmt_comm_reserve(&c->send, &c->send_cap, at);
+  if (!st) st = nmt_comm_reserve(&c->recv, &c->recv_cap, (size_t)total * shard);
   for (int r = 0; r < c->size && !st; r++) {
     nmt_comm_shard(c, n, r, &lo, &hi);
     for (int k = 0; k < mine && hi > lo; k++)

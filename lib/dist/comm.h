@@ -65,6 +65,9 @@ nmt_comm *nmt_comm_local(void);
 int nmt_comm_open(nmt_comm **c, double timeout, nmt_comm_stuck_fn stuck);
 void nmt_comm_close(nmt_comm *c);
 
+/* *buf holds at least n floats (a communicator's buffers, grown as needed). */
+int nmt_comm_reserve(float **buf, size_t *cap, size_t n);
+
 /* Rank r's shard of n floats: [n*r/size, n*(r+1)/size). */
 void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi);
 

@@ -14,18 +14,18 @@ enum { MAX_GPU_INDEX = 1023 };
 
 int nmt_device_parse(const char *spec, nmt_device *out) {
   if (spec && !strcmp(spec, "cpu")) {
-    *out = (nmt_device){NMT_DEVICE_CPU, 0};
+    *out = (nmt_device){NMT_DEVICE_CPU, 0, false};
     return NMT_OK;
   }
   if (spec && !strcmp(spec, "cuda")) {
-    *out = (nmt_device){NMT_DEVICE_CUDA, 0};
+    *out = (nmt_device){NMT_DEVICE_CUDA, 0, true};
     return NMT_OK;
   }
   if (spec && !strncmp(spec, "cuda:", 5) && spec[5] >= '0' && spec[5] <= '9') {
     char *end;
     long k = strtol(spec + 5, &end, 10);
     if (!*end && k <= MAX_GPU_INDEX) {
-      *out = (nmt_device){NMT_DEVICE_CUDA, (int)k};
+      *out = (nmt_device){NMT_DEVICE_CUDA, (int)k, false};
       return NMT_OK;
     }
   }
@@ -44,6 +44,9 @@ int nmt_device_open(nmt_device *d, char *notice, size_t n) {
   if (n) notice[0] = 0;
   if (d->kind == NMT_DEVICE_CPU) return NMT_OK;
 #ifdef NMT_CUDA
+  const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  int count = d->per_rank && local ? nnc_count() : 0;
+  if (count > 0) d->index = atoi(local) % count;
   int st = nnc_init(d->index);
   if (st == NMT_OK || st == NMT_EUSAGE) return st;
   snprintf(notice, n, "%s; running on CPU", nmt_errmsg());

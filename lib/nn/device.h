@@ -15,9 +15,13 @@ typedef enum { NMT_DEVICE_CPU, NMT_DEVICE_CUDA } nmt_device_kind;
 typedef struct {
   nmt_device_kind kind;
   int index; /* the GPU for NMT_DEVICE_CUDA */
+  /* "cuda" without an index: under Open MPI's mpirun nmt_device_open takes the
+   * GPU of this process's rank on its machine, OMPI_COMM_WORLD_LOCAL_RANK
+   * modulo the GPUs it sees (one GPU per rank when -np matches them); else 0 */
+  bool per_rank;
 } nmt_device;
 
-/* "cpu", "cuda" (GPU 0) or "cuda:N"; anything else is NMT_EUSAGE. */
+/* "cpu", "cuda" (GPU 0, or per_rank) or "cuda:N"; anything else is NMT_EUSAGE. */
 int nmt_device_parse(const char *spec, nmt_device *out);
 /* Opens d. Falls back to the CPU (d->kind becomes NMT_DEVICE_CPU, NMT_OK) when
  * the build has no CUDA or no GPU can be used, writing one line without a

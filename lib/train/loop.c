@@ -352,11 +352,16 @@ static void warn_small_parts(const run *r) {
 static int to_device(run *r) {
   const nn_backend *be = r->t->o.be;
   if (!be || be == &nn_cpu_backend) return NMT_OK;
-  if (r->t->o.comm && r->t->o.comm->size > 1)
-    return nmt_fail(NMT_EUSAGE, "--device %s under mpirun: not yet (the gradients are summed on the host); "
-                    "train on one GPU, or on the CPUs of several ranks", be->name);
   int st = nn_params_upload(&r->dev, &r->t->model->params, be);
   if (!st) r->p = &r->dev;
+  return st;
+}
+
+/* Under mpirun on devices the gradients are summed there (train/step_device.h). */
+static int sum_on_device(run *r) {
+  char note[512];
+  int st = nmt_device_sum_open(&r->stepper.dev, r->stepper.comm, r->p->be, note, sizeof note);
+  if (!st) say(r->t, "%s", note);
   return st;
 }
 
@@ -378,6 +383,7 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   if (!st) st = to_device(&r);
   if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
   if (!st && t->o.comm) r.stepper.comm = t->o.comm;
+  if (!st && r.p == &r.dev && r.stepper.comm->size > 1) st = sum_on_device(&r);
   r.stepper.delay = t->o.delay > 1 ? t->o.delay : 1;
   if (!st) warn_small_parts(&r);
   while (!st && !done) {

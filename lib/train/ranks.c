@@ -4,6 +4,7 @@
  * construction; see train/loop.h. */
 #include "base/err.h"
 #include "io/model_file.h"
+#include "nn/backend.h"
 #include "train/loop.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ typedef struct {
   size_t nparams;
   uint64_t options; /* the effective options (the model's train_config) */
   int workers, delay, ema;
+  bool device;      /* the steps run on a GPU: a slot per rank, the sum there */
   long step;        /* where the run starts: a checkpoint every rank must see */
 } rank_facts;
 
@@ -24,7 +26,8 @@ static rank_facts facts_of(const nmt_trainer *t) {
   const char *opts = m->train_config ? m->train_config : "";
   return (rank_facts){t->train->n, nmt_corpus_fingerprint(t->train), m->params.n,
                       nmt_fnv1a(NMT_FNV_INIT, opts, strlen(opts)), t->o.workers > 1 ? t->o.workers : 1,
-                      t->o.delay > 1 ? t->o.delay : 1, m->params.ema != NULL, t->s.step};
+                      t->o.delay > 1 ? t->o.delay : 1, m->params.ema != NULL,
+                      t->o.be && !t->o.be->host, t->s.step};
 }
 
 /* The first way rank r differs from rank 0, as a message; NMT_OK when it does not. */
@@ -44,6 +47,9 @@ static int differs(int r, const rank_facts *a, const rank_facts *z) {
                     "--cpu-threads", r, a->workers, z->workers);
   if (a->delay != z->delay || a->ema != z->ema)
     return nmt_fail(NMT_EINPUT, "rank %d: --optimizer-delay or --exponential-smoothing differ from rank 0's", r);
+  if (a->device != z->device)
+    return nmt_fail(NMT_EINPUT, "rank %d trains on the %s, rank 0 on the %s: give every rank a GPU (a --device "
+                    "cuda without one falls back to the CPU)", r, a->device ? "GPU" : "CPU", z->device ? "GPU" : "CPU");
   if (a->step != z->step)
     return nmt_fail(NMT_EINPUT, "rank %d: starts at step %ld, rank 0 at step %ld: every rank must read the "
                     "same checkpoint (a folder all nodes share)", r, a->step, z->step);

@@ -36,6 +36,7 @@ int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
   s->delay = 1;
   s->comm = nmt_comm_local();
   s->words = 0;
+  s->dev = NULL;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
   if (!s->w) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < s->workers; i++) {
@@ -52,6 +53,7 @@ void nmt_stepper_free(nmt_stepper *s) {
     free(s->w[i].grad);
   }
   free(s->w);
+  nmt_device_sum_free(s->dev);
   memset(s, 0, sizeof *s);
 }
 
@@ -166,5 +168,6 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
     *ntokens += all[r].ntok;
   }
   bool one_part = slots == 1 && comm->size == 1; /* p->g holds the gradient already */
-  return one_part || !isfinite(*loss) ? NMT_OK : sum_slots(s, p, counts);
+  if (one_part || !isfinite(*loss)) return NMT_OK;
+  return s->dev ? nmt_device_sum_run(s->dev, p, counts) : sum_slots(s, p, counts);
 }

@@ -19,6 +19,7 @@
 #include "dist/comm.h"
 #include "models/batch.h"
 #include "models/net.h"
+#include "train/step_device.h"
 
 /* NMT_MIN_PART: fewer sentences per part than this: fewer slots (a GEMM needs rows). */
 enum { NMT_MAX_WORKERS = 8, NMT_MIN_PART = 8 };
@@ -31,6 +32,7 @@ typedef struct {
   nmt_comm *comm;             /* the ranks (after init: the local one); all have the same W */
   nmt_worker *w;              /* (W) */
   long words;                 /* target tokens of the last batch, all ranks' */
+  nmt_device_sum *dev;        /* the sum of gradients on a device under mpirun, or NULL */
 } nmt_stepper;
 
 int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams);

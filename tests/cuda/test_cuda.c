@@ -705,3 +705,21 @@ TEST(cuda_device_open) {
   nmt_device_close(&d);
   gpu_closed(); /* a later case opens it again */
 }
+
+/* Under mpirun plain "cuda" is the local rank's GPU, modulo the GPUs; "cuda:N" stays N. */
+TEST(cuda_device_per_rank) {
+  nmt_device d;
+  char notice[300];
+  int count = nnc_count();
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "5", 1);
+  CHECK_INT(nmt_device_parse("cuda", &d), NMT_OK);
+  CHECK_INT(nmt_device_open(&d, notice, sizeof notice), NMT_OK);
+  if (d.kind == NMT_DEVICE_CUDA) CHECK_INT(d.index, 5 % count);
+  nmt_device_close(&d);
+  CHECK_INT(nmt_device_parse("cuda:0", &d), NMT_OK);
+  CHECK_INT(nmt_device_open(&d, notice, sizeof notice), NMT_OK);
+  if (d.kind == NMT_DEVICE_CUDA) CHECK_INT(d.index, 0);
+  nmt_device_close(&d);
+  unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  gpu_closed();
+}

@@ -7,13 +7,7 @@
 # beam 1 and 4, with alignments. Run by `make test-emu`.
 #   tests/emu/gpu_tools.sh BIN
 set -euo pipefail
-bin=$(cd "${1:?usage: gpu_tools.sh BIN}" && pwd)
-demo=$(cd "$(dirname "$0")/../../examples/demo" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-"${CC:-cc}" -std=c11 -O2 -o numbers "$demo/numbers.c"
-./numbers . 600 1
+source "$(dirname "$0")/demo_corpus.sh" "${1:-}"
 head -40 valid.fr > valid
 O=(--train-sets train.fr train.en --valid-sets valid.fr valid.en --valid-freq 20 --dim-emb 16 --dim-rnn 32
    --mini-batch 16 --learn-rate 0.01 --after-batches 60 --log-freq 10 --exponential-smoothing 0.01 -q)

@@ -11,9 +11,11 @@ TEST(device_parse) {
   CHECK_INT(nmt_device_parse("cuda", &d), NMT_OK);
   CHECK(d.kind == NMT_DEVICE_CUDA);
   CHECK_INT(d.index, 0);
+  CHECK(d.per_rank); /* under mpirun: the local rank's GPU */
   CHECK_INT(nmt_device_parse("cuda:3", &d), NMT_OK);
   CHECK(d.kind == NMT_DEVICE_CUDA);
   CHECK_INT(d.index, 3);
+  CHECK(!d.per_rank);
   const char *bad[] = {"", "gpu", "CUDA", "cuda:", "cuda:-1", "cuda:1x", "cuda: 1", "cuda:99999999999", "cpu:0"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     CHECK_INT(nmt_device_parse(bad[i], &d), NMT_EUSAGE);

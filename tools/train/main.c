@@ -123,7 +123,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,
       .lr_decay_inv_sqrt = a->lr_decay_inv_sqrt,
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
-      .workers = nn_threads(), .delay = (int)a->optimizer_delay, .comm = comm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
+      .delay = (int)a->optimizer_delay, .comm = comm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .after_tokens = a->after_tokens, .valid_freq = valid->n, .valid_unit = valid->unit, .save_freq = save->n,
       .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
       .model_path = a->model,
@@ -241,7 +241,8 @@ int main(int argc, char **argv) {
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);
-  check_affinity(nn_threads());
+  int workers = be->host ? nn_threads() : 1; /* a GPU runs one worker (train/step.h) */
+  check_affinity(workers);
   nmt_model model;
   nmt_corpus corpus;
   nmt_valid_set valid;
@@ -252,6 +253,7 @@ int main(int argc, char **argv) {
   nmt_trainer t = {.model = &model, .train = &corpus, .o = loop_options(&a, ckpt),
                    .hooks = {&con, console_log, console_metrics, console_progress, console_validated}};
   t.o.be = be;
+  t.o.workers = workers; /* per rank: the slots a checkpoint records, what the ranks compare */
   if ((st = start(&t, &model, &a, &con)) || (st = record_origin(&model, &a)) ||
       (st = nmt_model_open_spm(&model, a.model)))
     die(st);
@@ -262,7 +264,7 @@ int main(int argc, char **argv) {
           weight_count(&model.params));
   if (comm->size > 1)
     console_say(&con, "%d ranks (%s) x %d worker threads: %d slots per update", comm->size, comm->ops->name,
-                nn_threads(), comm->size * nn_threads());
+                workers, comm->size * workers);
   if (a.valid.n && (st = nmt_valid_load(&valid, a.valid.v[0], a.valid.v[1], &model))) die(st);
   t.valid = a.valid.n ? &valid : NULL;
   if (a.metrics && rank0 && (st = metrics_open(&csv, a.metrics, a.resume, t.s.metric))) die(st);

@@ -1,5 +1,6 @@
 /* The gradient's sum on a device; see train/step_device.h. */
 #include "train/step_device.h"
+#include "base/clock.h"
 #include "base/err.h"
 #include "dist/comm_device.h"
 #include "nn/backend.h"
@@ -9,6 +10,7 @@
 
 struct nmt_device_sum {
   nmt_comm *dc;           /* NCCL's or the staged one */
+  nmt_comm *host;         /* whose reduce_s counts the time of the moves */
   const nn_backend *be;
   float *recv;            /* (slots × shard) on the device: every slot's slice of this rank's shard */
   size_t cap;             /* floats */
@@ -21,7 +23,7 @@ int nmt_device_sum_open(nmt_device_sum **out, nmt_comm *host, const nn_backend *
     free(d);
     return nmt_fail(NMT_EIO, "out of memory");
   }
-  d->be = be;
+  d->be = be, d->host = host;
   const char *off = getenv("NMT_NCCL");
   int st = off && !strcmp(off, "0") ? nmt_fail(NMT_EUSAGE, "NMT_NCCL=0") : nmt_comm_nccl(&d->dc, host);
   if (!st) {
@@ -66,11 +68,17 @@ int nmt_device_sum_run(nmt_device_sum *d, nn_params *p, const int *counts) {
     if (d->recv) be->free(d->recv), d->recv = NULL, d->cap = 0;
     if (!(st = be->alloc((void **)&d->recv, at * sizeof(float)))) d->cap = at;
   }
+  double t0 = nmt_seconds();
   if (!st) st = c->ops->alltoallv(c, p->g, scount, sdispl, d->recv, rcount, rdispl);
+  d->host->reduce_s += nmt_seconds() - t0;
   /* my shard = slot 0's slice + slot 1's + ..., left to right */
   float *out = p->g + me_lo;
   if (!st && shard) st = be->copy(out, d->recv, shard * sizeof(float));
   for (int k = 1; !st && shard && k < slots; k++) be->axpby_fwd(out, out, d->recv + (size_t)k * shard, 1.0f, shard);
   for (int r = 0; r < c->size; r++) nmt_comm_shard(c, p->n, r, &sdispl[r], &hi), scount[r] = hi - sdispl[r];
-  return st ? st : c->ops->allgatherv(c, p->g, scount, sdispl);
+  if (st) return st;
+  t0 = nmt_seconds();
+  st = c->ops->allgatherv(c, p->g, scount, sdispl);
+  d->host->reduce_s += nmt_seconds() - t0;
+  return st;
 }

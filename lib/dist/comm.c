@@ -12,8 +12,10 @@ void nmt_comm_close(nmt_comm *c) {
 }
 
 void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi) {
-  *lo = n * (size_t)r / (size_t)c->size;
-  *hi = n * (size_t)(r + 1) / (size_t)c->size;
+  size_t k = (n + NMT_SHARD_GRAIN - 1) / NMT_SHARD_GRAIN, a = k * (size_t)r / (size_t)c->size * NMT_SHARD_GRAIN,
+         b = k * (size_t)(r + 1) / (size_t)c->size * NMT_SHARD_GRAIN;
+  *lo = a < n ? a : n;
+  *hi = b < n ? b : n;
 }
 
 static int reserve(float **buf, size_t *cap, size_t n) {

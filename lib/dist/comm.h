@@ -62,7 +62,14 @@ nmt_comm *nmt_comm_local(void);
 int nmt_comm_open(nmt_comm **c, double timeout, nmt_comm_stuck_fn stuck);
 void nmt_comm_close(nmt_comm *c);
 
-/* Rank r's shard of n floats: [n*r/size, n*(r+1)/size). */
+/* Shards start at multiples of this many floats: the optimizer sums the
+ * gradient's squares in chunks of as many (nn/optim.h), so each chunk is one
+ * rank's and the sharded norm has the bits of the whole one. */
+enum { NMT_SHARD_GRAIN = 1 << 16 };
+
+/* Rank r's shard of n floats: of the k = ceil(n / GRAIN) grains,
+ * [k*r/size, k*(r+1)/size), cut at n. A model under size grains leaves some
+ * ranks an empty shard. */
 void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi);
 
 /* The first half of a sum in a fixed order: rank r holds counts[r] parts of n

@@ -3,6 +3,7 @@
 #include "nn/ops.h"
 #include "nn/optim.h"
 #include "train/loop.h"
+#include "train/shard.h"
 #include "train/step.h"
 #include <errno.h>
 #include <math.h>
@@ -114,7 +115,8 @@ static int step(run *r, long b) {
                              &l, &ntok);
   if (st) return step_failed(r, st, b, n);
   double norm = NAN, per_token = l / (double)(ntok ? ntok : 1);
-  if (isfinite(l)) norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
+  if (isfinite(l) && (st = nmt_shard_grad_norm(r->stepper.comm, p, &norm))) return st;
+  if (t->o.clip_norm > 0) nn_params_scale_grad(p, norm, t->o.clip_norm);
   bool broken = !isfinite(l) || !isfinite(norm);
   bool spike = !broken && r->loss_avg > 0 && per_token > SPIKE * r->loss_avg && per_token > SPIKE_FLOOR;
   /* the state is still the one after the last step, as a save then would have it */
@@ -131,6 +133,7 @@ static int step(run *r, long b) {
   float lr = (float)(s->lr * nmt_lr_factor(p->step + 1, t->o.lr_warmup, t->o.lr_decay_inv_sqrt));
   nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
   if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
+  if ((st = nmt_comm_gather_shards(r->stepper.comm, p->w, p->n))) return st; /* each rank updated its shard */
   r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   if (spike) {
     say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, per_token, SPIKE,
@@ -166,36 +169,52 @@ static bool weights_finite(const nn_params *p) {
   return true;
 }
 
-/* Never NaN/Inf weights on disk: the files keep the last good state. */
+/* Never NaN/Inf weights on disk: the files keep the last good state. Every
+ * rank calls it: rank 0 writes the whole state, gathered from the shards. */
 static int save_checkpoint(run *r) {
   int st = to_host(r);
   if (st) return st;
-  if (!weights_finite(&r->t->model->params)) {
+  nmt_model *m = r->t->model;
+  if (!weights_finite(&m->params)) {
     r->bad_steps = MAX_BAD_STEPS;
     return diverged(r, "NaN/Inf weights");
   }
   r->t->s.elapsed = now() - r->t0;
   r->save_due = false;
-  if (writer(r->t)) st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
+  float *whole[3];
+  if ((st = nmt_shard_whole(r->stepper.comm, &m->params, whole))) return st;
+  if (writer(r->t)) {
+    nmt_model full = *m;
+    full.params.m = whole[0], full.params.v = whole[1], full.params.ema = whole[2];
+    full.params.lo = 0, full.params.hi = m->params.n;
+    st = nmt_checkpoint_save(&full, &r->t->s, r->t->o.ckpt_path);
+  }
+  nmt_shard_whole_free(r->stepper.comm, whole);
   if (!st) r->saved_step = r->t->s.step;
   return st;
 }
 
-/* A failure after training began (the metrics file): save the state first. */
+/* A failure after training began (the metrics file): save the state first.
+ * The failure is rank 0's alone (its files), so under mpirun the others,
+ * holding their shards of the state, are not there to gather it. */
 static int save_then_fail(run *r, int st) {
   char why[512];
   snprintf(why, sizeof why, "%s", nmt_errmsg());
+  if (r->stepper.comm->size > 1)
+    return nmt_fail(st, "%s (no checkpoint saved: the other ranks hold the optimiser's state; --resume "
+                    "goes on from the last one)", why);
   if (save_checkpoint(r)) return nmt_fail(st, "%s (no checkpoint saved: %s)", why, nmt_errmsg());
   return nmt_fail(st, "%s (checkpoint %s saved at step %ld)", why, r->t->o.ckpt_path, r->t->s.step);
 }
 
-/* A model file: with exponential smoothing, the weights' average. */
-static int save_model(nmt_trainer *t, const char *path) {
-  if (!writer(t)) return NMT_OK;
-  nn_params_swap_ema(&t->model->params);
-  int st = nmt_model_save(t->model, path);
-  nn_params_swap_ema(&t->model->params);
-  return st;
+/* A model file: with exponential smoothing, the weights' average (gathered
+ * on every rank). */
+static int save_model(run *r, const char *path) {
+  nmt_trainer *t = r->t;
+  int st = nmt_shard_swap_ema(r->stepper.comm, &t->model->params, true);
+  if (!st && writer(t)) st = nmt_model_save(t->model, path);
+  int back = nmt_shard_swap_ema(r->stepper.comm, &t->model->params, false);
+  return st ? st : back;
 }
 
 /* A model file no longer among the --keep-best; failing to remove it is no reason to stop. */
@@ -209,12 +228,13 @@ static void drop_kept(nmt_trainer *t, long step) {
 
 /* --keep-best: a model among the N best so far is saved beside the others, and
  * the one it pushes out of the N removed. */
-static int keep_best(nmt_trainer *t, double ppl) {
+static int keep_best(run *r, double ppl) {
+  nmt_trainer *t = r->t;
   long dropped;
   char path[4096];
   if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, ppl, &dropped)) return NMT_OK;
   nmt_kept_path(path, sizeof path, t->o.model_path, t->s.step);
-  int st = save_model(t, path);
+  int st = save_model(r, path);
   if (!st && dropped >= 0) drop_kept(t, dropped);
   return st;
 }
@@ -223,19 +243,21 @@ static int keep_best(nmt_trainer *t, double ppl) {
 static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
-  nmt_valid_scores sc;
-  nn_params_swap_ema(r->p); /* the average is what is validated, where the steps run */
-  int st = nmt_validate_scores(t->model, r->p, t->valid, &sc);
-  nn_params_swap_ema(r->p);
+  nmt_valid_scores sc = {NAN, NAN, NAN};
+  /* the average is what is validated, where the steps run */
+  int st = nmt_shard_swap_ema(r->stepper.comm, r->p, true);
+  if (!st) st = nmt_validate_scores(t->model, r->p, t->valid, &sc);
+  int back = nmt_shard_swap_ema(r->stepper.comm, r->p, false);
+  if (!st) st = back;
   if (!st) st = to_host(r); /* a model file may be saved */
   double ppl = sc.ppl;
-  if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(t, ppl);
+  if (!st && isfinite(ppl) && !r->bad_steps) st = keep_best(r, ppl);
   if (st) return st;
   bool better = isfinite(ppl) && !r->bad_steps && (s->best_ppl == 0 || ppl < s->best_ppl);
   if (better) {
     s->best_ppl = ppl;
     s->stalls = 0;
-    st = save_model(t, t->o.model_path);
+    st = save_model(r, t->o.model_path);
   } else {
     s->stalls++;
     s->lr *= t->o.lr_decay;
@@ -316,7 +338,7 @@ static int save_last(run *r) {
 static int finish(run *r) {
   nmt_trainer *t = r->t;
   int st = save_last(r);
-  if (!st && !t->valid) st = save_model(t, t->o.model_path);
+  if (!st && !t->valid) st = save_model(r, t->o.model_path);
   if (!st && t->valid && t->s.best_ppl == 0) {
     bool ignore = false;
     st = validate(r, &ignore);
@@ -364,6 +386,7 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   if (!st) st = to_device(&r);
   if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
   if (!st && t->o.comm) r.stepper.comm = t->o.comm;
+  if (!st) st = nmt_shard_state(r.stepper.comm, r.p);
   r.stepper.delay = t->o.delay > 1 ? t->o.delay : 1;
   if (!st) warn_small_parts(&r);
   while (!st && !done) {

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RANKS = 3, N = 1001, MAX_PARTS = 2 };
+/* three grains: a shard each, the last one short */
+enum { RANKS = 3, N = 2 * NMT_SHARD_GRAIN + 1001, MAX_PARTS = 2 };
 static const int counts[RANKS] = {2, 1, 0}; /* a rank may hold no part */
 
 /* What each rank publishes for the others to copy from, between two barriers. */
@@ -104,6 +105,24 @@ TEST(dist_sharded_sum_is_the_left_fold) {
     CHECK(same == N);
     CHECK_INT(errors[r], NMT_EINPUT);
     CHECK_STR(messages[r], "rank 1: boom (together)");
+  }
+}
+
+/* Shards tile the buffer at grain multiples, a grain or so each; a buffer of
+ * fewer grains than ranks leaves the last ranks none. */
+TEST(dist_shards_are_whole_grains) {
+  const size_t sizes[] = {1, NMT_SHARD_GRAIN, 5 * (size_t)NMT_SHARD_GRAIN + 7};
+  for (int k = 0; k < 3; k++) {
+    nmt_comm c = {.rank = 0, .size = 3};
+    size_t at = 0, lo, hi, most = 0;
+    for (int r = 0; r < 3; r++) {
+      nmt_comm_shard(&c, sizes[k], r, &lo, &hi);
+      CHECK(lo == at && lo % NMT_SHARD_GRAIN == 0 && hi >= lo);
+      most = hi - lo > most ? hi - lo : most;
+      at = hi;
+    }
+    CHECK(at == sizes[k]);
+    CHECK(most == (k < 2 ? sizes[k] : 2 * (size_t)NMT_SHARD_GRAIN));
   }
 }
 

@@ -88,6 +88,11 @@ int nmt_comm_gather_shards(nmt_comm *c, float *buf, size_t n);
  * message as it was) and c->failed_together is set. */
 int nmt_comm_exchange(nmt_comm *c, int status, const void *mine, void *all, size_t n);
 
+/* Every rank's n bytes of mine to every rank, n differing by rank: *all
+ * (malloc'd; the caller frees it) gets them back to back in rank order, and
+ * len[r] (size of them) is rank r's n. */
+int nmt_comm_gather_bytes(nmt_comm *c, const void *mine, size_t n, char **all, size_t *len);
+
 /* Whether any rank says yes (a stop request): the same answer on all. */
 int nmt_comm_any(nmt_comm *c, bool mine, bool *any);
 

@@ -246,7 +246,7 @@ static int validate(run *r, bool *stop_now) {
   nmt_valid_scores sc = {NAN, NAN, NAN};
   /* the average is what is validated, where the steps run */
   int st = nmt_shard_swap_ema(r->stepper.comm, r->p, true);
-  if (!st) st = nmt_validate_scores(t->model, r->p, t->valid, &sc);
+  if (!st) st = nmt_validate_scores(r->stepper.comm, t->model, r->p, t->valid, &sc);
   int back = nmt_shard_swap_ema(r->stepper.comm, r->p, false);
   if (!st) st = back;
   if (!st) st = to_host(r); /* a model file may be saved */

@@ -135,8 +135,9 @@ typedef struct {
 } nmt_valid_scores;
 /* Perplexity (no label smoothing), and the BLEU and chrF of greedy
  * translations, of m's network with parameters p (m's, or their copy on the
- * device the training runs on). */
-int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, nmt_valid_scores *out);
+ * device the training runs on). All ranks of c call it: each scores its part
+ * of the batches, and every rank gets the one-process numbers. */
+int nmt_validate_scores(nmt_comm *c, nmt_model *m, nn_params *p, const nmt_valid_set *v, nmt_valid_scores *out);
 /* Perplexity and BLEU alone. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
 

@@ -181,15 +181,7 @@ static int save_checkpoint(run *r) {
   }
   r->t->s.elapsed = now() - r->t0;
   r->save_due = false;
-  float *whole[3];
-  if ((st = nmt_shard_whole(r->stepper.comm, &m->params, whole))) return st;
-  if (writer(r->t)) {
-    nmt_model full = *m;
-    full.params.m = whole[0], full.params.v = whole[1], full.params.ema = whole[2];
-    full.params.lo = 0, full.params.hi = m->params.n;
-    st = nmt_checkpoint_save(&full, &r->t->s, r->t->o.ckpt_path);
-  }
-  nmt_shard_whole_free(r->stepper.comm, whole);
+  st = nmt_shard_checkpoint(r->stepper.comm, m, &r->t->s, r->t->o.ckpt_path);
   if (!st) r->saved_step = r->t->s.step;
   return st;
 }

@@ -67,24 +67,36 @@ static int gather_to_rank0(nmt_comm *c, const nn_params *p, const float *shard, 
   return st;
 }
 
-int nmt_shard_whole(nmt_comm *c, const nn_params *p, float *whole[3]) {
-  const float *mine[3] = {p->m, p->v, p->ema};
-  whole[0] = whole[1] = whole[2] = NULL;
-  if (c->size == 1) {
-    for (int i = 0; i < 3; i++) whole[i] = (float *)mine[i];
-    return NMT_OK;
-  }
-  int st = NMT_OK;
-  for (int i = 0; i < 3 && mine[i] && !st; i++) {
-    /* rank 0 alone out of memory ends the job (a rank's own error: nmt_comm_abort) */
-    if (c->rank == 0 && !(whole[i] = nn_big_alloc((p->n ? p->n : 1) * sizeof(float))))
-      st = nmt_fail(NMT_EIO, "out of memory: the optimiser's state of %zu parameters for a checkpoint", p->n);
-    if (!st) st = gather_to_rank0(c, p, mine[i], whole[i]);
-  }
-  if (st) nmt_shard_whole_free(c, whole);
-  return st;
+/* State buffer k gathered as the checkpoint writes it. */
+typedef struct {
+  nmt_comm *c;
+  const nn_params *p;
+  float *whole; /* rank 0's: one buffer for the three */
+} gathering;
+
+static int gather_state(void *ctx, int k) {
+  const gathering *g = ctx;
+  const float *mine[3] = {g->p->m, g->p->v, g->p->ema};
+  return gather_to_rank0(g->c, g->p, mine[k], g->whole);
 }
 
-void nmt_shard_whole_free(const nmt_comm *c, float *whole[3]) {
-  for (int i = 0; i < 3 && c->size > 1; i++) free(whole[i]), whole[i] = NULL;
+int nmt_shard_checkpoint(nmt_comm *c, const nmt_model *m, const nmt_train_state *s, const char *path) {
+  if (c->size == 1) return nmt_checkpoint_save(m, s, path);
+  const nn_params *p = &m->params;
+  gathering g = {c, p, NULL};
+  int st = NMT_OK;
+  if (c->rank) { /* the others send their shards as rank 0 writes */
+    for (int k = 0; k < (p->ema ? 3 : 2) && !st; k++) st = gather_state(&g, k);
+    return st;
+  }
+  /* rank 0 alone out of memory or failing to write ends the job (a rank's own error: nmt_comm_abort) */
+  if (!(g.whole = nn_big_alloc((p->n ? p->n : 1) * sizeof(float))))
+    return nmt_fail(NMT_EIO, "out of memory: the optimiser's state of %zu parameters for a checkpoint", p->n);
+  nmt_model whole = *m;
+  whole.params.m = whole.params.v = g.whole;
+  whole.params.ema = p->ema ? g.whole : NULL;
+  whole.params.lo = 0, whole.params.hi = p->n;
+  st = nmt_checkpoint_save_filled(&whole, s, path, gather_state, &g);
+  free(g.whole);
+  return st;
 }

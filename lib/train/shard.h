@@ -12,6 +12,7 @@
 #define NMT_TRAIN_SHARD_H
 #include "dist/comm.h"
 #include "nn/params.h"
+#include "train/loop.h"
 #include <stdbool.h>
 
 /* Keep this rank's shard of the moments and average (every rank holding the
@@ -28,10 +29,9 @@ int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, double *norm);
  * the weights. No-op without an average. */
 int nmt_shard_swap_ema(nmt_comm *c, nn_params *p, bool in);
 
-/* The whole moments and average for a checkpoint (all ranks call it): on
- * rank 0 into whole[0..3) (m, v, ema; ema NULL without one), on the others
- * NULL. With one process p's own buffers; release with nmt_shard_whole_free. */
-int nmt_shard_whole(nmt_comm *c, const nn_params *p, float *whole[3]);
-void nmt_shard_whole_free(const nmt_comm *c, float *whole[3]);
+/* Rank 0 writes the checkpoint of m with the whole state (every rank calls
+ * it, at the same step): the shards of the moments and the average are
+ * gathered on rank 0 one buffer at a time, as the file is written. */
+int nmt_shard_checkpoint(nmt_comm *c, const nmt_model *m, const nmt_train_state *s, const char *path);
 
 #endif

@@ -1,7 +1,6 @@
 /* The optimiser's state sharded over three ranks that are threads of this
  * process (lib/train/shard.c): the norm from the shards has the bits of the
- * whole gradient's on every rank, and a checkpoint's gather gives rank 0 the
- * whole state. */
+ * whole gradient's on every rank. */
 #include "base/err.h"
 #include "base/pool.h"
 #include "dist/thread_comm.h"
@@ -10,7 +9,6 @@
 #include "test.h"
 #include "train/shard.h"
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { RANKS = 3 };
@@ -27,20 +25,15 @@ static float grad(size_t i) {
 
 static double norm[RANKS];
 static int status[RANKS];
-static float *whole_m; /* rank 0's gathered moments */
 
 static void rank_main(void *ctx, int rank, int ranks) {
   (void)ctx;
   nmt_comm c = thread_comm(rank, ranks);
   nn_params p = {0};
   int st = nn_params_add(&p, "w", 1, (int)N) < 0 ? NMT_EINPUT : nn_params_alloc(&p);
-  for (size_t i = 0; !st && i < p.n; i++) p.g[i] = grad(i), p.m[i] = (float)i;
+  for (size_t i = 0; !st && i < p.n; i++) p.g[i] = grad(i);
   if (!st) st = nmt_shard_state(&c, &p);
   if (!st) st = nmt_shard_grad_norm(&c, &p, &norm[rank]);
-  float *whole[3] = {NULL, NULL, NULL};
-  if (!st) st = nmt_shard_whole(&c, &p, whole);
-  if (!st && rank == 0) whole_m = whole[0], whole[0] = NULL;
-  nmt_shard_whole_free(&c, whole);
   status[rank] = st;
   nn_params_free(&p);
   thread_comm_free(&c);
@@ -61,8 +54,4 @@ TEST(train_shard_norm_is_the_whole_norm) {
     CHECK_INT(status[r], NMT_OK);
     CHECK(!memcmp(&norm[r], &want, sizeof want));
   }
-  size_t same = 0;
-  for (size_t i = 0; whole_m && i < N; i++) same += whole_m[i] == (float)i;
-  CHECK(same == N);
-  free(whole_m);
 }

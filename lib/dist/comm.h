@@ -78,7 +78,8 @@ void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi);
  * slice of this rank's shard (nmt_comm_shard): the caller folds them left to
  * right. With one process the slices are the parts themselves (no copy). */
 int nmt_comm_scatter_parts(nmt_comm *c, float *const *parts, const int *counts, size_t n, const float ***got);
-/* The second half: every rank's shard of buf (n floats) to every rank. */
+/* Every rank's shard of buf (n floats) to every rank: the weights, after
+ * each rank updated its shard (train/shard.h). */
 int nmt_comm_gather_shards(nmt_comm *c, float *buf, size_t n);
 
 /* The step header's all-reduce: every rank's status and n bytes of payload

@@ -1,7 +1,6 @@
 /* The optimiser's state sharded over the ranks; see train/shard.h. */
 #include "train/shard.h"
 #include "base/err.h"
-#include "nn/arena.h"
 #include "nn/optim.h"
 #include <math.h>
 #include <stdlib.h>
@@ -80,23 +79,29 @@ static int gather_state(void *ctx, int k) {
   return gather_to_rank0(g->c, g->p, mine[k], g->whole);
 }
 
-int nmt_shard_checkpoint(nmt_comm *c, const nmt_model *m, const nmt_train_state *s, const char *path) {
+int nmt_shard_checkpoint(nmt_comm *c, nmt_model *m, const nmt_train_state *s, const char *path) {
   if (c->size == 1) return nmt_checkpoint_save(m, s, path);
-  const nn_params *p = &m->params;
+  nn_params *p = &m->params;
   gathering g = {c, p, NULL};
   int st = NMT_OK;
   if (c->rank) { /* the others send their shards as rank 0 writes */
     for (int k = 0; k < (p->ema ? 3 : 2) && !st; k++) st = gather_state(&g, k);
     return st;
   }
-  /* rank 0 alone out of memory or failing to write ends the job (a rank's own error: nmt_comm_abort) */
-  if (!(g.whole = nn_big_alloc((p->n ? p->n : 1) * sizeof(float))))
-    return nmt_fail(NMT_EIO, "out of memory: the optimiser's state of %zu parameters for a checkpoint", p->n);
+  /* Rank 0 gathers into its gradient buffer: of the gradient only its shard
+   * may still be needed (a save within a step, before the update), so that
+   * alone is put aside. Out of memory or failing to write, rank 0 alone ends
+   * the job (a rank's own error: nmt_comm_abort). */
+  size_t mine = p->hi - p->lo;
+  float *aside = malloc((mine ? mine : 1) * sizeof *aside);
+  if (!aside) return nmt_fail(NMT_EIO, "out of memory: a gradient shard of %zu floats", mine);
+  memcpy(aside, p->g + p->lo, mine * sizeof *aside);
   nmt_model whole = *m;
-  whole.params.m = whole.params.v = g.whole;
-  whole.params.ema = p->ema ? g.whole : NULL;
+  g.whole = whole.params.m = whole.params.v = p->g;
+  whole.params.ema = p->ema ? p->g : NULL;
   whole.params.lo = 0, whole.params.hi = p->n;
   st = nmt_checkpoint_save_filled(&whole, s, path, gather_state, &g);
-  free(g.whole);
+  memcpy(p->g + p->lo, aside, mine * sizeof *aside);
+  free(aside);
   return st;
 }

@@ -31,7 +31,8 @@ int nmt_shard_swap_ema(nmt_comm *c, nn_params *p, bool in);
 
 /* Rank 0 writes the checkpoint of m with the whole state (every rank calls
  * it, at the same step): the shards of the moments and the average are
- * gathered on rank 0 one buffer at a time, as the file is written. */
-int nmt_shard_checkpoint(nmt_comm *c, const nmt_model *m, const nmt_train_state *s, const char *path);
+ * gathered on rank 0 one buffer at a time, as the file is written, into its
+ * gradient buffer; the gradient's shard [lo, hi) is the same after. */
+int nmt_shard_checkpoint(nmt_comm *c, nmt_model *m, const nmt_train_state *s, const char *path);
 
 #endif

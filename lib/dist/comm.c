@@ -13,8 +13,10 @@ void nmt_comm_close(nmt_comm *c) {
 }
 
 void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi) {
-  *lo = n * (size_t)r / (size_t)c->size;
-  *hi = n * (size_t)(r + 1) / (size_t)c->size;
+  size_t k = (n + NMT_SHARD_GRAIN - 1) / NMT_SHARD_GRAIN, a = k * (size_t)r / (size_t)c->size * NMT_SHARD_GRAIN,
+         b = k * (size_t)(r + 1) / (size_t)c->size * NMT_SHARD_GRAIN;
+  *lo = a < n ? a : n;
+  *hi = b < n ? b : n;
 }
 
 int nmt_comm_reserve(float **buf, size_t *cap, size_t n) {
@@ -112,6 +114,22 @@ int nmt_comm_exchange(nmt_comm *c, int status, const void *mine, void *all, size
     }
   }
   free(buf);
+  return st;
+}
+
+int nmt_comm_gather_bytes(nmt_comm *c, const void *mine, size_t n, char **all, size_t *len) {
+  *all = NULL;
+  int st = c->ops->allgather(c, &n, len, sizeof n);
+  size_t most = 0;
+  for (int r = 0; r < c->size && !st; r++) most = len[r] > most ? len[r] : most;
+  /* each rank's block padded to the longest, then closed up */
+  char *buf = st ? NULL : malloc((size_t)(c->size + 1) * most + 1), *padded = buf ? buf + most : NULL;
+  if (!st && !buf) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!st && n) memcpy(buf, mine, n);
+  if (!st) st = c->ops->allgather(c, buf, padded, most);
+  for (size_t r = 0, at = 0; r < (size_t)c->size && !st; at += len[r], r++) memmove(buf + at, padded + r * most, len[r]);
+  if (st) free(buf);
+  else *all = buf;
   return st;
 }
 

@@ -68,7 +68,14 @@ void nmt_comm_close(nmt_comm *c);
 /* *buf holds at least n floats (a communicator's buffers, grown as needed). */
 int nmt_comm_reserve(float **buf, size_t *cap, size_t n);
 
-/* Rank r's shard of n floats: [n*r/size, n*(r+1)/size). */
+/* Shards start at multiples of this many floats: the optimizer sums the
+ * gradient's squares in chunks of as many (nn/optim.h), so each chunk is one
+ * rank's and the sharded norm has the bits of the whole one. */
+enum { NMT_SHARD_GRAIN = 1 << 16 };
+
+/* Rank r's shard of n floats: of the k = ceil(n / GRAIN) grains,
+ * [k*r/size, k*(r+1)/size), cut at n. A model under size grains leaves some
+ * ranks an empty shard. */
 void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi);
 
 /* The first half of a sum in a fixed order: rank r holds counts[r] parts of n
@@ -77,7 +84,8 @@ void nmt_comm_shard(const nmt_comm *c, size_t n, int r, size_t *lo, size_t *hi);
  * slice of this rank's shard (nmt_comm_shard): the caller folds them left to
  * right. With one process the slices are the parts themselves (no copy). */
 int nmt_comm_scatter_parts(nmt_comm *c, float *const *parts, const int *counts, size_t n, const float ***got);
-/* The second half: every rank's shard of buf (n floats) to every rank. */
+/* Every rank's shard of buf (n floats) to every rank: the weights, after
+ * each rank updated its shard (train/shard.h). */
 int nmt_comm_gather_shards(nmt_comm *c, float *buf, size_t n);
 
 /* The step header's all-reduce: every rank's status and n bytes of payload
@@ -86,6 +94,11 @@ int nmt_comm_gather_shards(nmt_comm *c, float *buf, size_t n);
  * failing rank's status and message ("rank R: ..."; with one process the
  * message as it was) and c->failed_together is set. */
 int nmt_comm_exchange(nmt_comm *c, int status, const void *mine, void *all, size_t n);
+
+/* Every rank's n bytes of mine to every rank, n differing by rank: *all
+ * (malloc'd; the caller frees it) gets them back to back in rank order, and
+ * len[r] (size of them) is rank r's n. */
+int nmt_comm_gather_bytes(nmt_comm *c, const void *mine, size_t n, char **all, size_t *len);
 
 /* Whether any rank says yes (a stop request): the same answer on all. */
 int nmt_comm_any(nmt_comm *c, bool mine, bool *any);

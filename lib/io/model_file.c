@@ -67,7 +67,7 @@ static void put(hashed_writer *hw, const void *p, size_t n) {
   hw->st = nmt_writer_write(hw->w, p, n);
 }
 
-static int write_sections(const nmt_model_file *f, const char *path) {
+static int write_sections(const nmt_model_file *f, const char *path, int (*before)(void *ctx, int i), void *ctx) {
   uint64_t total = HEADER + FOOTER;
   for (int i = 0; i < f->n; i++) total += SECTION_HEAD + f->s[i].len;
   hashed_writer hw = {NULL, NMT_FNV_INIT, NMT_OK};
@@ -81,6 +81,7 @@ static int write_sections(const nmt_model_file *f, const char *path) {
     uint64_t len = f->s[i].len;
     put(&hw, f->s[i].tag, NMT_MF_TAG);
     put(&hw, &len, 8);
+    if (before && !hw.st) hw.st = before(ctx, i);
     put(&hw, f->s[i].data, f->s[i].len);
   }
   uint64_t sum = hw.hash;
@@ -105,12 +106,14 @@ static int sync_path(const char *path, int flags) {
  * PATH.new first; only once that is on disk does it replace PATH, and the
  * directory is synced so the rename is too. A crash at any point leaves the
  * old PATH or the new one, whole. */
-int nmt_mf_write(const nmt_model_file *f, const char *path) {
-  if (!strcmp(path, "-")) return write_sections(f, path);
+int nmt_mf_write(const nmt_model_file *f, const char *path) { return nmt_mf_write_filled(f, path, NULL, NULL); }
+
+int nmt_mf_write_filled(const nmt_model_file *f, const char *path, int (*before)(void *ctx, int i), void *ctx) {
+  if (!strcmp(path, "-")) return write_sections(f, path, before, ctx);
   size_t n = strlen(path);
   char *fresh = malloc(n + 5), *dir = strdup(path);
   int st = fresh && dir ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
-  if (!st) memcpy(fresh, path, n), memcpy(fresh + n, ".new", 5), st = write_sections(f, fresh);
+  if (!st) memcpy(fresh, path, n), memcpy(fresh + n, ".new", 5), st = write_sections(f, fresh, before, ctx);
   if (!st) st = sync_path(fresh, O_RDONLY);
   if (!st && rename(fresh, path)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", path);
   if (!st) st = sync_path(dirname(dir), O_RDONLY | O_DIRECTORY);

@@ -30,6 +30,10 @@ int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len)
  * fsync'ed, renamed over PATH, then the directory fsync'ed; PATH keeps the
  * previous file until the new one is on disk. "-": stdout. NMT_OK or NMT_EIO. */
 int nmt_mf_write(const nmt_model_file *f, const char *path);
+/* nmt_mf_write, calling before(ctx, i) just before section i's data is
+ * written: it may fill the memory the section borrows (one buffer reused for
+ * several sections, each gathered from other processes in its turn) or fail. */
+int nmt_mf_write_filled(const nmt_model_file *f, const char *path, int (*before)(void *ctx, int i), void *ctx);
 /* Read and check a file: NMT_EIO when it cannot be read, NMT_EINPUT
  * "PATH: not an nmt model file", "...: format version N is newer...",
  * "PATH: truncated", "PATH: checksum mismatch". */

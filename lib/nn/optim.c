@@ -1,5 +1,6 @@
-/* The optimiser's loops over the whole parameter buffer: the gradient norm,
- * clipping, the Adam and SGD steps and the weights' moving average (see nn/optim.h). */
+/* The optimiser's loops over the parameter buffer (the optimiser's shard of it,
+ * nn/optim.h): the gradient norm, clipping, the Adam and SGD steps and the
+ * weights' moving average. */
 #include "nn/optim.h"
 #include "nn/backend.h"
 #include "nn/kernels.h"
@@ -15,7 +16,7 @@ typedef struct buffer_job buffer_job;
 struct buffer_job {
   nn_params *p;
   const nn_backend *be;
-  void (*range)(const buffer_job *j, size_t lo, size_t hi); /* the loop over [lo, hi) */
+  void (*range)(const buffer_job *j, size_t lo, size_t hi); /* the loop over [lo, hi) of the buffer */
   void (*update)(const buffer_job *j, size_t lo, size_t hi, float lr); /* adam, sgd: the update at rate lr */
   float k;               /* clip: gradient scale; adam, sgd: the recurrent views' rate scale; ema: decay */
   float b1, b2, lr, eps; /* adam (lr: sgd's too) */
@@ -26,43 +27,47 @@ static const nn_backend *backend_of(const nn_params *p) { return p->be ? p->be :
 static void part_of(void *ctx, int part, int parts) {
   const buffer_job *j = ctx;
   size_t lo, hi;
-  nn_part_range(j->p->n, part, parts, &lo, &hi);
-  if (lo < hi) j->range(j, lo, hi);
+  nn_part_range(j->p->hi - j->p->lo, part, parts, &lo, &hi);
+  if (lo < hi) j->range(j, j->p->lo + lo, j->p->lo + hi);
 }
 
+/* Over the shard [p->lo, p->hi). */
 static void run_parts(buffer_job *j) {
   if (j->p->be) part_of(j, 0, 1);
-  else nn_parallel(j->p->n, part_of, j);
+  else nn_parallel(j->p->hi - j->p->lo, part_of, j);
 }
 
 /* The CPU's sum of squares: fixed chunks, chunk after chunk, so it (and
  * clipping) is the same on any thread count; the threads share out one round
  * of chunks at a time. */
-enum { NORM_CHUNK = 1 << 16, NORM_ROUND = 256 }; /* floats per chunk; chunks per round */
+enum { NORM_ROUND = 256 }; /* chunks per round */
 
 typedef struct {
   const float *x;
-  size_t n, first;         /* the buffer; the round's first chunk */
-  int chunks;              /* in this round */
-  double sum[NORM_ROUND];  /* each chunk's sum of squares */
+  size_t n;
+  int chunks;
+  double *sum; /* each chunk's sum of squares */
 } norm_job;
 
 static void sumsq_chunks(void *ctx, int part, int parts) {
   norm_job *j = ctx;
   for (int c = j->chunks * part / parts; c < j->chunks * (part + 1) / parts; c++) {
-    size_t lo = (j->first + (size_t)c) * NORM_CHUNK, hi = lo + NORM_CHUNK < j->n ? lo + NORM_CHUNK : j->n;
+    size_t lo = (size_t)c * NN_NORM_CHUNK, hi = lo + NN_NORM_CHUNK < j->n ? lo + NN_NORM_CHUNK : j->n;
     j->sum[c] = nn_vsumsq(j->x + lo, hi - lo);
   }
 }
 
+void nn_sumsq_chunks(const float *x, size_t n, double *sums) {
+  norm_job j = {x, n, (int)((n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK), sums};
+  nn_parallel(n, sumsq_chunks, &j);
+}
+
 double nn_sumsq(const float *x, size_t n) {
-  norm_job j = {.x = x, .n = n};
-  size_t chunks = (n + NORM_CHUNK - 1) / NORM_CHUNK;
-  double s = 0;
-  for (; j.first < chunks; j.first += NORM_ROUND) {
-    j.chunks = chunks - j.first < NORM_ROUND ? (int)(chunks - j.first) : NORM_ROUND;
-    nn_parallel(n - j.first * NORM_CHUNK, sumsq_chunks, &j);
-    for (int c = 0; c < j.chunks; c++) s += j.sum[c];
+  double sum[NORM_ROUND], s = 0;
+  for (size_t at = 0; at < n; at += (size_t)NORM_ROUND * NN_NORM_CHUNK) {
+    size_t len = n - at < (size_t)NORM_ROUND * NN_NORM_CHUNK ? n - at : (size_t)NORM_ROUND * NN_NORM_CHUNK;
+    nn_sumsq_chunks(x + at, len, sum);
+    for (size_t c = 0; c < (len + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK; c++) s += sum[c];
   }
   return s;
 }
@@ -77,18 +82,23 @@ static void scale_range(const buffer_job *j, size_t lo, size_t hi) {
   j->be->scale_fwd(j->p->g + lo, j->p->g + lo, j->k, hi - lo);
 }
 
+void nn_params_scale_grad(nn_params *p, double norm, double max_norm) {
+  if (!(norm > max_norm)) return;
+  buffer_job j = {.p = p, .be = backend_of(p), .range = scale_range, .k = (float)(max_norm / norm)};
+  run_parts(&j);
+}
+
 double nn_params_clip(nn_params *p, double max_norm) {
   double norm = nn_params_grad_norm(p);
-  if (norm > max_norm) {
-    buffer_job j = {.p = p, .be = backend_of(p), .range = scale_range, .k = (float)(max_norm / norm)};
-    run_parts(&j);
-  }
+  nn_params_scale_grad(p, norm, max_norm);
   return norm;
 }
 
+/* The moments hold the shard alone: element i is at i - p->lo. */
 static void adam_at(const buffer_job *j, size_t lo, size_t hi, float lr) {
   nn_params *p = j->p;
-  if (lo < hi) j->be->vadam(p->w + lo, p->m + lo, p->v + lo, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
+  size_t s = lo - p->lo;
+  if (lo < hi) j->be->vadam(p->w + lo, p->m + s, p->v + s, p->g + lo, hi - lo, j->b1, j->b2, lr, j->eps);
 }
 
 /* w += (-lr)·g: the same bits as w - lr·g, negation being exact. */
@@ -142,7 +152,7 @@ float nn_ema_decay(double factor, long t) {
 }
 
 static void ema_range(const buffer_job *j, size_t lo, size_t hi) {
-  j->be->lerp(j->p->ema + lo, j->p->w + lo, j->k, hi - lo);
+  j->be->lerp(j->p->ema + (lo - j->p->lo), j->p->w + lo, j->k, hi - lo);
 }
 
 void nn_ema_step(nn_params *p, float decay) {

@@ -58,6 +58,7 @@ int nn_params_alloc(nn_params *p) {
     *bufs[i] = mem;
   }
   p->step = 0;
+  p->lo = 0, p->hi = p->n;
   return NMT_OK;
 }
 
@@ -80,9 +81,24 @@ int nn_params_keep_ema(nn_params *p, bool on) {
     return NMT_OK;
   }
   if (p->ema) return NMT_OK;
-  p->ema = nn_big_alloc((p->n ? p->n : 1) * sizeof(float));
-  if (!p->ema) return nmt_fail(NMT_EIO, "out of memory: %zu averaged parameters", p->n);
-  memcpy(p->ema, p->w, p->n * sizeof(float));
+  size_t n = p->hi - p->lo;
+  p->ema = nn_big_alloc((n ? n : 1) * sizeof(float));
+  if (!p->ema) return nmt_fail(NMT_EIO, "out of memory: %zu averaged parameters", n);
+  memcpy(p->ema, p->w + p->lo, n * sizeof(float));
+  return NMT_OK;
+}
+
+int nn_params_shard(nn_params *p, size_t lo, size_t hi) {
+  float **bufs[] = {&p->m, &p->v, &p->ema};
+  for (int i = 0; i < 3; i++) {
+    if (!*bufs[i]) continue;
+    float *mem = nn_big_alloc((hi > lo ? hi - lo : 1) * sizeof(float));
+    if (!mem) return nmt_fail(NMT_EIO, "out of memory: a shard of %zu parameters", hi - lo);
+    if (hi > lo) memcpy(mem, *bufs[i] + (lo - p->lo), (hi - lo) * sizeof(float));
+    free(*bufs[i]);
+    *bufs[i] = mem;
+  }
+  p->lo = lo, p->hi = hi;
   return NMT_OK;
 }
 

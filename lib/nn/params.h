@@ -18,9 +18,11 @@ typedef struct {
 } nn_view;
 
 typedef struct {
-  float *w, *g, *m, *v; /* (n) each: weights, gradients, Adam first/second moments */
-  float *ema;           /* (n) the moving average of w (nn_ema_step), or NULL: none kept */
+  float *w, *g;         /* (n) each: weights, gradients */
+  float *m, *v;         /* (hi - lo) each: Adam's first/second moments of the optimiser's shard */
+  float *ema;           /* (hi - lo) the moving average of w's shard (nn_ema_step), or NULL: none kept */
   size_t n;             /* floats, padding included */
+  size_t lo, hi;        /* the optimiser's shard of the buffer: [0, n) but under mpirun (nn_params_shard) */
   nn_view *views;
   int nviews, cap_views;
   long step;            /* Adam steps taken */
@@ -42,12 +44,16 @@ int nn_params_find(const nn_params *p, const char *name);
 /* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
 int nn_params_alloc(nn_params *p);
 void nn_params_free(nn_params *p);
-/* Keep (on: a copy of w when there is none yet) or drop the moving average of
- * the weights. NMT_OK or NMT_EIO. */
+/* Keep (on: a copy of w's shard when there is none yet) or drop the moving
+ * average of the weights. NMT_OK or NMT_EIO. */
 int nn_params_keep_ema(nn_params *p, bool on);
 /* Swap w and the moving average (a model is saved and validated with the
- * average, then trained on with w). No-op without one. */
+ * average, then trained on with w). No-op without one; the shard must be
+ * the whole buffer (a shard's average is gathered first: train/shard.c). */
 void nn_params_swap_ema(nn_params *p);
+/* Keep the moments and the average of [lo, hi) alone (a subrange of the
+ * shard): a rank's part of the optimiser's state. Host memory. NMT_OK or NMT_EIO. */
+int nn_params_shard(nn_params *p, size_t lo, size_t hi);
 /* An int8 copy of every matrix view (rows and cols > 1, not a lookup table) for inference: graphs
  * that do not train then multiply by it (nn_param, nn_gemm_weights). NMT_OK or NMT_EIO. */
 int nn_params_quantize(nn_params *p);

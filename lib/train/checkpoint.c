@@ -27,18 +27,38 @@ static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
   return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
+/* Which sections hold the state's buffers, for the caller's fill. */
+typedef struct {
+  int at[3]; /* the sections of m, v and ema (-1: none) */
+  nmt_state_fill fill;
+  void *ctx;
+} filler;
+
+static int before_section(void *ctx, int i) {
+  const filler *h = ctx;
+  for (int k = 0; k < 3; k++)
+    if (h->at[k] == i) return h->fill(h->ctx, k);
+  return NMT_OK;
+}
+
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path) {
+  return nmt_checkpoint_save_filled(m, s, path, NULL, NULL);
+}
+
+int nmt_checkpoint_save_filled(const nmt_model *m, const nmt_train_state *s, const char *path, nmt_state_fill fill,
+                               void *ctx) {
   nmt_model_file f = {0};
   nmt_strbuf text[5] = {{0}}; /* the model's three, the state, the kept list */
   size_t bytes = sizeof(float) * m->params.n;
+  const float *state[3] = {m->params.m, m->params.v, m->params.ema};
+  const char *tags[3] = {"adam.m", "adam.v", "ema"};
+  filler h = {{-1, -1, -1}, fill, ctx};
   int st = nmt_model_sections(m, &f, text);
   if (!st) st = state_text(s, m->params.step, &text[3]);
-  if (!st) st = nmt_mf_add(&f, "adam.m", m->params.m, bytes);
-  if (!st) st = nmt_mf_add(&f, "adam.v", m->params.v, bytes);
-  if (!st && m->params.ema) st = nmt_mf_add(&f, "ema", m->params.ema, bytes);
+  for (int k = 0; k < 3 && !st && state[k]; k++) h.at[k] = f.n, st = nmt_mf_add(&f, tags[k], state[k], bytes);
   if (!st) st = nmt_mf_add(&f, "state", text[3].s, text[3].len);
   if (!st && s->nkept && !(st = nmt_kept_text(s, &text[4]))) st = nmt_mf_add(&f, "kept", text[4].s, text[4].len);
-  if (!st) st = nmt_mf_write(&f, path);
+  if (!st) st = nmt_mf_write_filled(&f, path, fill ? before_section : NULL, &h);
   for (int i = 0; i < 5; i++) free(text[i].s);
   free(f.s);
   return st;

@@ -4,6 +4,7 @@
 #include "nn/ops.h"
 #include "nn/optim.h"
 #include "train/loop.h"
+#include "train/shard.h"
 #include "train/step.h"
 #include <errno.h>
 #include <math.h>
@@ -28,6 +29,9 @@ typedef struct {
   nn_params *p;        /* what the steps update: the model's, or their copy on the device */
   nn_params dev;       /* that copy, when the steps run on a GPU */
   nmt_stepper stepper;
+  /* over whom the optimiser's state is sharded (train/shard.h): the ranks, or
+   * this process alone when the steps run on a device, whose state is whole */
+  nmt_comm *shards;
   nmt_plan plan;
   long plan_epoch;     /* epoch the plan is for; -1: none */
   int bad_steps;       /* NaN/Inf or spiking steps in a row */
@@ -115,7 +119,8 @@ static int step(run *r, long b) {
                              &l, &ntok);
   if (st) return step_failed(r, st, b, n);
   double norm = NAN, per_token = l / (double)(ntok ? ntok : 1);
-  if (isfinite(l)) norm = t->o.clip_norm > 0 ? nn_params_clip(p, t->o.clip_norm) : nn_params_grad_norm(p);
+  if (isfinite(l) && (st = nmt_shard_grad_norm(r->shards, p, &norm))) return st;
+  if (t->o.clip_norm > 0) nn_params_scale_grad(p, norm, t->o.clip_norm);
   bool broken = !isfinite(l) || !isfinite(norm);
   bool spike = !broken && r->loss_avg > 0 && per_token > SPIKE * r->loss_avg && per_token > SPIKE_FLOOR;
   /* the state is still the one after the last step, as a save then would have it */
@@ -133,6 +138,7 @@ static int step(run *r, long b) {
   if (t->o.optimizer == NMT_SGD) nn_sgd_step(p, lr, rec);
   else nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
   if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
+  if ((st = nmt_comm_gather_shards(r->shards, p->w, p->n))) return st; /* each rank updated its shard */
   r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
   if (spike) {
     say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, per_token, SPIKE,
@@ -174,36 +180,44 @@ static bool weights_finite(const nn_params *p) {
   return true;
 }
 
-/* Never NaN/Inf weights on disk: the files keep the last good state. */
+/* Never NaN/Inf weights on disk: the files keep the last good state. Every
+ * rank calls it: rank 0 writes the whole state, gathered from the shards. */
 static int save_checkpoint(run *r) {
   int st = to_host(r);
   if (st) return st;
-  if (!weights_finite(&r->t->model->params)) {
+  nmt_model *m = r->t->model;
+  if (!weights_finite(&m->params)) {
     r->bad_steps = MAX_BAD_STEPS;
     return diverged(r, "NaN/Inf weights");
   }
   r->t->s.elapsed = nmt_seconds() - r->t0;
   r->save_due = false;
-  if (writer(r->t)) st = nmt_checkpoint_save(r->t->model, &r->t->s, r->t->o.ckpt_path);
+  if (r->shards->size > 1 || writer(r->t)) st = nmt_shard_checkpoint(r->shards, m, &r->t->s, r->t->o.ckpt_path);
   if (!st) r->saved_step = r->t->s.step;
   return st;
 }
 
-/* A failure after training began (the metrics file): save the state first. */
+/* A failure after training began (the metrics file): save the state first.
+ * The failure is rank 0's alone (its files), so under mpirun the others,
+ * holding their shards of the state, are not there to gather it. */
 static int save_then_fail(run *r, int st) {
   char why[512];
   snprintf(why, sizeof why, "%s", nmt_errmsg());
+  if (r->shards->size > 1)
+    return nmt_fail(st, "%s (no checkpoint saved: the other ranks hold the optimiser's state; --resume "
+                    "goes on from the last one)", why);
   if (save_checkpoint(r)) return nmt_fail(st, "%s (no checkpoint saved: %s)", why, nmt_errmsg());
   return nmt_fail(st, "%s (checkpoint %s saved at step %ld)", why, r->t->o.ckpt_path, r->t->s.step);
 }
 
-/* A model file: with exponential smoothing, the weights' average. */
-static int save_model(nmt_trainer *t, const char *path) {
-  if (!writer(t)) return NMT_OK;
-  nn_params_swap_ema(&t->model->params);
-  int st = nmt_model_save(t->model, path);
-  nn_params_swap_ema(&t->model->params);
-  return st;
+/* A model file: with exponential smoothing, the weights' average (gathered
+ * on every rank). */
+static int save_model(run *r, const char *path) {
+  nmt_trainer *t = r->t;
+  int st = nmt_shard_swap_ema(r->shards, &t->model->params, true);
+  if (!st && writer(t)) st = nmt_model_save(t->model, path);
+  int back = nmt_shard_swap_ema(r->shards, &t->model->params, false);
+  return st ? st : back;
 }
 
 /* A model file no longer among the --keep-best; failing to remove it is no reason to stop. */
@@ -217,12 +231,13 @@ static void drop_kept(nmt_trainer *t, long step) {
 
 /* --keep-best: a model among the N best so far is saved beside the others, and
  * the one it pushes out of the N removed. */
-static int keep_best(nmt_trainer *t, double value) {
+static int keep_best(run *r, double value) {
+  nmt_trainer *t = r->t;
   long dropped;
   char path[4096];
   if (!nmt_kept_insert(&t->s, t->o.keep_best, t->s.step, value, &dropped)) return NMT_OK;
   nmt_kept_path(path, sizeof path, t->o.model_path, t->s.step);
-  int st = save_model(t, path);
+  int st = save_model(r, path);
   if (!st && dropped >= 0) drop_kept(t, dropped);
   return st;
 }
@@ -232,13 +247,15 @@ static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   nmt_valid_scores sc;
-  nn_params_swap_ema(r->p); /* the average is what is validated, where the steps run */
-  int st = nmt_validate_scores(t->model, r->p, t->valid, &t->o.valid, &sc);
-  nn_params_swap_ema(r->p);
+  /* the average is what is validated, where the steps run */
+  int st = nmt_shard_swap_ema(r->shards, r->p, true);
+  if (!st) st = nmt_validate_scores(r->stepper.comm, t->model, r->p, t->valid, &t->o.valid, &sc);
+  int back = nmt_shard_swap_ema(r->shards, r->p, false);
+  if (!st) st = back;
   if (!st) st = to_host(r); /* a model file may be saved */
   double value = nmt_vmetric_value(s->metric, &sc);
   bool good = isfinite(value) && !r->bad_steps;
-  if (!st && good) st = keep_best(t, value);
+  if (!st && good) st = keep_best(r, value);
   if (st) return st;
   bool better = good && (s->best_step == 0 || nmt_vmetric_better(s->metric, value, s->best));
   const char *label = nmt_vmetric_label(s->metric);
@@ -246,7 +263,7 @@ static int validate(run *r, bool *stop_now) {
     s->best = value;
     s->best_step = s->step;
     s->stalls = 0;
-    st = save_model(t, t->o.model_path);
+    st = save_model(r, t->o.model_path);
   } else {
     s->stalls++;
     s->lr *= t->o.lr_decay;
@@ -330,7 +347,7 @@ static int save_last(run *r) {
 static int finish(run *r) {
   nmt_trainer *t = r->t;
   int st = save_last(r);
-  if (!st && !t->valid) st = save_model(t, t->o.model_path);
+  if (!st && !t->valid) st = save_model(r, t->o.model_path);
   if (!st && t->valid && t->s.best_step == 0) {
     bool ignore = false;
     st = validate(r, &ignore);
@@ -384,6 +401,8 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
   if (!st && t->o.comm) r.stepper.comm = t->o.comm;
   if (!st && r.p == &r.dev && r.stepper.comm->size > 1) st = sum_on_device(&r);
+  r.shards = r.p == &r.dev ? nmt_comm_local() : r.stepper.comm;
+  if (!st) st = nmt_shard_state(r.shards, r.p);
   r.stepper.delay = t->o.delay > 1 ? t->o.delay : 1;
   if (!st) warn_small_parts(&r);
   while (!st && !done) {

@@ -157,8 +157,10 @@ typedef struct {
 } nmt_valid_scores;
 /* The metrics o asks for (NULL: the default) of m's network with parameters p
  * (m's, or their copy on the device the training runs on): perplexity without
- * label smoothing, and BLEU and chrF of translations (o->beam). */
-int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
+ * label smoothing, and BLEU and chrF of translations (o->beam). All ranks of c
+ * call it: each scores its part of the batches, and every rank gets the
+ * one-process numbers. */
+int nmt_validate_scores(nmt_comm *c, nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
                         nmt_valid_scores *out);
 /* Perplexity and greedy BLEU alone. */
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu);
@@ -234,6 +236,12 @@ int nmt_kept_parse(nmt_train_state *s, const char *text, size_t len, const char 
  * until the new one is on disk. The weights' moving average, when kept, is
  * section "ema". */
 int nmt_checkpoint_save(const nmt_model *m, const nmt_train_state *s, const char *path);
+/* The same, the state's buffers filled as they are written: fill(ctx, k)
+ * puts buffer k (0: m->params.m, 1: .v, 2: .ema) in place just before its
+ * section, so the three may be one buffer (a sharded state gathered in turn). */
+typedef int (*nmt_state_fill)(void *ctx, int k);
+int nmt_checkpoint_save_filled(const nmt_model *m, const nmt_train_state *s, const char *path, nmt_state_fill fill,
+                               void *ctx);
 /* Load model, Adam moments, the moving average and kept list (if saved) and state from a
  * checkpoint. One older than the optimizer and metric keys was Adam's, by perplexity. */
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path);

@@ -93,7 +93,8 @@ static void sum_part(void *ctx, int part, int parts) {
   }
 }
 
-/* Every slot's gradient summed in slot order into p->g, on every rank. */
+/* Every slot's gradient summed in slot order into this rank's shard of p->g
+ * (nmt_comm_shard): the optimiser updates that shard alone (train/shard.h). */
 static int sum_slots(nmt_stepper *s, nn_params *p, const int *counts) {
   nmt_comm *c = s->comm;
   float *parts[NMT_MAX_WORKERS];
@@ -106,8 +107,8 @@ static int sum_slots(nmt_stepper *s, nn_params *p, const int *counts) {
   int total = 0;
   for (int r = 0; r < c->size; r++) total += counts[r];
   sum_job j = {p->g + lo, got, total, hi - lo};
-  nn_parallel(j.n, sum_part, &j);
-  return nmt_comm_gather_shards(c, p->g, p->n);
+  if (j.n) nn_parallel(j.n, sum_part, &j); /* a small model leaves the last ranks no shard */
+  return NMT_OK;
 }
 
 /* The target tokens of pairs[0..n), </s> included (nn_batch's words). */

@@ -38,7 +38,8 @@ typedef struct {
 int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams);
 void nmt_stepper_free(nmt_stepper *s);
 
-/* Pairs pairs[0..n) of c as one batch: p->g gets the gradient of the summed
+/* Pairs pairs[0..n) of c as one batch: this rank's shard of p->g
+ * (nmt_comm_shard; the whole with one process) gets the gradient of the summed
  * loss divided by the target tokens (the mean per token), *loss the summed
  * loss (NaN/Inf passed through; then the gradient is not computed), the same
  * on every rank. Slots: S' = min(size * W, the most with n / (D * S') >= 8

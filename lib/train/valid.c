@@ -1,7 +1,9 @@
 /* Validation: perplexity without label smoothing, and corpus BLEU (sacreBLEU's 13a)
  * and chrF (sacreBLEU's chrF2) of translations (greedy, or a beam) against the
  * BPE-joined references, each when asked for; with SentencePiece vocabularies, the
- * sets are raw text and the translations decoded pieces. */
+ * sets are raw text and the translations decoded pieces. Under mpirun each rank scores a contiguous
+ * range of the batches, and every rank gets every batch's numbers and
+ * translations, folded in batch order: one process's results. */
 #include "metrics/bleu.h"
 #include "metrics/chrf.h"
 #include "decode/search.h"
@@ -69,8 +71,29 @@ void nmt_valid_free(nmt_valid_set *v) {
   nmt_corpus_free(&v->corpus);
 }
 
+/* This rank's contiguous range [*lo, *hi) of n batches. */
+static void my_batches(const nmt_comm *c, long n, long *lo, long *hi) {
+  *lo = n * c->rank / c->size;
+  *hi = n * (c->rank + 1) / c->size;
+}
+
+/* Every rank's n bytes of results to every rank, in rank order (so in batch
+ * order), once every rank got its own: a failure on one is every rank's. */
+static int gather_results(nmt_comm *c, int st, const void *mine, size_t n, char **all) {
+  size_t len[c->size];
+  *all = NULL;
+  st = nmt_comm_exchange(c, st, NULL, NULL, 0);
+  return st ? st : nmt_comm_gather_bytes(c, mine, n, all, len);
+}
+
+/* One batch's summed loss and target tokens. */
+typedef struct {
+  float loss;
+  long tokens;
+} batch_loss;
+
 /* The loss per target token, ln of the perplexity. */
-static int cross_entropy(nmt_model *m, nn_params *p, const nmt_corpus *c, double *ce) {
+static int cross_entropy(nmt_comm *comm, nmt_model *m, nn_params *p, const nmt_corpus *c, double *ce) {
   nn_net net = m->net;
   net.cfg.label_smoothing = 0;
   net.cfg.opt.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
@@ -79,30 +102,61 @@ static int cross_entropy(nmt_model *m, nn_params *p, const nmt_corpus *c, double
   int st = nmt_plan_epoch(&plan, c, &o, 0, 0);
   nn_batch b = {0};
   nn_graph g = {.be = p->be};
-  double loss = 0;
-  long tokens = 0;
-  for (long i = 0; !st && i < plan.nbatches; i++) {
+  long lo = 0, hi = 0;
+  if (!st) my_batches(comm, plan.nbatches, &lo, &hi);
+  batch_loss *mine = calloc((size_t)(hi - lo + 1), sizeof *mine);
+  if (!st && !mine) st = nmt_fail(NMT_EIO, "out of memory");
+  for (long i = lo; !st && i < hi; i++) {
     st = nn_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
     long n = 0;
     nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, p, &b, &n));
     float value = 0;
     if (!st && !(l && nn_to_host(&g, l, &value))) st = nmt_errcode();
-    if (!st) loss += value, tokens += n;
+    if (!st) mine[i - lo] = (batch_loss){value, n};
   }
+  char *bytes;
+  st = gather_results(comm, st, mine, (size_t)(hi - lo) * sizeof *mine, &bytes);
+  const batch_loss *all = (const batch_loss *)bytes; /* malloc'd: aligned for any type */
+  double loss = 0;
+  long tokens = 0;
+  for (long i = 0; !st && i < plan.nbatches; i++) loss += all[i].loss, tokens += all[i].tokens;
   *ce = loss / (double)(tokens ? tokens : 1);
+  free(mine), free(bytes);
   nn_graph_free(&g);
   nn_batch_free(&b);
   nmt_plan_free(&plan);
   return st;
 }
 
+/* Every rank's translations (its sentences' [lo, hi)) to every rank: the
+ * texts back to back, each ended by a NUL, in sentence order. */
+static int gather_hyps(nmt_comm *comm, int st, char **hyps, long lo, long hi, long n) {
+  nmt_strbuf mine = {0};
+  for (long i = lo; i < hi && !st; i++)
+    if (nmt_strbuf_add(&mine, hyps[i], strlen(hyps[i]) + 1)) st = nmt_fail(NMT_EIO, "out of memory");
+  char *all;
+  st = gather_results(comm, st, mine.s, mine.len, &all);
+  free(mine.s);
+  const char *at = all;
+  for (long i = 0; i < n && !st; at += strlen(at) + 1, i++) {
+    free(hyps[i]);
+    if (!(hyps[i] = strdup(at))) st = nmt_fail(NMT_EIO, "out of memory");
+  }
+  free(all);
+  return st;
+}
+
 /* Translations of all validation sources as text (the beam's best). */
-static int translate(nmt_model *m, nn_params *p, const nmt_corpus *c, const nmt_search_opts *o, char **hyps) {
+static int translate(nmt_comm *comm, nmt_model *m, nn_params *p, const nmt_corpus *c, const nmt_search_opts *o,
+                     char **hyps) {
   nmt_dec d = {0};
   const int *src[VALID_BATCH];
   int n[VALID_BATCH], st = NMT_OK;
   nmt_nbest out[VALID_BATCH];
-  for (long i = 0; !st && i < c->n; i += VALID_BATCH) {
+  long lo, hi;
+  my_batches(comm, (c->n + VALID_BATCH - 1) / VALID_BATCH, &lo, &hi);
+  lo *= VALID_BATCH, hi = hi * VALID_BATCH < c->n ? hi * VALID_BATCH : c->n;
+  for (long i = lo; !st && i < hi; i += VALID_BATCH) {
     int B = c->n - i < VALID_BATCH ? (int)(c->n - i) : VALID_BATCH;
     for (int b = 0; b < B; b++) {
       src[b] = c->src + c->src_off[i + b];
@@ -117,7 +171,7 @@ static int translate(nmt_model *m, nn_params *p, const nmt_corpus *c, const nmt_
     }
   }
   nmt_dec_free(&d);
-  return st;
+  return gather_hyps(comm, st, hyps, lo, hi, c->n);
 }
 
 /* Corpus chrF: the segments' statistics summed, then scored. */
@@ -140,11 +194,11 @@ static int chrf(char **hyps, char *const *refs, long n, double *score) {
 }
 
 /* BLEU and chrF, those of them asked for, of translations made with o's search. */
-static int translation_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
-                              bool bleu, bool chrf_too, nmt_valid_scores *out) {
+static int translation_scores(nmt_comm *c, nmt_model *m, nn_params *p, const nmt_valid_set *v,
+                              const nmt_valid_opts *o, bool bleu, bool chrf_too, nmt_valid_scores *out) {
   nmt_search_opts so = {o && o->beam > 1 ? o->beam : 1, 0, o && o->max_length_factor > 0 ? o->max_length_factor : 2.0f};
   char **hyps = calloc((size_t)v->corpus.n, sizeof *hyps);
-  int st = hyps ? translate(m, p, &v->corpus, &so, hyps) : nmt_fail(NMT_EIO, "out of memory");
+  int st = hyps ? translate(c, m, p, &v->corpus, &so, hyps) : nmt_fail(NMT_EIO, "out of memory");
   nmt_bleu_opts bo = nmt_bleu_defaults();
   nmt_bleu_score score = {0};
   if (!st && bleu && !(st = nmt_bleu_corpus((const char *const *)hyps, (const char *const *)v->refs,
@@ -156,7 +210,7 @@ static int translation_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v
   return st;
 }
 
-int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
+int nmt_validate_scores(nmt_comm *c, nmt_model *m, nn_params *p, const nmt_valid_set *v, const nmt_valid_opts *o,
                         nmt_valid_scores *out) {
   *out = (nmt_valid_scores){NAN, NAN, NAN, NAN};
   nmt_vmetric want[NMT_VM_COUNT];
@@ -164,18 +218,18 @@ int nmt_validate_scores(nmt_model *m, nn_params *p, const nmt_valid_set *v, cons
   for (int i = 0, n = nmt_valid_metrics_of(o, want); i < n; i++) on[want[i]] = true;
   int st = NMT_OK;
   if (on[NMT_VM_PERPLEXITY] || on[NMT_VM_CE_MEAN_WORDS]) {
-    st = cross_entropy(m, p, &v->corpus, &out->ce);
+    st = cross_entropy(c, m, p, &v->corpus, &out->ce);
     out->ppl = exp(out->ce);
   }
   if (!st && (on[NMT_VM_BLEU] || on[NMT_VM_CHRF]))
-    st = translation_scores(m, p, v, o, on[NMT_VM_BLEU], on[NMT_VM_CHRF], out);
+    st = translation_scores(c, m, p, v, o, on[NMT_VM_BLEU], on[NMT_VM_CHRF], out);
   return st;
 }
 
 int nmt_validate(nmt_model *m, const nmt_valid_set *v, double *ppl, double *bleu) {
   nmt_valid_scores s;
   const nmt_valid_opts o = {{NMT_VM_PERPLEXITY, NMT_VM_BLEU}, 2, 1, 0};
-  int st = nmt_validate_scores(m, &m->params, v, &o, &s);
+  int st = nmt_validate_scores(nmt_comm_local(), m, &m->params, v, &o, &s);
   *ppl = s.ppl, *bleu = s.bleu;
   return st;
 }

@@ -6,54 +6,14 @@
 #include "base/pool.h"
 #include "dist/comm.h"
 #include "test.h"
-#include <pthread.h>
+#include "dist/thread_comm.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { RANKS = 3, N = 1001, MAX_PARTS = 2 };
+/* three grains: a shard each, the last one short */
+enum { RANKS = 3, N = 2 * NMT_SHARD_GRAIN + 1001, MAX_PARTS = 2 };
 static const int counts[RANKS] = {2, 1, 0}; /* a rank may hold no part */
-
-/* What each rank publishes for the others to copy from, between two barriers. */
-static struct {
-  pthread_barrier_t bar;
-  const void *buf[RANKS];
-  const size_t *count[RANKS], *displ[RANKS];
-} shared;
-
-static void publish(nmt_comm *c, const void *buf, const size_t *count, const size_t *displ) {
-  shared.buf[c->rank] = buf, shared.count[c->rank] = count, shared.displ[c->rank] = displ;
-  pthread_barrier_wait(&shared.bar);
-}
-
-static int allgather(nmt_comm *c, const void *mine, void *all, size_t n) {
-  publish(c, mine, NULL, NULL);
-  for (int r = 0; r < RANKS && n; r++) memcpy((char *)all + n * (size_t)r, shared.buf[r], n);
-  pthread_barrier_wait(&shared.bar);
-  return NMT_OK;
-}
-
-static int alltoallv(nmt_comm *c, const float *send, const size_t *scount, const size_t *sdispl, float *recv,
-                     const size_t *rcount, const size_t *rdispl) {
-  publish(c, send, scount, sdispl);
-  for (int r = 0; r < RANKS; r++) {
-    CHECK(shared.count[r][c->rank] == rcount[r]);
-    if (rcount[r]) /* a rank holding no part sends nothing, maybe from NULL */
-      memcpy(recv + rdispl[r], (const float *)shared.buf[r] + shared.displ[r][c->rank], rcount[r] * sizeof(float));
-  }
-  pthread_barrier_wait(&shared.bar);
-  return NMT_OK;
-}
-
-static int allgatherv(nmt_comm *c, float *buf, const size_t *count, const size_t *displ) {
-  publish(c, buf, count, displ);
-  for (int r = 0; r < RANKS; r++)
-    if (r != c->rank && count[r]) memcpy(buf + displ[r], (const float *)shared.buf[r] + displ[r], count[r] * sizeof(float));
-  pthread_barrier_wait(&shared.bar);
-  return NMT_OK;
-}
-
-static const nmt_comm_ops thread_ops = {"threads", NULL, allgather, alltoallv, allgatherv, NULL, NULL};
 
 /* Part k's value i: sums of these lose bits to the order of the additions. */
 static float value(int k, size_t i) { return (float)((i * 7919 + (size_t)k * 104729) % 1000) * 1e-3f + (float)k * 1e3f; }
@@ -64,7 +24,7 @@ static char messages[RANKS][128];
 
 static void rank_main(void *ctx, int rank, int ranks) {
   (void)ctx, (void)ranks;
-  nmt_comm c = {.rank = rank, .size = RANKS, .ops = &thread_ops};
+  nmt_comm c = thread_comm(rank, RANKS);
   int first = 0;
   for (int r = 0; r < rank; r++) first += counts[r];
   float *parts[MAX_PARTS];
@@ -88,13 +48,13 @@ static void rank_main(void *ctx, int rank, int ranks) {
   errors[rank] = st ? st : nmt_comm_exchange(&c, mine, &payload, all, 1);
   snprintf(messages[rank], sizeof messages[rank], "%s%s", nmt_errmsg(), c.failed_together ? " (together)" : "");
   for (int k = 0; k < counts[rank]; k++) free(parts[k]);
-  free(c.send), free(c.recv), free(c.got);
+  thread_comm_free(&c);
 }
 
 TEST(dist_sharded_sum_is_the_left_fold) {
-  pthread_barrier_init(&shared.bar, NULL, RANKS);
+  thread_comm_begin(RANKS);
   nmt_pool_run(RANKS, rank_main, NULL);
-  pthread_barrier_destroy(&shared.bar);
+  thread_comm_end();
   for (int r = 0; r < RANKS; r++) {
     size_t same = 0;
     for (size_t i = 0; i < N; i++) {
@@ -104,6 +64,24 @@ TEST(dist_sharded_sum_is_the_left_fold) {
     CHECK(same == N);
     CHECK_INT(errors[r], NMT_EINPUT);
     CHECK_STR(messages[r], "rank 1: boom (together)");
+  }
+}
+
+/* Shards tile the buffer at grain multiples, a grain or so each; a buffer of
+ * fewer grains than ranks leaves the last ranks none. */
+TEST(dist_shards_are_whole_grains) {
+  const size_t sizes[] = {1, NMT_SHARD_GRAIN, 5 * (size_t)NMT_SHARD_GRAIN + 7};
+  for (int k = 0; k < 3; k++) {
+    nmt_comm c = {.rank = 0, .size = 3};
+    size_t at = 0, lo, hi, most = 0;
+    for (int r = 0; r < 3; r++) {
+      nmt_comm_shard(&c, sizes[k], r, &lo, &hi);
+      CHECK(lo == at && lo % NMT_SHARD_GRAIN == 0 && hi >= lo);
+      most = hi - lo > most ? hi - lo : most;
+      at = hi;
+    }
+    CHECK(at == sizes[k]);
+    CHECK(most == (k < 2 ? sizes[k] : 2 * (size_t)NMT_SHARD_GRAIN));
   }
 }
 

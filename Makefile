@@ -45,7 +45,7 @@ TOOL_BINS := $(sort $(TOOLS:%=$(BIN)/nmt-%))
 TEST_SRC  := $(sort $(filter-out tests/cuda/% tests/emu/% tests/fuzz/%,$(shell find tests -name '*.c')))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test check bench deps install clean cuda test-cuda demo
+.PHONY: all test check bench deps bench-deps install clean cuda test-cuda demo
 # The tools' objects are reached through a pattern rule, so make would delete them as
 # intermediates after the link and rebuild them next time: keep every built file.
 .SECONDARY:
@@ -291,6 +291,10 @@ fuzz: fuzz-build $(TOOL_BINS)
 
 deps:
 	bash .ci/deps
+
+# the packages of make deps, and the peer the benchmarks compare with
+bench-deps:
+	bash .ci/deps --bench
 
 install: $(TOOL_BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin

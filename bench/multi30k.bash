@@ -48,7 +48,7 @@ decode_models() {
 # The peer needs Debian's python3-torch (see ../shared/peers/README.md); without it the
 # benches run our side only and say so.
 if [ -z "${NMT_PEER:-}" ] && ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-  echo "bench: python3-torch is not installed: the PyTorch peer is skipped (apt-get install python3-torch libopenblas0-openmp)" >&2
+  echo "bench: python3-torch is not installed: the PyTorch peer is skipped (make bench-deps)" >&2
   NMT_PEER=0
 fi
 

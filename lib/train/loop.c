@@ -64,15 +64,8 @@ double nmt_peak_rss_mib(void) {
   return getrusage(RUSAGE_SELF, &ru) ? 0 : (double)ru.ru_maxrss / 1024; /* Linux: KiB */
 }
 
-/* The first validation metric: the one that decides. */
-static nmt_vmetric first_metric(const nmt_train_opts *o) {
-  nmt_vmetric m[NMT_VM_COUNT];
-  nmt_valid_metrics_of(&o->valid, m);
-  return m[0];
-}
-
 nmt_train_state nmt_train_state_new(const nmt_train_opts *o) {
-  return (nmt_train_state){.seed = o->seed, .lr = o->lr, .optimizer = o->optimizer, .metric = first_metric(o)};
+  return (nmt_train_state){.seed = o->seed, .lr = o->lr, .optimizer = o->optimizer, .metric = nmt_valid_first_metric(&o->valid)};
 }
 
 static int diverged(const run *r, const char *what) {

@@ -174,6 +174,8 @@ const char *nmt_vmetric_label(nmt_vmetric m);
 int nmt_vmetric_parse(const char *flag, const char *name, nmt_vmetric *m);
 /* o's metrics, the default's when o->n is 0. */
 int nmt_valid_metrics_of(const nmt_valid_opts *o, nmt_vmetric *out);
+/* The first of them: the one that decides the best model, stalls and early stopping. */
+nmt_vmetric nmt_valid_first_metric(const nmt_valid_opts *o);
 /* Metric m's value among the scores. */
 double nmt_vmetric_value(nmt_vmetric m, const nmt_valid_scores *s);
 /* "ppl 10.809 bleu 0.99 chrf 9.12": o's metrics (NULL: the default's) in order, for the log. */

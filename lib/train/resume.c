@@ -26,17 +26,16 @@ static void changed(nmt_strbuf *b, const char *flag, long now, long was) {
 /* The optimiser's state and the best value go on only with the same optimiser and first metric. */
 static int same_method(const nmt_trainer *t) {
   const nmt_train_state *s = &t->s;
-  nmt_vmetric m[NMT_VM_COUNT];
-  nmt_valid_metrics_of(&t->o.valid, m);
+  nmt_vmetric first = nmt_valid_first_metric(&t->o.valid);
   if (s->optimizer != t->o.optimizer)
     return nmt_fail(NMT_EUSAGE, "%s: cannot resume with --optimizer %s: the checkpoint was trained with %s; "
                     "resume with --optimizer %s or start afresh with --overwrite", t->o.ckpt_path,
                     nmt_optimizer_name(t->o.optimizer), nmt_optimizer_name(s->optimizer),
                     nmt_optimizer_name(s->optimizer));
-  if (s->metric != m[0])
+  if (s->metric != first)
     return nmt_fail(NMT_EUSAGE, "%s: cannot resume with --valid-metrics %s first: the checkpoint's best model and "
                     "stalls are by %s; put %s first or start afresh with --overwrite", t->o.ckpt_path,
-                    nmt_vmetric_name(m[0]), nmt_vmetric_name(s->metric), nmt_vmetric_name(s->metric));
+                    nmt_vmetric_name(first), nmt_vmetric_name(s->metric), nmt_vmetric_name(s->metric));
   return NMT_OK;
 }
 

@@ -17,7 +17,7 @@ int nmt_shard_state(nmt_comm *c, nn_params *p) {
 static size_t chunks_of(size_t n) { return (n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK; }
 
 int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, double *norm) {
-  if (p->be) { /* a device's parameters are whole (no mpirun there): its kernel sums them */
+  if (c->size == 1) { /* the whole buffer, wherever it is (a device's kernel sums a device's) */
     *norm = nn_params_grad_norm(p);
     return NMT_OK;
   }

@@ -131,6 +131,7 @@ static int cross_entropy(nmt_comm *comm, nmt_model *m, nn_params *p, const nmt_c
 /* Every rank's translations (its sentences' [lo, hi)) to every rank: the
  * texts back to back, each ended by a NUL, in sentence order. */
 static int gather_hyps(nmt_comm *comm, int st, char **hyps, long lo, long hi, long n) {
+  if (comm->size == 1) return st; /* they are all here already */
   nmt_strbuf mine = {0};
   for (long i = lo; i < hi && !st; i++)
     if (nmt_strbuf_add(&mine, hyps[i], strlen(hyps[i]) + 1)) st = nmt_fail(NMT_EIO, "out of memory");

@@ -32,6 +32,12 @@ int nmt_valid_metrics_of(const nmt_valid_opts *o, nmt_vmetric *out) {
   return n;
 }
 
+nmt_vmetric nmt_valid_first_metric(const nmt_valid_opts *o) {
+  nmt_vmetric m[NMT_VM_COUNT];
+  nmt_valid_metrics_of(o, m);
+  return m[0];
+}
+
 double nmt_vmetric_value(nmt_vmetric m, const nmt_valid_scores *s) {
   switch (m) {
   case NMT_VM_PERPLEXITY: return s->ppl;
@@ -57,7 +63,7 @@ static const char *const optimizers[] = {[NMT_ADAM] = "adam", [NMT_SGD] = "sgd"}
 const char *nmt_optimizer_name(nmt_optimizer o) { return optimizers[o]; }
 
 int nmt_optimizer_parse(const char *flag, const char *name, nmt_optimizer *o) {
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < (int)(sizeof optimizers / sizeof *optimizers); i++)
     if (!strcmp(name, optimizers[i])) return *o = (nmt_optimizer)i, NMT_OK;
   return nmt_fail(NMT_EUSAGE, "--%s must be adam or sgd (got '%s')", flag, name);
 }

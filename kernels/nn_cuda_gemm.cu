@@ -1,4 +1,4 @@
-// GEMM on cuBLAS, and the transpose. cuBLAS is column-major: a row-major
+// GEMM on cuBLAS, and the packed weight (a plain copy here). cuBLAS is column-major: a row-major
 // matrix X (r,c) with leading dim ld is the column-major Xᵀ (c,r) with the same
 // ld, so row-major C = op(A)·op(B) is computed as the column-major
 // Cᵀ (N,M) = op(B)ᵀ·op(A)ᵀ: the operands swap, each keeps its own transpose flag.
@@ -22,11 +22,21 @@ extern "C" void nnc_gemm_batched(int batch, bool ta, bool tb, int M, int N, int 
                  "cublasSgemmStridedBatched");
 }
 
-// Once per batch (a weight's transposed copy), so a plain elementwise copy:
-// reads coalesced, writes strided.
-extern "C" void nnc_transpose(float *dst, const float *src, int R, int C) {
-  nnc_each("transpose", (size_t)R * C, [=] __device__(size_t i) {
-    size_t r = i / C, c = i % C;
-    dst[c * R + r] = src[i];
+// The packed form on a GPU is the plain row-major (K,N): cuBLAS packs nothing.
+// Once per batch, so the transpose is a plain elementwise copy: reads
+// coalesced, writes strided.
+extern "C" void nnc_pack_weight(float *P, const float *W, int K, int N, bool trans) {
+  if (!trans) {
+    nnc_copy(P, W, sizeof(float) * (size_t)K * N);
+    return;
+  }
+  nnc_each("pack_weight", (size_t)K * N, [=] __device__(size_t i) {
+    size_t r = i / K, c = i % K; // W (N,K)
+    P[c * N + r] = W[i];
   });
+}
+
+extern "C" void nnc_gemm_packed(int M, int N, int K, const float *A, int lda, const float *P,
+                                float beta, float *C, int ldc) {
+  nnc_gemm(false, false, M, N, K, 1, A, lda, P, N, beta, C, ldc);
 }

@@ -69,9 +69,13 @@ int nmt_ensemble_load(nmt_ensemble *e, const char *const *paths, int n, const ch
 }
 
 int nmt_ensemble_upload(nmt_ensemble *e, const nn_backend *be) {
-  if (be == &nn_cpu_backend) return NMT_OK;
-  e->on_device = true;
   int st = NMT_OK;
+  if (be == &nn_cpu_backend) { /* the float weights packed for the CPU's products */
+    for (int i = 0; i < e->n && !st; i++)
+      if (!e->model[i].params.q) st = nn_params_pack(&e->model[i].params);
+    return st;
+  }
+  e->on_device = true;
   for (int i = 0; i < e->n && !st; i++)
     if (!(st = nn_params_upload(&e->dev[i], &e->model[i].params, be))) e->dec.p[i] = &e->dev[i];
   return st;

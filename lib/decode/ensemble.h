@@ -26,7 +26,8 @@ typedef struct {
  * how it differs), or the error of nmt_model_load. */
 int nmt_ensemble_load(nmt_ensemble *e, const char *const *paths, int n, const char *const *weights, int nw);
 /* Decode on backend be: each model's parameters copied there once, what the
- * decoder reads from then on (nothing to do for the CPU's). */
+ * decoder reads from then on; on the CPU, float weights packed once for its
+ * products (nn_params_pack). */
 int nmt_ensemble_upload(nmt_ensemble *e, const struct nn_backend *be);
 void nmt_ensemble_free(nmt_ensemble *e);
 

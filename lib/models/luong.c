@@ -168,13 +168,15 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
   nn_tensor *G0 = nn_linear(g, Ey, nn_net_param(g, p, m->luong.dec_wx[0]), nn_net_param(g, p, m->luong.dec_b[0])); /* (T*B,4H) */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
   nn_tensor *feed = nn_zeros(g, B, H);
-  nn_recur rec[NN_MAX_LAYERS];
+  nn_recur rec[NN_MAX_LAYERS], wc;
   for (int l = 0; l < c->dec_layers && G0; l++)
     nn_recur_begin(g, &rec[l], nn_net_param(g, p, m->luong.dec_wh[l]), l ? NULL : G0, T, B);
+  if (!c->no_attention && nn_recur_begin(g, &wc, aw.Wc, NULL, T, B)) aw.Wc_steps = &wc;
   if (g->failed) return NULL;
   for (int t = 0; t < T && !g->failed; t++) {
     nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, d.tgt_mask + (size_t)t * B, h, cs, rec, t);
     if (!top) break;
+    aw.t = t;
     feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, d.src_rows, d.src_len);
   }
   /* The output layer only on the rows with a target (padding costs ~12% of them). */

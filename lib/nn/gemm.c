@@ -29,12 +29,12 @@ void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alp
     nn_gemm(ta, tb, M, N, K, alpha, A + i * sa, lda, B + i * sb, ldb, beta, C + i * sc, ldc);
 }
 
-void nn_transpose(float *dst, const float *src, int R, int C) {
-  cblas_somatcopy(CblasRowMajor, CblasTrans, R, C, 1.0f, src, C, dst, R);
-}
-
 bool nn_gemm_weights(nn_graph *g, int M, int n, const float *A, int lda, const nn_tensor *W,
                      float beta, float *C, int ldc) {
+  if (W->pk) {
+    g->be->gemm_packed(M, n, W->rows, A, lda, W->pk, beta, C, ldc);
+    return true;
+  }
   if (!W->q) {
     g->be->gemm(false, false, M, n, W->rows, 1, A, lda, W->v, W->cols, beta, C, ldc);
     return true;

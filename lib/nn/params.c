@@ -3,7 +3,9 @@
 #include "base/err.h"
 #include "nn/arena.h"
 #include "nn/backend.h"
+#include "nn/kernels.h"
 #include "nn/parallel.h"
+#include "nn/pgemm.h"
 #include "nn/rng.h"
 #include "nn/vmath.h"
 #include <math.h>
@@ -74,6 +76,20 @@ int nn_params_quantize(nn_params *p) {
   return NMT_OK;
 }
 
+int nn_params_pack(nn_params *p) {
+  if (p->pk || !nn_pgemm_panels()) return NMT_OK;
+  p->pk = calloc((size_t)(p->nviews ? p->nviews : 1), sizeof *p->pk);
+  if (!p->pk) return nmt_fail(NMT_EIO, "out of memory: packed weights");
+  for (int i = 0; i < p->nviews; i++) {
+    const nn_view *v = &p->views[i];
+    if (v->rows < 2 || v->cols < 2 || v->lookup) continue;
+    if (!(p->pk[i] = nn_big_alloc(sizeof(float) * nn_packed_floats(v->rows, v->cols))))
+      return nmt_fail(NMT_EIO, "out of memory: packed weights");
+    nn_pack_weight(p->pk[i], p->w + v->off, v->rows, v->cols, false);
+  }
+  return NMT_OK;
+}
+
 int nn_params_keep_ema(nn_params *p, bool on) {
   if (!on) {
     free(p->ema);
@@ -111,6 +127,8 @@ void nn_params_swap_ema(nn_params *p) {
 void nn_params_free(nn_params *p) {
   for (int i = 0; p->q && i < p->nviews; i++) nn_qmat_free(&p->q[i]);
   free(p->q);
+  for (int i = 0; p->pk && i < p->nviews; i++) free(p->pk[i]);
+  free(p->pk);
   void (*release)(void *) = p->be ? p->be->free : free;
   release(p->ema);
   release(p->w);

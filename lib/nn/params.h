@@ -27,6 +27,7 @@ typedef struct {
   int nviews, cap_views;
   long step;            /* Adam steps taken */
   nn_qmat *q;           /* (nviews) int8 copies for inference (nn_params_quantize), or NULL */
+  float **pk;           /* (nviews) packed float copies for inference (nn_params_pack), or NULL */
   const struct nn_backend *be; /* whose memory the buffers are (nn_params_upload): NULL is the host's */
 } nn_params;
 
@@ -57,6 +58,10 @@ int nn_params_shard(nn_params *p, size_t lo, size_t hi);
 /* An int8 copy of every matrix view (rows and cols > 1, not a lookup table) for inference: graphs
  * that do not train then multiply by it (nn_param, nn_gemm_weights). NMT_OK or NMT_EIO. */
 int nn_params_quantize(nn_params *p);
+/* The same matrices packed for the CPU's products (nn/pgemm.h), for inference
+ * on the host: a decoder step then multiplies by them without repacking. No-op
+ * where the CPU's packed form is the plain matrix. NMT_OK or NMT_EIO. */
+int nn_params_pack(nn_params *p);
 
 /* NN_INIT_UNIFORM: every weight ~ U(-scale, scale) (Luong: 0.1).
  * NN_INIT_XAVIER: matrices ~ U(±sqrt(6/(rows+cols))) (Glorot), row vectors

@@ -3,6 +3,7 @@
 #include "nn/recur.h"
 #include "nn/kernels.h"
 #include "nn/ops.h"
+#include "nn/pgemm.h"
 #include <string.h>
 
 /* dW += Xᵀ·dY over all steps, after every step's backward has filled dY. */
@@ -21,21 +22,24 @@ bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T,
                            "recur: output (%d,%d) for %d steps of %d rows and W (%d,%d)",
                            r->Y->rows, r->Y->cols, T, B, W->rows, W->cols))
     return false;
-  if (!g->train) return true;
+  if (W->pk) /* packed once for all batches (inference, nn_params_pack) */
+    r->PW = (float *)W->pk;
+  else if (!W->q && (r->PW = nn_floats(g, nn_packed_floats(W->rows, W->cols), NULL))) /* an int8 W keeps its own product */
+    g->be->pack_weight(r->PW, W->v, W->rows, W->cols, false);
+  if (!g->train) return !g->failed;
   r->X = nn_floats(g, (size_t)T * B * W->rows, NULL);
-  r->WT = nn_floats(g, (size_t)W->rows * W->cols, NULL);
-  if (r->WT) g->be->transpose(r->WT, W->v, W->rows, W->cols);
+  if ((r->PT = nn_floats(g, nn_packed_floats(W->cols, W->rows), NULL)))
+    g->be->pack_weight(r->PT, W->v, W->cols, W->rows, true);
   nn_entry *e = nn_record(g, &recur_weight_op);
   if (e) *e = (nn_entry){.op = &recur_weight_op, .in = {W, r->Y}, .save = {r->X}};
   return !g->failed;
 }
 
-/* in: x; out: the step's rows of Y; save[0]: Wᵀ (Out, In). */
+/* in: x; out: the step's rows of Y; save[0]: Wᵀ (Out, In) packed. */
 static void recur_step_bw(const nn_backend *be, const nn_entry *e) {
   nn_tensor *x = e->in[0], *y = e->out[0];
   if (x->g)
-    be->gemm(false, false, x->rows, x->cols, y->cols, 1, y->g, y->cols, e->save[0], x->cols, 1,
-            x->g, x->cols);
+    be->gemm_packed(x->rows, x->cols, y->cols, y->g, y->cols, e->save[0], 1, x->g, x->cols);
 }
 static const nn_opdef recur_step_op = {"recur_step", recur_step_bw};
 
@@ -46,13 +50,16 @@ nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
     return NULL;
   nn_tensor *y = nn_rows(g, r->Y, t * r->B, r->B);
   if (!y) return NULL;
-  if (!nn_gemm_weights(g, x->rows, y->cols, x->v, x->cols, r->W, 1, y->v, y->cols)) return NULL;
+  if (r->PW)
+    g->be->gemm_packed(x->rows, y->cols, x->cols, x->v, x->cols, r->PW, 1, y->v, y->cols);
+  else if (!nn_gemm_weights(g, x->rows, y->cols, x->v, x->cols, r->W, 1, y->v, y->cols))
+    return NULL;
   if (!g->train) return y;
   if (g->be->copy(r->X + (size_t)t * r->B * x->cols, x->v, sizeof(float) * (size_t)x->rows * x->cols)) {
     g->failed = true;
     return NULL;
   }
   nn_entry *e = nn_record(g, &recur_step_op);
-  if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {r->WT}};
+  if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {r->PT}};
   return y;
 }

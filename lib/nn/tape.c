@@ -107,6 +107,7 @@ nn_tensor *nn_param(nn_graph *g, nn_params *p, int index) {
   const nn_view *v = &p->views[index];
   nn_tensor *t = tensor(g, p->w + v->off, g->train ? p->g + v->off : NULL, v->rows, v->cols);
   if (t && !g->train && p->q && p->q[index].w) t->q = &p->q[index];
+  if (t && !g->train && p->pk) t->pk = p->pk[index];
   return t;
 }
 

@@ -20,6 +20,7 @@ typedef struct {
   float *v, *g; /* values and gradients, (rows, cols) row-major; g NULL when not training */
   int rows, cols;
   const nn_qmat *q; /* a weight's int8 copy when inference uses one (nn_params_quantize) */
+  const float *pk;  /* its packed copy when inference uses one (nn_params_pack) */
 } nn_tensor;
 
 typedef struct nn_entry nn_entry;

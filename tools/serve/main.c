@@ -4,6 +4,7 @@
 #include "base/cli.h"
 #include "base/err.h"
 #include "decode/stream.h"
+#include "nn/backend.h"
 #include "serve_tool.h"
 #include "tool.h"
 #include <arpa/inet.h>
@@ -107,6 +108,7 @@ int main(int argc, char **argv) {
                            a.models.v[0]));
   for (int i = 0; i < e.n && !strcmp(a.gemm_type, "int8"); i++)
     if ((st = nn_params_quantize(&e.model[i].params))) nmt_die(PROG, st);
+  if ((st = nmt_ensemble_upload(&e, &nn_cpu_backend))) nmt_die(PROG, st);
   serve_batcher *b;
   serve_http *h;
   int port;

@@ -22,7 +22,8 @@ nn_tensor *nn_attn_step_rows(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_
   nn_tensor *ctx = nn_attn_context(g, a, Hs);                                   /* (B,F) */
   nn_tensor *ch = nn_concat(g, ctx, h); /* (B,2F) */
   if (rows) ch = nn_embed(g, ch, rows, n);
-  nn_tensor *ht = nn_tanh(g, nn_matmul(g, ch, false, w->Wc, false)); /* (n,F) */
+  nn_tensor *ht = nn_tanh(g, w->Wc_steps ? nn_recur_step(g, w->Wc_steps, w->t, ch)
+                                         : nn_matmul(g, ch, false, w->Wc, false)); /* (n,F) */
   if (align) *align = g->failed ? NULL : a;
   return g->failed ? NULL : ht;
 }

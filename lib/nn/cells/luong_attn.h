@@ -3,6 +3,7 @@
 #ifndef NMT_NN_LUONG_ATTN_H
 #define NMT_NN_LUONG_ATTN_H
 #include "nn/cells/attn.h"
+#include "nn/recur.h"
 
 enum nn_attn_score { NN_ATTN_DOT, NN_ATTN_GENERAL, NN_ATTN_MLP };
 
@@ -20,6 +21,10 @@ typedef struct {
   nn_tensor *Wp; /* local (F,A): p = len·σ(tanh(h·Wp)·vp) */
   nn_tensor *vp; /* local (A,1) */
   nn_tensor *Wc; /* (2F,F): h̃ = tanh([c;h]·Wc) */
+  /* Training: Wc's product at step t through Wc_steps (begun on Wc for the
+   * batch's steps), so Wc's gradient is one GEMM per batch; else NULL. */
+  nn_recur *Wc_steps;
+  int t;
 } nn_attn_w;
 
 /* Once per batch: the keys the scores compare against, from the encoder

@@ -1,0 +1,44 @@
+/* The packed-weight GEMM's rows (nn/pgemm.h): the layout is chosen once, from
+ * the core and NMT_SIMD. */
+#include "nn/pgemm.h"
+#include "nn/kernels.h"
+#include "nn/vmath.h"
+#include <cblas.h>
+#include <string.h>
+
+size_t nn_packed_floats(int K, int N) {
+  return (size_t)K * (size_t)((N + NN_PANEL - 1) / NN_PANEL * NN_PANEL);
+}
+
+bool nn_pgemm_panels(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static int panels = -1; /* racing first calls compute the same answer */
+  if (panels < 0) {
+    __builtin_cpu_init();
+    panels = nn_vmath_used()->lanes >= 8 && __builtin_cpu_supports("avx2") &&
+             __builtin_cpu_supports("fma");
+  }
+  return panels;
+#else
+  return false;
+#endif
+}
+
+/* P = W (K,N), or Wᵀ where trans (W then is (N,K)). */
+void nn_pack_weight(float *P, const float *W, int K, int N, bool trans) {
+  if (nn_pgemm_panels())
+    nn_pgemm_pack_avx2(P, W, K, N, trans);
+  else if (trans)
+    cblas_somatcopy(CblasRowMajor, CblasTrans, N, K, 1.0f, W, K, P, N);
+  else
+    memcpy(P, W, sizeof(float) * (size_t)K * N);
+}
+
+void nn_gemm_packed(int M, int N, int K, const float *A, int lda, const float *P, float beta,
+                    float *C, int ldc) {
+  if (M <= 0 || N <= 0) return;
+  if (nn_pgemm_panels())
+    nn_pgemm_avx2(M, N, K, A, lda, P, beta, C, ldc);
+  else
+    nn_gemm(false, false, M, N, K, 1, A, lda, P, N, beta, C, ldc);
+}

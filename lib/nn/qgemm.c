@@ -137,13 +137,83 @@ typedef void qpanel_fn(int, const uint8_t *, int, const int8_t *, const float *,
                        const int32_t *, float, float *, int, const __mmask16 *);
 static qpanel_fn *const qpanels[MR + 1] = {0, qpanel1, qpanel2, qpanel3, qpanel4, qpanel5, qpanel6};
 
+/* AVX2 has no u8·s8 dot product that cannot saturate (vpmaddubsw adds two
+ * products in 16 bits: 2·255·127 overflows), so the weights are widened to
+ * 16 bits and vpmaddwd adds pairs in 32: the same integer sums as VNNI. A
+ * quarter panel (16 columns, 64 bytes per 4 rows k) at a time: per row of A,
+ * 4 sums of 8 lanes (each column's two pairs side by side, folded at the end). */
+#define QQUARTER(R)                                                                            \
+  __attribute__((target("avx2"))) static void qquarter##R(                                      \
+      int K4, const uint8_t *a, int astride, const int8_t *w, __m256i out[R][2]) {              \
+    __m256i s[R][4];                                                                           \
+    _Pragma("GCC unroll 3") for (int i = 0; i < R; i++)                                        \
+        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++) s[i][j] = _mm256_setzero_si256();  \
+    for (int k4 = 0; k4 < K4; k4++) {                                                          \
+      const int8_t *b = w + (size_t)k4 * NR * 4;                                               \
+      __m256i av[R];                                                                           \
+      _Pragma("GCC unroll 3") for (int i = 0; i < R; i++) {                                    \
+        int32_t a4;                                                                            \
+        memcpy(&a4, a + (size_t)i * astride + 4 * k4, 4);                                      \
+        av[i] = _mm256_broadcastq_epi64(_mm_cvtepu8_epi16(_mm_cvtsi32_si128(a4)));             \
+      }                                                                                        \
+      _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++) {                                    \
+        __m256i wv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + 16 * j)));     \
+        _Pragma("GCC unroll 3") for (int i = 0; i < R; i++) s[i][j] =                          \
+            _mm256_add_epi32(s[i][j], _mm256_madd_epi16(wv, av[i]));                           \
+      }                                                                                        \
+    }                                                                                          \
+    _Pragma("GCC unroll 3") for (int i = 0; i < R; i++) /* columns 0-7 and 8-15, in order */   \
+        _Pragma("GCC unroll 2") for (int h = 0; h < 2; h++) out[i][h] = _mm256_permute4x64_epi64( \
+            _mm256_hadd_epi32(s[i][2 * h], s[i][2 * h + 1]), _MM_SHUFFLE(3, 1, 2, 0));         \
+  }
+QQUARTER(1) QQUARTER(2) QQUARTER(3)
+
+/* Rows [0, R) of one panel (R <= 6), cols of its columns: three rows at a
+ * time, a quarter panel at a time, then the float epilogue of the portable loop. */
+__attribute__((target("avx2"))) static void qpanel_avx2(
+    int R, int K4, const uint8_t *a, int astride, const int8_t *w, const float *sx,
+    const float *scale, const int32_t *colsum, float beta, float *C, int ldc, int cols) {
+  for (int i0 = 0; i0 < R; i0 += 3) {
+    int r = R - i0 < 3 ? R - i0 : 3;
+    for (int q = 0; 16 * q < cols; q++) {
+      __m256i sums[3][2];
+      const uint8_t *ai = a + (size_t)i0 * astride;
+      const int8_t *wq = w + 64 * q;
+      if (r == 1) qquarter1(K4, ai, astride, wq, sums);
+      else if (r == 2) qquarter2(K4, ai, astride, wq, sums);
+      else qquarter3(K4, ai, astride, wq, sums);
+      for (int h = 0; h < 2; h++) {
+        int c0 = 16 * q + 8 * h, left = cols - c0;
+        if (left <= 0) break;
+        __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i cs = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(colsum + c0)), 7);
+        __m256 sc = _mm256_loadu_ps(scale + c0);
+        for (int i = 0; i < r; i++) {
+          float *c = C + (size_t)(i0 + i) * ldc + c0;
+          __m256 y = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[i][h], cs)),
+                                   _mm256_mul_ps(_mm256_set1_ps(sx[i0 + i]), sc));
+          if (beta != 0) y = _mm256_add_ps(y, _mm256_maskload_ps(c, m));
+          _mm256_maskstore_ps(c, m, y);
+        }
+      }
+    }
+  }
+}
+
 bool nn_qgemm_vnni(void) {
   static int ok = -1;
   if (ok < 0) ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
   return ok && !portable;
 }
+
+bool nn_qgemm_avx2(void) {
+  static int ok = -1;
+  if (ok < 0) ok = __builtin_cpu_supports("avx2");
+  return ok && !portable && !nn_qgemm_vnni();
+}
 #else
 bool nn_qgemm_vnni(void) { return false; }
+bool nn_qgemm_avx2(void) { return false; }
 #endif
 
 typedef struct {
@@ -161,7 +231,7 @@ static void run(void *ctx, int part, int parts) {
   const nn_qmat *q = j->q;
   int P = (j->n + NR - 1) / NR;
 #ifdef HAVE_VNNI_KERNEL
-  bool vnni = nn_qgemm_vnni();
+  bool vnni = nn_qgemm_vnni(), avx2 = nn_qgemm_avx2();
 #endif
   for (int p = P * part / parts; p < P * (part + 1) / parts; p++) {
     int n0 = p * NR, cols = j->n - n0 < NR ? j->n - n0 : NR;
@@ -179,6 +249,11 @@ static void run(void *ctx, int part, int parts) {
         }
         qpanels[R](q->K4, a, j->astride, w, j->sx + r, q->scale + n0, q->colsum + n0, j->beta, C,
                    j->ldc, m);
+        continue;
+      }
+      if (avx2) {
+        qpanel_avx2(R, q->K4, a, j->astride, w, j->sx + r, q->scale + n0, q->colsum + n0, j->beta,
+                    C, j->ldc, cols);
         continue;
       }
 #endif

@@ -37,9 +37,11 @@ size_t nn_qgemm_scratch(int M, const nn_qmat *q);
 void nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float beta, float *C,
               int ldc, void *scratch);
 
-/* Whether nn_qgemm runs the AVX-512 VNNI kernel (else a portable loop with the
- * same integer arithmetic); nn_qgemm_portable(true) forces the loop (tests). */
+/* Whether nn_qgemm runs the AVX-512 VNNI kernel, else the AVX2 one (weights
+ * widened to 16 bits), else a portable loop, all with the same integer
+ * arithmetic; nn_qgemm_portable(true) forces the loop (tests). */
 bool nn_qgemm_vnni(void);
+bool nn_qgemm_avx2(void);
 void nn_qgemm_portable(bool on);
 
 #endif

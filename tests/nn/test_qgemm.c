@@ -76,9 +76,9 @@ TEST(nn_qgemm_within_quantization_bound) {
   }
 }
 
-/* The AVX-512 VNNI kernel and the portable loop compute the same integers. */
-TEST(nn_qgemm_vnni_matches_portable) {
-  if (!nn_qgemm_vnni()) T_SKIP("no AVX-512 VNNI on this CPU");
+/* The core's kernel (AVX-512 VNNI or AVX2) and the portable loop compute the same integers. */
+TEST(nn_qgemm_kernel_matches_portable) {
+  if (!nn_qgemm_vnni() && !nn_qgemm_avx2()) T_SKIP("no AVX-512 VNNI or AVX2 on this CPU");
   uint64_t seed = 7;
   for (int it = 0; it < 400; it++) {
     nn_qmat q;
@@ -88,7 +88,7 @@ TEST(nn_qgemm_vnni_matches_portable) {
     nn_qgemm_portable(false);
     for (int i = 0; i < s.M * s.ldc; i++)
       if (!(fabsf(C[i] - C0[i]) <= 1e-6f * (1 + fabsf(C0[i])) || (isnan(C[i]) && isnan(C0[i])))) {
-        T_FAIL("M%d N%d K%d n%d at %d: vnni %g, portable %g", s.M, s.N, s.K, s.n, i, C[i], C0[i]);
+        T_FAIL("M%d N%d K%d n%d at %d: kernel %g, portable %g", s.M, s.N, s.K, s.n, i, C[i], C0[i]);
         break;
       }
     nn_qmat_free(&q);

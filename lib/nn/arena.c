@@ -76,8 +76,9 @@ int nn_arena_reset(nn_arena *a) {
   if (a->spill) {
     free_spill(a);
     backend(a)->free(a->base);
-    a->base = aligned(a, a->peak);
-    a->cap = a->base ? a->peak : 0;
+    size_t cap = round_up(a->peak + a->peak / 2); /* headroom: a longer batch still fits */
+    a->base = aligned(a, cap);
+    a->cap = a->base ? cap : 0;
     if (!a->base) status = fail_alloc(a->peak);
   }
   a->used = 0;

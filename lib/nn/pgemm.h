@@ -11,9 +11,10 @@
 #include <stddef.h>
 
 /* The CPU's packed form of a (K,N) weight: panels of 16 columns, each K rows of
- * 16 floats (zeros past N), so the kernel reads it in order. On a core without
- * AVX2 and FMA (or with NMT_SIMD=sse) the form is the plain row-major matrix
- * and the product is OpenBLAS's. */
+ * 16 floats (zeros past N), so the kernel reads it in order. Where the vector
+ * math runs at 8 lanes on a core with FMA (AVX2 cores; NMT_SIMD=avx2 on
+ * AVX-512 ones). Elsewhere (AVX-512, NMT_SIMD=sse, no AVX2) the form is the
+ * plain row-major matrix and the product is OpenBLAS's. */
 enum { NN_PANEL = 16 };
 
 /* Floats of a packed (K,N) weight on any backend (the panels' padding included). */

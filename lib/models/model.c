@@ -314,7 +314,8 @@ static int optional_text(char **dst, const nmt_model_file *f, const char *tag) {
   return NMT_OK;
 }
 
-int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
+/* training: the gradient and Adam buffers too, else the weights alone. */
+static int from_file(nmt_model *m, const nmt_model_file *f, const char *path, bool training) {
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
   const nmt_section *cfg = need(f, "config", path), *codes = nmt_mf_get(f, "bpecodes");
@@ -329,7 +330,7 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
     st = config_refused(path);
   if (!st && nn_net_layout(&m->net, &c, &m->params)) st = config_refused(path);
   if (!st) st = weights_fit(&m->params, f, path);
-  if (!st) st = nn_params_alloc(&m->params);
+  if (!st) st = training ? nn_params_alloc(&m->params) : nn_params_alloc_weights(&m->params);
   if (!st) st = nmt_model_load_buffer(m, m->params.w, f, "weights", path);
   if (!st && codes && !(m->bpe_codes = strndup(codes->data, codes->len)))
     st = nmt_fail(NMT_EIO, "out of memory");
@@ -343,11 +344,15 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path)
   return st;
 }
 
+int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
+  return from_file(m, f, path, true);
+}
+
 int nmt_model_load(nmt_model *m, const char *path) {
   nmt_model_file f;
   int st = nmt_mf_read(&f, path);
   if (st) return st;
-  st = nmt_model_from_file(m, &f, path);
+  st = from_file(m, &f, path, false);
   nmt_mf_free(&f);
   return st;
 }

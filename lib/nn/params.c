@@ -48,9 +48,10 @@ int nn_params_add(nn_params *p, const char *name, int rows, int cols) {
   return p->nviews++;
 }
 
-int nn_params_alloc(nn_params *p) {
+/* The first `count` of w, g, m, v, zeroed. */
+static int alloc_buffers(nn_params *p, int count) {
   float **bufs[] = {&p->w, &p->g, &p->m, &p->v};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < count; i++) {
     void *mem = nn_big_alloc((p->n ? p->n : 1) * sizeof(float));
     if (!mem) {
       nn_params_free(p);
@@ -63,6 +64,9 @@ int nn_params_alloc(nn_params *p) {
   p->lo = 0, p->hi = p->n;
   return NMT_OK;
 }
+
+int nn_params_alloc(nn_params *p) { return alloc_buffers(p, 4); }
+int nn_params_alloc_weights(nn_params *p) { return alloc_buffers(p, 1); }
 
 int nn_params_quantize(nn_params *p) {
   if (p->q) return NMT_OK;

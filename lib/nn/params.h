@@ -44,6 +44,9 @@ void nn_params_mark_lookup(nn_params *p, int i);
 int nn_params_find(const nn_params *p, const char *name);
 /* Allocate the four zeroed buffers once all views are declared. NMT_OK or NMT_EIO. */
 int nn_params_alloc(nn_params *p);
+/* The weights alone (g, m and v stay NULL): inference. A decoder that zeroed
+ * three buffers it never reads paid their page faults at every start. */
+int nn_params_alloc_weights(nn_params *p);
 void nn_params_free(nn_params *p);
 /* Keep (on: a copy of w's shard when there is none yet) or drop the moving
  * average of the weights. NMT_OK or NMT_EIO. */

@@ -22,6 +22,7 @@ int nn_params_upload(nn_params *dev, const nn_params *host, const nn_backend *be
   if (!dev->views) return nmt_fail(NMT_EIO, "out of memory: parameter views");
   memcpy(dev->views, host->views, sizeof *dev->views * (size_t)host->nviews);
   for (int i = 0; i < nbuffers(host); i++) {
+    if (!*buffers((nn_params *)host, i)) continue; /* an inference model's g, m, v */
     void *mem = NULL;
     size_t bytes = floats(host, i) * sizeof(float);
     int st = be->alloc(&mem, bytes ? bytes : sizeof(float));
@@ -41,6 +42,7 @@ int nn_params_download(nn_params *host, const nn_params *dev) {
     return nmt_fail(NMT_EUSAGE, "parameters: %zu floats on %s, %zu on the host", dev->n,
                     dev->be ? dev->be->name : "cpu", host->n);
   for (int i = 0; i < nbuffers(dev); i++) {
+    if (!*buffers(host, i) || !*buffers((nn_params *)dev, i)) continue;
     int st = dev->be->to_host(*buffers(host, i), *buffers((nn_params *)dev, i), floats(host, i) * sizeof(float));
     if (st) return st;
   }

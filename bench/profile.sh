@@ -18,7 +18,7 @@ categorize() {
     /^ +[0-9.]+%/ {
       p = $1; sub(/%/, "", p); s = $3
       c = "other"
-      if (s ~ /^sgemm_(small_)?kernel|^sgemv|^sdot|^saxpy|^block[0-9]|^nn_pgemm_avx2|^panel|^qpanel/) c = "GEMM (compute)"
+      if (s ~ /^sgemm_(small_)?kernel|^sgemv|^sdot|^saxpy|^block[0-9]|^nn_pgemm_avx2|^panel|^qpanel|^qquarter/) c = "GEMM (compute)"
       else if (s ~ /copy_|omatcopy|pack_cols|pack_rows|pgemm_pack/) c = "GEMM (packing, transposes)"
       else if (s ~ /lstm_cell|lstm_peep|gru_cell|atr_cell|rhn_cell|vsigmoid|vtanh|sigmoid|tanh|bias_|axpby|mul_|scale_|dropout|wscan|highway|layernorm/) c = "cell pointwise"
       else if (s ~ /attn/) c = "attention (non-GEMM)"

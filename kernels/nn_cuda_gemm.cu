@@ -22,18 +22,16 @@ extern "C" void nnc_gemm_batched(int batch, bool ta, bool tb, int M, int N, int 
                  "cublasSgemmStridedBatched");
 }
 
-// The packed form on a GPU is the plain row-major (K,N): cuBLAS packs nothing.
-// Once per batch, so the transpose is a plain elementwise copy: reads
-// coalesced, writes strided.
-extern "C" void nnc_pack_weight(float *P, const float *W, int K, int N, bool trans) {
-  if (!trans) {
-    nnc_copy(P, W, sizeof(float) * (size_t)K * N);
-    return;
-  }
+// The packed form on a GPU is the plain row-major (K,N): cuBLAS packs nothing,
+// so W is its own packed form and only Wᵀ is written. Once per batch, so the
+// transpose is a plain elementwise copy: reads coalesced, writes strided.
+extern "C" const float *nnc_pack_weight(float *P, const float *W, int K, int N, bool trans) {
+  if (!trans) return W;
   nnc_each("pack_weight", (size_t)K * N, [=] __device__(size_t i) {
     size_t r = i / K, c = i % K; // W (N,K)
     P[c * N + r] = W[i];
   });
+  return P;
 }
 
 extern "C" void nnc_gemm_packed(int M, int N, int K, const float *A, int lda, const float *P,

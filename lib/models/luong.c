@@ -171,7 +171,7 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
   nn_recur rec[NN_MAX_LAYERS], wc;
   for (int l = 0; l < c->dec_layers && G0; l++)
     nn_recur_begin(g, &rec[l], nn_net_param(g, p, m->luong.dec_wh[l]), l ? NULL : G0, T, B);
-  if (!c->no_attention && nn_recur_begin(g, &wc, aw.Wc, NULL, T, B)) aw.Wc_steps = &wc;
+  if (!c->no_attention) nn_attn_steps_begin(g, &aw, &wc, T, B);
   if (g->failed) return NULL;
   for (int t = 0; t < T && !g->failed; t++) {
     nn_tensor *top = dec_step(g, m, p, nn_rows(g, G0, t * B, B), feed, d.tgt_mask + (size_t)t * B, h, cs, rec, t);

@@ -314,8 +314,7 @@ static int optional_text(char **dst, const nmt_model_file *f, const char *tag) {
   return NMT_OK;
 }
 
-/* training: the gradient and Adam buffers too, else the weights alone. */
-static int from_file(nmt_model *m, const nmt_model_file *f, const char *path, bool training) {
+int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path, bool training) {
   memset(m, 0, sizeof *m);
   nmt_model_opts o = {0};
   const nmt_section *cfg = need(f, "config", path), *codes = nmt_mf_get(f, "bpecodes");
@@ -344,15 +343,11 @@ static int from_file(nmt_model *m, const nmt_model_file *f, const char *path, bo
   return st;
 }
 
-int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path) {
-  return from_file(m, f, path, true);
-}
-
 int nmt_model_load(nmt_model *m, const char *path) {
   nmt_model_file f;
   int st = nmt_mf_read(&f, path);
   if (st) return st;
-  st = from_file(m, &f, path, false);
+  st = nmt_model_from_file(m, &f, path, false);
   nmt_mf_free(&f);
   return st;
 }

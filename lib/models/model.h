@@ -67,11 +67,11 @@ int nmt_model_opts_conflicts(const nmt_model_opts *have, const nmt_model_opts *w
                              nmt_strbuf *out);
 /* Save the model alone, atomically. */
 int nmt_model_save(const nmt_model *m, const char *path);
-/* Build a model from a read file (a model or a checkpoint), with the
- * buffers training needs; `path` names it in messages. */
-int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path);
-/* Read a model for inference (decoding, scoring, averaging): the weights
- * alone, params.g/m/v NULL. */
+/* Build a model from a read file (a model or a checkpoint); `path` names it
+ * in messages. training: with the gradient and Adam buffers, else the weights
+ * alone (params.g/m/v NULL). */
+int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path, bool training);
+/* Read a model for inference (decoding, scoring, averaging): the weights alone. */
 int nmt_model_load(nmt_model *m, const char *path);
 /* Fill dst, a buffer laid out as m->params (weights or an Adam moment), from
  * section `tag` of f through its tensor table. */

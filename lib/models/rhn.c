@@ -214,10 +214,13 @@ static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const 
   nn_tensor *K = nn_attn_keys(g, &c->attn, &aw, D);
   nn_tensor *s = nn_zeros(g, B, H), *feed = c->input_feed ? nn_zeros(g, B, H) : NULL;
   nn_rhn_recur rec;
-  if (!Z1 || !nn_rhn_recur_begin(g, &rec, &w, Z1, S, B)) return NULL;
+  nn_recur wc;
+  if (!Z1 || !nn_rhn_recur_begin(g, &rec, &w, Z1, S, B) || !nn_attn_steps_begin(g, &aw, &wc, S, B))
+    return NULL;
   for (int i = 0; i < S && !g->failed; i++) {
     s = nn_rhn_step(g, &w, NULL, feed ? nn_concat(g, feed, s) : s, s, d->src_mask + (size_t)i * B,
                     &rec, i, NULL);
+    aw.t = i;
     outs[i] = nn_attn_step(g, &c->attn, &aw, s, K, D, d->tgt_rows, d->tgt_len, NULL);
     feed = c->input_feed ? outs[i] : NULL;
   }
@@ -245,12 +248,15 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
   nn_tensor **tops = nn_alloc(g, sizeof *tops * (size_t)T); /* the top states, for the reconstructor */
   nn_tensor *feed = c->input_feed ? nn_zeros(g, B, H) : NULL;
   nn_rhn_recur rec[MAX_LAYERS];
+  nn_recur wc;
   for (int l = 0; l < c->dec_layers && Z1; l++) {
     nn_rhn_w w = layer_w(g, p, m, DEC + l * LAYER_SLOTS, c->dec_cell_depth);
     nn_rhn_recur_begin(g, &rec[l], &w, l ? NULL : Z1, T, B);
   }
+  if (!c->no_attention) nn_attn_steps_begin(g, &aw, &wc, T, B);
   for (int t = 0; t < T && !g->failed; t++) {
     nn_tensor *top = tops[t] = dec_step(g, m, p, NULL, feed, d.tgt_mask + (size_t)t * B, s, rec, t);
+    aw.t = t;
     outs[t] = c->no_attention ? top : nn_attn_step(g, &c->attn, &aw, top, K, Hs, d.src_rows, d.src_len, NULL);
     feed = c->input_feed ? outs[t] : NULL;
   }

@@ -68,13 +68,16 @@ static int alloc_buffers(nn_params *p, int count) {
 int nn_params_alloc(nn_params *p) { return alloc_buffers(p, 4); }
 int nn_params_alloc_weights(nn_params *p) { return alloc_buffers(p, 1); }
 
+/* A weight matrix a product multiplies by: rows and cols > 1, not a lookup table. */
+static bool is_matrix(const nn_view *v) { return v->rows > 1 && v->cols > 1 && !v->lookup; }
+
 int nn_params_quantize(nn_params *p) {
   if (p->q) return NMT_OK;
   p->q = calloc((size_t)(p->nviews ? p->nviews : 1), sizeof *p->q);
   if (!p->q) return nmt_fail(NMT_EIO, "out of memory: int8 weights");
   for (int i = 0; i < p->nviews; i++) {
     const nn_view *v = &p->views[i];
-    if (v->rows > 1 && v->cols > 1 && !v->lookup && nn_qmat_pack(&p->q[i], p->w + v->off, v->rows, v->cols, v->cols))
+    if (is_matrix(v) && nn_qmat_pack(&p->q[i], p->w + v->off, v->rows, v->cols, v->cols))
       return NMT_EIO;
   }
   return NMT_OK;
@@ -86,7 +89,7 @@ int nn_params_pack(nn_params *p) {
   if (!p->pk) return nmt_fail(NMT_EIO, "out of memory: packed weights");
   for (int i = 0; i < p->nviews; i++) {
     const nn_view *v = &p->views[i];
-    if (v->rows < 2 || v->cols < 2 || v->lookup) continue;
+    if (!is_matrix(v)) continue;
     if (!(p->pk[i] = nn_big_alloc(sizeof(float) * nn_packed_floats(v->rows, v->cols))))
       return nmt_fail(NMT_EIO, "out of memory: packed weights");
     nn_pack_weight(p->pk[i], p->w + v->off, v->rows, v->cols, false);

@@ -42,7 +42,7 @@ int nn_params_download(nn_params *host, const nn_params *dev) {
     return nmt_fail(NMT_EUSAGE, "parameters: %zu floats on %s, %zu on the host", dev->n,
                     dev->be ? dev->be->name : "cpu", host->n);
   for (int i = 0; i < nbuffers(dev); i++) {
-    if (!*buffers(host, i) || !*buffers((nn_params *)dev, i)) continue;
+    if (!*buffers((nn_params *)dev, i)) continue; /* absent on the host too (upload mirrors it) */
     int st = dev->be->to_host(*buffers(host, i), *buffers((nn_params *)dev, i), floats(host, i) * sizeof(float));
     if (st) return st;
   }

@@ -5,7 +5,6 @@
 #include "nn/parallel.h"
 #include "nn/vmath.h"
 #include <cblas.h>
-#include <string.h>
 
 size_t nn_packed_floats(int K, int N) {
   return (size_t)K * (size_t)((N + NN_PANEL - 1) / NN_PANEL * NN_PANEL);
@@ -28,14 +27,16 @@ bool nn_pgemm_panels(void) {
 #endif
 }
 
-/* P = W (K,N), or Wᵀ where trans (W then is (N,K)). */
-void nn_pack_weight(float *P, const float *W, int K, int N, bool trans) {
+/* W (K,N), or Wᵀ where trans (W then is (N,K)); W itself when it is already
+ * the plain form. */
+const float *nn_pack_weight(float *P, const float *W, int K, int N, bool trans) {
   if (nn_pgemm_panels())
     nn_pgemm_pack_avx2(P, W, K, N, trans);
   else if (trans)
     cblas_somatcopy(CblasRowMajor, CblasTrans, N, K, 1.0f, W, K, P, N);
   else
-    memcpy(P, W, sizeof(float) * (size_t)K * N);
+    return W;
+  return P;
 }
 
 typedef struct {

@@ -10,8 +10,8 @@
 
 enum { NR = 64, MR = 6 };
 
-static bool portable;
-void nn_qgemm_portable(bool on) { portable = on; }
+static nn_qgemm_kernel forced = NN_QGEMM_BEST;
+void nn_qgemm_force(nn_qgemm_kernel k) { forced = k; }
 
 void nn_qmat_free(nn_qmat *q) {
   free(q->w), free(q->scale), free(q->colsum);
@@ -200,16 +200,18 @@ __attribute__((target("avx2"))) static void qpanel_avx2(
   }
 }
 
-bool nn_qgemm_vnni(void) {
+static bool has_vnni(void) {
   static int ok = -1;
   if (ok < 0) ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
-  return ok && !portable;
+  return ok;
 }
+
+bool nn_qgemm_vnni(void) { return has_vnni() && forced == NN_QGEMM_BEST; }
 
 bool nn_qgemm_avx2(void) {
   static int ok = -1;
   if (ok < 0) ok = __builtin_cpu_supports("avx2");
-  return ok && !portable && !nn_qgemm_vnni();
+  return ok && (forced == NN_QGEMM_AVX2 || (forced == NN_QGEMM_BEST && !has_vnni()));
 }
 #else
 bool nn_qgemm_vnni(void) { return false; }

@@ -39,9 +39,11 @@ void nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float bet
 
 /* Whether nn_qgemm runs the AVX-512 VNNI kernel, else the AVX2 one (weights
  * widened to 16 bits), else a portable loop, all with the same integer
- * arithmetic; nn_qgemm_portable(true) forces the loop (tests). */
+ * arithmetic. nn_qgemm_force picks one for the tests (the AVX2 kernel only
+ * where the core has AVX2); NN_QGEMM_BEST is the default. */
+typedef enum { NN_QGEMM_BEST, NN_QGEMM_AVX2, NN_QGEMM_PORTABLE } nn_qgemm_kernel;
 bool nn_qgemm_vnni(void);
 bool nn_qgemm_avx2(void);
-void nn_qgemm_portable(bool on);
+void nn_qgemm_force(nn_qgemm_kernel k);
 
 #endif

@@ -22,14 +22,15 @@ bool nn_recur_begin(nn_graph *g, nn_recur *r, nn_tensor *W, nn_tensor *Y, int T,
                            "recur: output (%d,%d) for %d steps of %d rows and W (%d,%d)",
                            r->Y->rows, r->Y->cols, T, B, W->rows, W->cols))
     return false;
+  float *P;
   if (W->pk) /* packed once for all batches (inference, nn_params_pack) */
-    r->PW = (float *)W->pk;
-  else if (!W->q && (r->PW = nn_floats(g, nn_packed_floats(W->rows, W->cols), NULL))) /* an int8 W keeps its own product */
-    g->be->pack_weight(r->PW, W->v, W->rows, W->cols, false);
+    r->PW = W->pk;
+  else if (!W->q && (P = nn_floats(g, nn_packed_floats(W->rows, W->cols), NULL))) /* an int8 W keeps its own product */
+    r->PW = g->be->pack_weight(P, W->v, W->rows, W->cols, false);
   if (!g->train) return !g->failed;
   r->X = nn_floats(g, (size_t)T * B * W->rows, NULL);
-  if ((r->PT = nn_floats(g, nn_packed_floats(W->cols, W->rows), NULL)))
-    g->be->pack_weight(r->PT, W->v, W->cols, W->rows, true);
+  if ((P = nn_floats(g, nn_packed_floats(W->cols, W->rows), NULL)))
+    r->PT = g->be->pack_weight(P, W->v, W->cols, W->rows, true);
   nn_entry *e = nn_record(g, &recur_weight_op);
   if (e) *e = (nn_entry){.op = &recur_weight_op, .in = {W, r->Y}, .save = {r->X}};
   return !g->failed;
@@ -60,6 +61,6 @@ nn_tensor *nn_recur_step(nn_graph *g, nn_recur *r, int t, nn_tensor *x) {
     return NULL;
   }
   nn_entry *e = nn_record(g, &recur_step_op);
-  if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {r->PT}};
+  if (e) *e = (nn_entry){.op = &recur_step_op, .in = {x}, .out = {y}, .save = {(float *)r->PT}};
   return y;
 }

@@ -12,8 +12,8 @@
 typedef struct {
   nn_tensor *W, *Y;
   float *X;  /* (T*B, In) step inputs (training only) */
-  float *PW; /* W packed (nn/pgemm.h), once per batch for the T products */
-  float *PT; /* Wᵀ packed (training only), for dx_t */
+  const float *PW; /* W packed (nn/pgemm.h), once per batch for the T products */
+  const float *PT; /* Wᵀ packed (training only), for dx_t */
   int T, B;
 } nn_recur;
 

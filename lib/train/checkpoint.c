@@ -96,7 +96,7 @@ int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {
   int st = nmt_mf_read(&f, path);
   if (st) return st;
   const nmt_section *state = nmt_mf_get(&f, "state");
-  st = state ? nmt_model_from_file(m, &f, path)
+  st = state ? nmt_model_from_file(m, &f, path, true)
              : nmt_fail(NMT_EINPUT, "%s: a model, not a checkpoint (no training state)", path);
   if (!st) st = parse_state(s, &m->params.step, state, path);
   const nmt_section *kept = nmt_mf_get(&f, "kept");

@@ -169,10 +169,10 @@ TEST(cuda_gemm_packed) {
   int M = 7, N = 33, K = 17;
   for (int trans = 0; trans < 2; trans++) {
     pair W = rnd(K * N), A = rnd(M * K), C = rnd(M * N), P = poison(nn_packed_floats(K, N));
-    nn_pack_weight(P.cpu, W.cpu, K, N, trans);
-    nnc_pack_weight(P.gpu, W.gpu, K, N, trans);
-    nn_gemm_packed(M, N, K, A.cpu, K, P.cpu, 1, C.cpu, N);
-    nnc_gemm_packed(M, N, K, A.gpu, K, P.gpu, 1, C.gpu, N);
+    const float *pc = nn_pack_weight(P.cpu, W.cpu, K, N, trans);
+    const float *pg = nnc_pack_weight(P.gpu, W.gpu, K, N, trans);
+    nn_gemm_packed(M, N, K, A.cpu, K, pc, 1, C.cpu, N);
+    nnc_gemm_packed(M, N, K, A.gpu, K, pg, 1, C.gpu, N);
     close_all("gemm_packed", C, FP32);
     release();
   }

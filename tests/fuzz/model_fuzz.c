@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   nmt_model_file f;
   nmt_model m;
   if (!nmt_mf_read_mem(&f, bytes, len, "fuzz")) {
-    if (!nmt_model_from_file(&m, &f, "fuzz")) nmt_model_free(&m);
+    if (!nmt_model_from_file(&m, &f, "fuzz", false)) nmt_model_free(&m);
     nmt_mf_free(&f);
   }
   free(bytes);

@@ -76,21 +76,30 @@ TEST(nn_qgemm_within_quantization_bound) {
   }
 }
 
-/* The core's kernel (AVX-512 VNNI or AVX2) and the portable loop compute the same integers. */
-TEST(nn_qgemm_kernel_matches_portable) {
-  if (!nn_qgemm_vnni() && !nn_qgemm_avx2()) T_SKIP("no AVX-512 VNNI or AVX2 on this CPU");
+/* Each kernel the core runs (AVX-512 VNNI, AVX2) against the portable loop: the same integers. */
+static void kernel_matches_portable(nn_qgemm_kernel k, const char *name) {
   uint64_t seed = 7;
   for (int it = 0; it < 400; it++) {
+    nn_qgemm_force(k);
     nn_qmat q;
     shape s = run_case(it, &seed, &q);
-    nn_qgemm_portable(true);
+    nn_qgemm_force(NN_QGEMM_PORTABLE);
     nn_qgemm(s.M, s.n, A, s.lda, &q, s.beta, C0, s.ldc, scratch);
-    nn_qgemm_portable(false);
     for (int i = 0; i < s.M * s.ldc; i++)
       if (!(fabsf(C[i] - C0[i]) <= 1e-6f * (1 + fabsf(C0[i])) || (isnan(C[i]) && isnan(C0[i])))) {
-        T_FAIL("M%d N%d K%d n%d at %d: kernel %g, portable %g", s.M, s.N, s.K, s.n, i, C[i], C0[i]);
+        T_FAIL("M%d N%d K%d n%d at %d: %s %g, portable %g", s.M, s.N, s.K, s.n, i, name, C[i], C0[i]);
         break;
       }
     nn_qmat_free(&q);
   }
+  nn_qgemm_force(NN_QGEMM_BEST);
+}
+
+TEST(nn_qgemm_kernels_match_portable) {
+  if (!nn_qgemm_vnni() && !nn_qgemm_avx2()) T_SKIP("no AVX-512 VNNI or AVX2 on this CPU");
+  if (nn_qgemm_vnni()) kernel_matches_portable(NN_QGEMM_BEST, "vnni");
+  nn_qgemm_force(NN_QGEMM_AVX2);
+  bool avx2 = nn_qgemm_avx2();
+  nn_qgemm_force(NN_QGEMM_BEST);
+  if (avx2) kernel_matches_portable(NN_QGEMM_AVX2, "avx2");
 }

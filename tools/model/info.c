@@ -69,7 +69,7 @@ int cmd_info(int argc, char **argv) {
   if (!st && pos.n != 1) st = nmt_fail(NMT_EUSAGE, "info takes one model file (got %d)", pos.n);
   nmt_model_file f;
   nmt_model m;
-  if (!st && !(st = nmt_mf_read(&f, pos.v[0])) && (st = nmt_model_from_file(&m, &f, pos.v[0]))) nmt_mf_free(&f);
+  if (!st && !(st = nmt_mf_read(&f, pos.v[0])) && (st = nmt_model_from_file(&m, &f, pos.v[0], false))) nmt_mf_free(&f);
   if (st) nmt_die(PROG, st);
   if (training) print_training(&m, &f);
   print_info(&m);

@@ -7,6 +7,13 @@ nn_tensor *nn_attn_keys(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w,
   return cfg->score == NN_ATTN_DOT ? Hs : nn_matmul(g, Hs, false, w->Wa, false);
 }
 
+bool nn_attn_steps_begin(nn_graph *g, nn_attn_w *w, nn_recur *r, int T, int B) {
+  if (!g->train) return !g->failed;
+  if (!nn_recur_begin(g, r, w->Wc, NULL, T, B)) return false;
+  w->Wc_steps = r;
+  return true;
+}
+
 nn_tensor *nn_attn_step_rows(nn_graph *g, const nn_attn_cfg *cfg, const nn_attn_w *w,
                              nn_tensor *h, nn_tensor *K, nn_tensor *Hs, const float *mask,
                              const int *len, const int *rows, int n, nn_tensor **align) {

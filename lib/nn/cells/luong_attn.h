@@ -21,11 +21,16 @@ typedef struct {
   nn_tensor *Wp; /* local (F,A): p = len·σ(tanh(h·Wp)·vp) */
   nn_tensor *vp; /* local (A,1) */
   nn_tensor *Wc; /* (2F,F): h̃ = tanh([c;h]·Wc) */
-  /* Training: Wc's product at step t through Wc_steps (begun on Wc for the
-   * batch's steps), so Wc's gradient is one GEMM per batch; else NULL. */
+  /* Training: Wc's product at step t through Wc_steps (nn_attn_steps_begin),
+   * so Wc's gradient is one GEMM per batch; else NULL. */
   nn_recur *Wc_steps;
   int t;
 } nn_attn_w;
+
+/* Before a training loop of T steps of B rows: w's Wc products go through r
+ * (the caller then sets w->t at each step). Nothing in inference graphs, where
+ * rows can drop out between steps. False on failure (g->failed). */
+bool nn_attn_steps_begin(nn_graph *g, nn_attn_w *w, nn_recur *r, int T, int B);
 
 /* Once per batch: the keys the scores compare against, from the encoder
  * outputs Hs (S*B,F): Hs itself (dot) or its projection (general, mlp). */

@@ -137,6 +137,31 @@ typedef void qpanel_fn(int, const uint8_t *, int, const int8_t *, const float *,
                        const int32_t *, float, float *, int, const __mmask16 *);
 static qpanel_fn *const qpanels[MR + 1] = {0, qpanel1, qpanel2, qpanel3, qpanel4, qpanel5, qpanel6};
 
+/* As quant_row_portable, 32 values at a time: cvtps rounds to nearest even
+ * as lrintf does, so the bytes are the same. */
+__attribute__((target("avx2"))) static float quant_row_avx2(uint8_t *a, const float *x, int K, int K4) {
+  __m256 mx = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+  int k = 0;
+  for (; k + 8 <= K; k += 8) mx = _mm256_max_ps(mx, _mm256_andnot_ps(sign, _mm256_loadu_ps(x + k)));
+  __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
+  m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+  float top = fmaxf(_mm_cvtss_f32(m4), _mm_cvtss_f32(_mm_movehdup_ps(m4)));
+  for (; k < K; k++) top = fmaxf(top, fabsf(x[k]));
+  float inv = top > 0 ? 127 / top : 0;
+  __m256 vi = _mm256_set1_ps(inv);
+  __m256i shift = _mm256_set1_epi32(128), order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (k = 0; k + 32 <= K; k += 32) {
+    __m256i q[4];
+    for (int j = 0; j < 4; j++)
+      q[j] = _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + k + 8 * j), vi)), shift);
+    __m256i b = _mm256_packus_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+    _mm256_storeu_si256((__m256i *)(a + k), _mm256_permutevar8x32_epi32(b, order));
+  }
+  for (; k < K; k++) a[k] = (uint8_t)(lrintf(x[k] * inv) + 128);
+  memset(a + K, 128, (size_t)(4 * K4 - K));
+  return top / 127;
+}
+
 /* AVX2 has no u8·s8 dot product that cannot saturate (vpmaddubsw adds two
  * products in 16 bits: 2·255·127 overflows), so the weights are widened to
  * 16 bits and vpmaddwd adds pairs in 32: the same integer sums as VNNI. A
@@ -279,6 +304,10 @@ void nn_qgemm(int M, int n, const float *A, int lda, const nn_qmat *q, float bet
 #ifdef HAVE_VNNI_KERNEL
     if (nn_qgemm_vnni()) {
       sx[i] = quant_row_avx512(a + (size_t)i * astride, A + (size_t)i * lda, q->K, q->K4);
+      continue;
+    }
+    if (nn_qgemm_avx2()) {
+      sx[i] = quant_row_avx2(a + (size_t)i * astride, A + (size_t)i * lda, q->K, q->K4);
       continue;
     }
 #endif

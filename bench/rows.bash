@@ -6,8 +6,10 @@
 # completed across sessions; an unfinished row continues from its checkpoint
 # (nmt-train --resume).
 #
-# The caller sets ROWS_DIR (work folder), ROWS_CSV, EPOCHS, ROWS_FLAGS (flags of
-# every row: dims, threads) and ROWS_BUDGET (the text a cached row must match),
+# The caller sets ROWS_DIR (work folder; ROWS_DATA, the data's, defaults to
+# ROWS_DIR/data), ROWS_CSV, EPOCHS (the most epochs), ROWS_FLAGS (flags of every
+# row: dims, threads), ROWS_BUDGET (the text a cached row must match) and
+# optionally ROWS_VALID_FREQ (--valid-freq; default: every 32-sentence batches' epoch),
 # then calls rows_data once, rows_run ID PRESET [FLAGS...] per row, rows_field to
 # read a cached figure and rows_put_section to write its table into a README.
 BIN=${NMT_BIN:-$PWD/bin}
@@ -15,11 +17,11 @@ export PATH="$BIN:$PATH"
 SHARED=${NMT_SHARED:-$PWD/../shared}
 
 rows_data() {
-  ROWS_DATA=$ROWS_DIR/data
+  ROWS_DATA=${ROWS_DATA:-$ROWS_DIR/data}
   make -s -C examples/multi30k -j2 BIN="$BIN" WORK="$ROWS_DATA" NMT_SHARED="$SHARED" data
   ROWS_BATCHES=$(($(wc -l <"$ROWS_DATA/train.bpe.fr") / 32))
   [ -s "$ROWS_CSV" ] ||
-    printf 'date\tpreset\tbudget\tparams\ttrain_tok_s\tbest_val_ppl\tbleu_greedy\tbleu_beam5\n' >"$ROWS_CSV"
+    printf 'date\tpreset\tbudget\tparams\ttrain_tok_s\tbest_val_ppl\tbleu_greedy\tbleu_beam5\tepochs\tbest_epoch\n' >"$ROWS_CSV"
 }
 
 rows_cached() { awk -F '\t' -v p="$1" -v b="$ROWS_BUDGET" '$2 == p && $3 == b {f = 1} END {exit !f}' "$ROWS_CSV"; }
@@ -46,16 +48,19 @@ rows_run() {
   # shellcheck disable=SC2086 # ROWS_FLAGS: words
   nmt-train --preset "$preset" "$@" $ROWS_FLAGS --train-sets "$ROWS_DATA"/train.bpe.{fr,en} \
     --valid-sets "$ROWS_DATA"/val.bpe.{fr,en} -m "$d/model.bin" --after-epochs "$EPOCHS" \
-    --valid-freq "$ROWS_BATCHES" --max-length 80 --metrics "$d/metrics.csv" --resume \
+    --valid-freq "${ROWS_VALID_FREQ:-$ROWS_BATCHES}" --max-length 80 --metrics "$d/metrics.csv" --resume \
     2>>"$d/train.log" || { echo "rows: $id failed: $(tail -n1 "$d/train.log")" >&2; return 1; }
   nmt-decode -m "$d/model.bin" -b 1 --no-postprocess -i "$ROWS_DATA/test.bpe.fr" -o "$d/greedy.bpe"
   nmt-decode -m "$d/model.bin" -b 5 --no-postprocess -i "$ROWS_DATA/test.bpe.fr" -o "$d/beam.bpe"
-  local params toks ppl
+  local params toks ppl ep
   params=$(grep -o '[0-9]* parameters' "$d/train.log" | tail -1 | cut -d' ' -f1)
   toks=$(awk -F, 'NR > 1 {print $8}' "$d/metrics.csv" | sort -g | awk '{a[NR] = $1} END {printf "%.0f", a[int((NR + 1) / 2)]}')
   ppl=$(grep -o 'valid step [0-9]*: ppl [0-9.]*' "$d/train.log" | awk '{print $5}' | sort -g | head -1)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$id" "$ROWS_BUDGET" "$params" "$toks" "$ppl" \
-    "$(rows_bleu "$d/greedy.bpe")" "$(rows_bleu "$d/beam.bpe")" >>"$ROWS_CSV"
+  # the epochs trained and the best validation's (validation rows: a valid_ppl, column 11)
+  ep=$(awk -F, 'NR > 1 {if ($2 > n) n = $2; if ($11 != "" && (b == "" || $11 + 0 < b)) {b = $11 + 0; be = $2}}
+    END {printf "%d\t%s", n, be}' "$d/metrics.csv")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$id" "$ROWS_BUDGET" "$params" "$toks" "$ppl" \
+    "$(rows_bleu "$d/greedy.bpe")" "$(rows_bleu "$d/beam.bpe")" "$ep" >>"$ROWS_CSV"
 }
 
 # rows_other_budgets ID...: the rows among ID... cached at other budgets than

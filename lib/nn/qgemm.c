@@ -168,8 +168,7 @@ __attribute__((target("avx2"))) static float quant_row_avx2(uint8_t *a, const fl
  * quarter panel (16 columns, 64 bytes per 4 rows k) at a time: per row of A,
  * 4 sums of 8 lanes (each column's two pairs side by side, folded at the end).
  * The k loop unrolled 4 times with a prefetch 8 k4 ahead: on one Zen 3 core
- * (K 512, N 5012) 26 -> 37 GMAC/s at 1 row and 35 -> 47 at 5 (medians of 7),
- * the latter the core's vpmaddwd rate (one a cycle). */
+ * (K 512, N 5012) 26 -> 37 GMAC/s at 1 row and 35 -> 47 at 5 (medians of 7). */
 #define QQUARTER(R)                                                                            \
   __attribute__((target("avx2"))) static void qquarter##R(                                      \
       int K4, const uint8_t *a, int astride, const int8_t *w, __m256i out[R][2]) {              \

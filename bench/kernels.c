@@ -21,34 +21,41 @@ static double now(void) {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-/* 12 chains in named registers; each value goes through an empty asm, so the
- * compiler keeps every instruction and cannot fold the chains. */
+/* CHAINS_RATE: 12 chains s0..s11 of type CR_T from CR_INIT(i), each advanced n
+ * times by s = CR_NEXT(s); every value goes through an empty asm, so the
+ * compiler keeps every instruction and cannot fold the chains. 16 operations an
+ * instruction: the rate in G/s. Each function defines the three CR_ names. */
 #define CHAIN12(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define CR_DECL(i) CR_T s##i = CR_INIT(i);
+#define CR_STEP(i) s##i = CR_NEXT(s##i); __asm__ volatile("" : "+x"(s##i));
+#define CHAINS_RATE                                                                            \
+  CHAIN12(CR_DECL)                                                                             \
+  double t0 = now();                                                                           \
+  for (long t = 0; t < n; t++) { CHAIN12(CR_STEP) }                                            \
+  return 16.0 * CHAINS * (double)n / (now() - t0) / 1e9;
 
-__attribute__((target("avx2,fma"), noinline)) static double fma_rate(long n) {
+__attribute__((target("avx2,fma"), noinline)) static double fma_rate(long n) { /* GFLOP/s */
   __m256 a = _mm256_set1_ps(0.5f), b = _mm256_set1_ps(1.0f);
-#define DECL(i) __m256 s##i = _mm256_set1_ps((float)(i));
-#define STEP(i) s##i = _mm256_fmadd_ps(a, b, s##i); __asm__ volatile("" : "+x"(s##i));
-  CHAIN12(DECL)
-  double t0 = now();
-  for (long t = 0; t < n; t++) { CHAIN12(STEP) }
-#undef DECL
-#undef STEP
-  return 16.0 * CHAINS * (double)n / (now() - t0) / 1e9; /* GFLOP/s */
+#define CR_T __m256
+#define CR_INIT(i) _mm256_set1_ps((float)(i))
+#define CR_NEXT(s) _mm256_fmadd_ps(a, b, s)
+  CHAINS_RATE
+#undef CR_T
+#undef CR_INIT
+#undef CR_NEXT
 }
 
-/* As the int8 kernel's inner step: a vpmaddwd and a vpaddd per 16 multiply-adds (the chain
- * feeds the multiply, so it cannot leave the loop). */
-__attribute__((target("avx2"), noinline)) static double madd_rate(long n) {
+/* As the int8 kernel's inner step: a vpmaddwd and a vpaddd per 16 multiply-adds
+ * (the chain feeds the multiply, so it cannot leave the loop). */
+__attribute__((target("avx2"), noinline)) static double madd_rate(long n) { /* GMAC/s */
   __m256i b = _mm256_set1_epi16(5);
-#define DECL(i) __m256i s##i = _mm256_set1_epi32(i);
-#define STEP(i) s##i = _mm256_add_epi32(s##i, _mm256_madd_epi16(s##i, b)); __asm__ volatile("" : "+x"(s##i));
-  CHAIN12(DECL)
-  double t0 = now();
-  for (long t = 0; t < n; t++) { CHAIN12(STEP) }
-#undef DECL
-#undef STEP
-  return 16.0 * CHAINS * (double)n / (now() - t0) / 1e9; /* GMAC/s */
+#define CR_T __m256i
+#define CR_INIT(i) _mm256_set1_epi32(i)
+#define CR_NEXT(s) _mm256_add_epi32(s, _mm256_madd_epi16(s, b))
+  CHAINS_RATE
+#undef CR_T
+#undef CR_INIT
+#undef CR_NEXT
 }
 static int has_avx2_fma(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 #else

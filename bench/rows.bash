@@ -9,7 +9,7 @@
 # The caller sets ROWS_DIR (work folder; ROWS_DATA, the data's, defaults to
 # ROWS_DIR/data), ROWS_CSV, EPOCHS (the most epochs), ROWS_FLAGS (flags of every
 # row: dims, threads), ROWS_BUDGET (the text a cached row must match) and
-# optionally ROWS_VALID_FREQ (--valid-freq; default: every 32-sentence batches' epoch),
+# optionally ROWS_VALID_FREQ (--valid-freq; default: an epoch's worth of 32-sentence batches),
 # then calls rows_data once, rows_run ID PRESET [FLAGS...] per row, rows_field to
 # read a cached figure and rows_put_section to write its table into a README.
 BIN=${NMT_BIN:-$PWD/bin}

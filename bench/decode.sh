@@ -8,14 +8,21 @@
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
 # the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000,
 # NMT_DEVICE=cuda: both sides decode on the GPU; NMT_KERNELS="native Haswell": a table per
-# OpenBLAS kernel).
+# OpenBLAS kernel; DECODE_REPS: runs per figure, the median shown, 3).
 # The int8 rows (--gemm-type int8) reuse the peer's figures of the float rows.
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
-# decode_row WHO BEAM BATCH [SHORTLIST [GEMM_TYPE]]: prints "sents/s out_tokens"; the
-# output goes to $BENCH_DIR/decode/nmt.BEAM.BATCH[.slN][.int8].out
+# decode_row WHO BEAM BATCH [SHORTLIST [GEMM_TYPE]]: prints "sents/s out_tokens", the
+# median of DECODE_REPS runs (this VM's speed drifts between runs); the output goes to
+# $BENCH_DIR/decode/nmt.BEAM.BATCH[.slN][.int8].out
 decode_row() {
+  local r runs=()
+  for ((r = 0; r < ${DECODE_REPS:-3}; r++)); do runs+=("$(decode_once "$@")") || return 1; done
+  printf '%s\n' "${runs[@]}" | sort -g | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'
+}
+
+decode_once() {
   local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 sl=${4:-0} gt=${5:-float32} th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
   if [ "$who" = peer ]; then
     /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \

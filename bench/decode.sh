@@ -19,7 +19,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 decode_row() {
   local r runs=()
   for ((r = 0; r < ${DECODE_REPS:-3}; r++)); do runs+=("$(decode_once "$@")") || return 1; done
-  printf '%s\n' "${runs[@]}" | sort -g | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'
+  printf '%s\n' "${runs[@]}" | median
 }
 
 decode_once() {

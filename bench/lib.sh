@@ -4,6 +4,10 @@
 # (../shared/refs/README.md).
 BENCH_REPS=${BENCH_REPS:-3}
 
+# median: the median of the numbers on stdin, one a line (the whole line of the
+# middle one when a line holds more fields: sorted by its first)
+median() { sort -g | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
+
 # bench LABEL REF_LABEL REF_WALL_S LINES 'shell command'
 bench() {
   local label=$1 ref=$2 refwall=$3 lines=$4 cmd=$5 walls=() rss=0 i t0 t1 m
@@ -16,7 +20,7 @@ bench() {
     walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')"); ((m > rss)) && rss=$m
   done
   local med
-  med=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  med=$(printf '%s\n' "${walls[@]}" | median)
   awk -v l="$label" -v r="$ref" -v w="$med" -v rw="$refwall" -v n="$lines" -v m="$rss" 'BEGIN {
     gsub(/\|/, "\\|", r)
     up = (rw + 0 > 0 && w > 0) ? sprintf("%.1fx", rw / w) : "-"

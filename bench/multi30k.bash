@@ -9,6 +9,7 @@ PATH="${NMT_BIN:-$PWD/bin}:$PATH"
 # on a GPU, nmt-train and nmt-decode of `make cuda` (the others are the CPU build's)
 [ "${NMT_DEVICE:-cpu}" = cpu ] || PATH="${NMT_BIN:-$PWD/bin}/cuda:$PATH"
 M30K=${M30K:-$BENCH_DIR/multi30k}
+. bench/lib.sh # median
 
 multi30k_bpe() {
   local data=$SHARED/data/multi30k L s

@@ -54,7 +54,7 @@ rows_run() {
   nmt-decode -m "$d/model.bin" -b 5 --no-postprocess -i "$ROWS_DATA/test.bpe.fr" -o "$d/beam.bpe"
   local params toks ppl ep
   params=$(grep -o '[0-9]* parameters' "$d/train.log" | tail -1 | cut -d' ' -f1)
-  toks=$(awk -F, 'NR > 1 {print $8}' "$d/metrics.csv" | sort -g | awk '{a[NR] = $1} END {printf "%.0f", a[int((NR + 1) / 2)]}')
+  toks=$(awk -F, 'NR > 1 && $8 != "" {printf "%.0f\n", $8}' "$d/metrics.csv" | median) # validation rows have none
   ppl=$(grep -o 'valid step [0-9]*: ppl [0-9.]*' "$d/train.log" | awk '{print $5}' | sort -g | head -1)
   # the epochs trained and the best validation's (validation rows: a valid_ppl, column 11)
   ep=$(awk -F, 'NR > 1 {if ($2 > n) n = $2; if ($11 != "" && (b == "" || $11 + 0 < b)) {b = $11 + 0; be = $2}}

@@ -6,7 +6,8 @@
 # GFLOP/s, and OpenBLAS sgemm on the step's own GEMM shapes (bench/sgemm.c) in the same run.
 # Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
 # NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides,
-# NMT_KERNELS="native Haswell" for a table per OpenBLAS kernel).
+# NMT_KERNELS="native Haswell" for a table per OpenBLAS kernel, TRAIN_REPS: runs of the
+# peer, nmt-train and sgemm in turn, each figure the median, 3: this VM's speed drifts).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
@@ -19,13 +20,32 @@ train_bench() {
   cc -O2 -o "$out/sgemm" bench/sgemm.c -lopenblas || return 1
   echo
   echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads," \
-    "$(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "medians of ${TRAIN_REPS:-3} runs, $(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  local r runs=()
+  for ((r = 0; r < ${TRAIN_REPS:-3}; r++)); do runs+=("$(train_once)") || return 1; done
+  # each run: peer tok/s, peer RSS, nmt tok/s, nmt RSS, sgemm GFLOP/s, FLOPs per target token
+  local ptok prss ntok nrss sg flop
+  col() { printf '%s\n' "${runs[@]}" | awk -v c="$1" '{print $c}' | median; }
+  ptok=$(col 1) prss=$(col 2) ntok=$(col 3) nrss=$(col 4) sg=$(col 5) flop=$(col 6)
+  awk -v p="$ptok" -v n="$ntok" -v f="$flop" -v sg="$sg" -v pr="$prss" -v nr="$nrss" 'BEGIN {
+    print "| trainer | target tok/s | GFLOP/s | of sgemm | peak MiB |"
+    print "| --- | --- | --- | --- | --- |"
+    if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * p * f / 1e9 / sg, pr / 1024
+    printf "| nmt-train | %.0f | %.1f | %.0f%% | %.0f |\n", n, n * f / 1e9, 100 * n * f / 1e9 / sg, nr / 1024
+    printf "FLOPs per target token %.1f M; sgemm on the step shapes %.1f GFLOP/s", f / 1e6, sg
+    if (p > 0) printf "; nmt-train / peer = %.2fx", n / p
+    print "" }'
+  printf '%s\n' "${runs[@]}" | awk '{printf "runs: peer %.0f, nmt-train %.0f tok/s, sgemm %.1f GFLOP/s\n", $1, $3, $5}'
+}
+
+# One run of each, in the caller's settings: prints the figures train_bench takes medians of.
+train_once() {
   local ptok=0 prss=0 psrc=0 ptgt=0
   if [ "${NMT_PEER:-1}" != 0 ]; then
     /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \
       --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
       --bench "$steps" --warmup "$warm" --threads "$th" --device "$dev" --batch-size "$bs" --save /dev/null >"$out/peer.log" 2>&1 ||
-      { echo "peer failed: $(tail -n1 "$out/peer.log")"; return 1; }
+      { echo "peer failed: $(tail -n1 "$out/peer.log")" >&2; return 1; }
     ptok=$(sed -n 's/.* tgt_tok\/s=\([0-9.]*\).*/\1/p' "$out/peer.log")
     psrc=$(sed -n 's/.* src_tok=\([0-9]*\).*/\1/p' "$out/peer.log")
     ptgt=$(sed -n 's/.* tgt_tok=\([0-9]*\).*/\1/p' "$out/peer.log")
@@ -37,7 +57,7 @@ train_bench() {
     --dropout 0.3 --learn-rate 0.001 --mini-batch "$bs" --clip-norm 5 --max-length 80 \
     --cpu-threads "$th" --device "$dev" --after-batches $((warm + steps)) --log-freq "$warm" \
     --metrics "$out/metrics.csv" >"$out/nmt.log" 2>&1 ||
-    { echo "nmt-train failed: $(tail -n1 "$out/nmt.log")"; return 1; }
+    { echo "nmt-train failed: $(tail -n1 "$out/nmt.log")" >&2; return 1; }
   # Throughput over the steps after the warm-up: cumulative tokens and elapsed seconds.
   local ntok
   ntok=$(awk -F, -v w="$warm" -v n=$((warm + steps)) 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -67,15 +87,6 @@ train_bench() {
     64x1024x512:NT*16 1024x512x64:TN*16 64x1024x2048:NN*16 1024x2048x1024:TN 1024x256x2048:NT \
     256x2048x1024:TN 1024x512x512:NT 512x512x1024:TN 64x256x1024:NN*32 256x1024x1024:TN*2 \
     1024x256x1024:NT*2 256x1024x1024:TN*2 >"$out/sgemm.log"
-  local sg
-  sg=$(awk '/^sgemm all/ { print $3 }' "$out/sgemm.log")
-  awk -v p="$ptok" -v n="$ntok" -v f="$flop" -v sg="$sg" -v pr="$prss" -v nr="$(tail -n1 "$out/nmt.rss")" 'BEGIN {
-    print "| trainer | target tok/s | GFLOP/s | of sgemm | peak MiB |"
-    print "| --- | --- | --- | --- | --- |"
-    if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * p * f / 1e9 / sg, pr / 1024
-    printf "| nmt-train | %.0f | %.1f | %.0f%% | %.0f |\n", n, n * f / 1e9, 100 * n * f / 1e9 / sg, nr / 1024
-    printf "FLOPs per target token %.1f M; sgemm on the step shapes %.1f GFLOP/s", f / 1e6, sg
-    if (p > 0) printf "; nmt-train / peer = %.2fx", n / p
-    print "" }'
+  echo "$ptok $prss $ntok $(tail -n1 "$out/nmt.rss") $(awk '/^sgemm all/ { print $3 }' "$out/sgemm.log") $flop"
 }
 for_kernels train_bench

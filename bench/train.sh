@@ -23,19 +23,24 @@ train_bench() {
     "medians of ${TRAIN_REPS:-3} runs, $(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
   local r runs=()
   for ((r = 0; r < ${TRAIN_REPS:-3}; r++)); do runs+=("$(train_once)") || return 1; done
-  # each run: peer tok/s, peer RSS, nmt tok/s, nmt RSS, sgemm GFLOP/s, FLOPs per target token
-  local ptok prss ntok nrss sg flop
-  col() { printf '%s\n' "${runs[@]}" | awk -v c="$1" '{print $c}' | median; }
-  ptok=$(col 1) prss=$(col 2) ntok=$(col 3) nrss=$(col 4) sg=$(col 5) flop=$(col 6)
-  awk -v p="$ptok" -v n="$ntok" -v f="$flop" -v sg="$sg" -v pr="$prss" -v nr="$nrss" 'BEGIN {
+  # each run: peer tok/s, peer RSS, nmt tok/s, nmt RSS, sgemm GFLOP/s, FLOPs per target
+  # token; then its own shares of sgemm and nmt / peer, whose medians the table shows
+  # (the run's sides saw the same machine)
+  local all
+  all=$(printf '%s\n' "${runs[@]}" | awk '{f = $6 / 1e9; print $0, ($1 * f / $5), ($3 * f / $5), ($1 > 0 ? $3 / $1 : 0)}')
+  col() { awk -v c="$1" '{print $c}' <<<"$all" | median; }
+  awk -v p="$(col 1)" -v pr="$(col 2)" -v n="$(col 3)" -v nr="$(col 4)" -v sg="$(col 5)" -v f="$(col 6)" \
+    -v ps="$(col 7)" -v ns="$(col 8)" -v up="$(col 9)" 'BEGIN {
     print "| trainer | target tok/s | GFLOP/s | of sgemm | peak MiB |"
     print "| --- | --- | --- | --- | --- |"
-    if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * p * f / 1e9 / sg, pr / 1024
-    printf "| nmt-train | %.0f | %.1f | %.0f%% | %.0f |\n", n, n * f / 1e9, 100 * n * f / 1e9 / sg, nr / 1024
+    if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * ps, pr / 1024
+    printf "| nmt-train | %.0f | %.1f | %.0f%% | %.0f |\n", n, n * f / 1e9, 100 * ns, nr / 1024
     printf "FLOPs per target token %.1f M; sgemm on the step shapes %.1f GFLOP/s", f / 1e6, sg
-    if (p > 0) printf "; nmt-train / peer = %.2fx", n / p
+    if (p > 0) printf "; nmt-train / peer = %.2fx", up
     print "" }'
-  printf '%s\n' "${runs[@]}" | awk '{printf "runs: peer %.0f, nmt-train %.0f tok/s, sgemm %.1f GFLOP/s\n", $1, $3, $5}'
+  awk '{printf "run %d: peer %.0f, nmt-train %.0f tok/s (%.0f%% of sgemm), sgemm %.1f GFLOP/s, nmt-train / peer %.2fx\n",
+    NR, $1, $3, 100 * $8, $5, $9}' <<<"$all"
+  echo "(tok/s, GFLOP/s and sgemm: the medians of the runs; of sgemm and nmt-train / peer: the medians of each run's own)"
 }
 
 # One run of each, in the caller's settings: prints the figures train_bench takes medians of.

@@ -12,6 +12,7 @@
 # optionally ROWS_VALID_FREQ (--valid-freq; default: an epoch's worth of 32-sentence batches),
 # then calls rows_data once, rows_run ID PRESET [FLAGS...] per row, rows_field to
 # read a cached figure and rows_put_section to write its table into a README.
+. bench/lib.sh # median
 BIN=${NMT_BIN:-$PWD/bin}
 export PATH="$BIN:$PATH"
 SHARED=${NMT_SHARED:-$PWD/../shared}

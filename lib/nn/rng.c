@@ -1,6 +1,9 @@
 /* Philox4x32-10 and the uniform/normal fills built on it. */
 #include "nn/rng.h"
+#include "nn/rng_avx2.h"
+#include "nn/vmath.h"
 #include <math.h>
+#include <stdbool.h>
 
 enum { ROUNDS = 10 };
 static const uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u;
@@ -41,11 +44,19 @@ float nn_rng_uniform(uint64_t seed, uint64_t stream, uint64_t index) {
   return to_unit(nn_rng_u32(seed, stream, index));
 }
 
-/* Walks the stream block by block: one Philox call per four outputs. */
+/* Walks the stream block by block: one Philox call per four outputs, or eight
+ * blocks at once in AVX2 where the vector math has 8 lanes or more (NMT_SIMD=sse
+ * keeps the scalar path, which the tests compare it to). */
 static void fill_unit(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset) {
+  bool wide = nn_vmath_used()->lanes >= 8;
   size_t i = 0;
   while (i < n) {
     uint64_t idx = offset + i;
+    if (wide && idx % 4 == 0 && n - i >= 32 && (uint32_t)(idx / 4) <= UINT32_MAX - 7) {
+      nn_rng_units_avx2(out + i, seed, stream, idx / 4);
+      i += 32;
+      continue;
+    }
     uint32_t w[4];
     block(seed, stream, idx / 4, w);
     for (unsigned k = (unsigned)(idx % 4); k < 4 && i < n; k++) out[i++] = to_unit(w[k]);

@@ -1,5 +1,6 @@
 /* The Philox counter RNG: known answers, streams and distributions. */
 #include "nn/rng.h"
+#include "nn/rng_avx2.h"
 #include "test.h"
 #include <math.h>
 #include <stdint.h>
@@ -42,4 +43,25 @@ TEST(nn_rng_streams_and_distributions) {
   for (int i = 0; i < N; i++) v += (z[i] - m) * (z[i] - m);
   CHECK_NEAR(m, 1, 0.03);
   CHECK_NEAR(sqrt(v / N), 2, 0.03);
+}
+
+/* The fill, scalar or 8 blocks at a time in AVX2 (nn/rng_avx2.c), gives the
+ * per-index uniforms bit for bit: any offset and length, and across the wrap
+ * of the block counter's low 32 bits (the wide path stops short of it). */
+TEST(nn_rng_fill_matches_per_index) {
+  static const uint64_t offsets[] = {0, 1, 3, 4, 4 * 1000 + 2, 4 * ((uint64_t)UINT32_MAX - 9) + 1};
+  enum { N = 131 };
+  float u[N];
+  for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++)
+    for (size_t n = 0; n <= N; n += 13) {
+      nn_rng_fill_uniform(u, n, 0, 1, 0x123456789abcdefULL, 0xfedcba987654321ULL, offsets[o]);
+      for (size_t i = 0; i < n; i++)
+        CHECK(u[i] == nn_rng_uniform(0x123456789abcdefULL, 0xfedcba987654321ULL, offsets[o] + i));
+    }
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!__builtin_cpu_supports("avx2")) return; /* NMT_SIMD=sse still tests the AVX2 blocks here */
+  float w[32];
+  nn_rng_units_avx2(w, 42, 7, 12345);
+  for (int i = 0; i < 32; i++) CHECK(w[i] == nn_rng_uniform(42, 7, 4 * 12345 + (uint64_t)i));
+#endif
 }

@@ -45,8 +45,9 @@ __attribute__((target("avx2,fma"), noinline)) static double fma_rate(long n) { /
 #undef CR_NEXT
 }
 
-/* As the int8 kernel's inner step: a vpmaddwd and a vpaddd per 16 multiply-adds
- * (the chain feeds the multiply, so it cannot leave the loop). */
+/* The int8 kernel's multiply rate: a vpmaddwd and a vpaddd per 16 multiply-adds
+ * (the chain feeds the multiply, so it cannot leave the loop). The AVX2 kernel
+ * issues as many multiplies per product: a vpmaddubsw and a vpmaddwd per 32. */
 __attribute__((target("avx2"), noinline)) static double madd_rate(long n) { /* GMAC/s */
   __m256i b = _mm256_set1_epi16(5);
 #define CR_T __m256i

@@ -285,5 +285,7 @@ int main(int argc, char **argv) {
   nmt_corpus_free(&corpus);
   nmt_model_free(&model);
   train_args_free(&a);
-  return t.interrupted ? 128 + stop_signal : 0;
+  /* as die(): rank 0's status is the job's, so mpirun cannot end the job at another
+   * rank's 128 + signal before rank 0 has said where the checkpoint is */
+  return t.interrupted && rank0 ? 128 + stop_signal : 0;
 }

@@ -57,8 +57,11 @@ rows_run() {
   params=$(grep -o '[0-9]* parameters' "$d/train.log" | tail -1 | cut -d' ' -f1)
   toks=$(awk -F, 'NR > 1 && $8 != "" {printf "%.0f\n", $8}' "$d/metrics.csv" | median) # validation rows have none
   ppl=$(grep -o 'valid step [0-9]*: ppl [0-9.]*' "$d/train.log" | awk '{print $5}' | sort -g | head -1)
-  # the epochs trained and the best validation's (validation rows: a valid_ppl, column 11)
-  ep=$(awk -F, 'NR > 1 {if ($2 > n) n = $2; if ($11 != "" && (b == "" || $11 + 0 < b)) {b = $11 + 0; be = $2}}
+  # the epochs trained, and the epoch of the trainer's last "(best …, saved)" validation:
+  # metrics.csv's 4 decimals can tie where the trainer saw an improvement
+  local best
+  best=$(grep -o 'valid step [0-9]*: .*(best' "$d/train.log" | tail -1 | awk '{print $3}' | tr -d :)
+  ep=$(awk -F, -v s="$best" 'NR > 1 {if ($2 > n) n = $2; if ($1 == s && $11 != "") be = $2}
     END {printf "%d\t%s", n, be}' "$d/metrics.csv")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$id" "$ROWS_BUDGET" "$params" "$toks" "$ppl" \
     "$(rows_bleu "$d/greedy.bpe")" "$(rows_bleu "$d/beam.bpe")" "$ep" >>"$ROWS_CSV"

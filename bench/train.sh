@@ -28,9 +28,10 @@ train_bench() {
   # (the run's sides saw the same machine)
   local all
   all=$(printf '%s\n' "${runs[@]}" | awk '{f = $6 / 1e9; print $0, ($1 * f / $5), ($3 * f / $5), ($1 > 0 ? $3 / $1 : 0)}')
-  col() { awk -v c="$1" '{print $c}' <<<"$all" | median; }
-  awk -v p="$(col 1)" -v pr="$(col 2)" -v n="$(col 3)" -v nr="$(col 4)" -v sg="$(col 5)" -v f="$(col 6)" \
-    -v ps="$(col 7)" -v ns="$(col 8)" -v up="$(col 9)" 'BEGIN {
+  runs_median() { awk -v c="$1" '{print $c}' <<<"$all" | median; } # of column $1 (not `col`: a command)
+  awk -v p="$(runs_median 1)" -v pr="$(runs_median 2)" -v n="$(runs_median 3)" -v nr="$(runs_median 4)" \
+    -v sg="$(runs_median 5)" -v f="$(runs_median 6)" -v ps="$(runs_median 7)" -v ns="$(runs_median 8)" \
+    -v up="$(runs_median 9)" 'BEGIN {
     print "| trainer | target tok/s | GFLOP/s | of sgemm | peak MiB |"
     print "| --- | --- | --- | --- | --- |"
     if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * ps, pr / 1024

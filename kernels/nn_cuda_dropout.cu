@@ -6,14 +6,15 @@
 // passes stream = step·2³² + op and offset = part·2³⁴, so the counter words are
 // (element/4, batch part, op, step), each a word of its own.
 #include "nn_cuda_internal.cuh"
+#include "nn/philox.h"
 
 __device__ static uint4 philox4x32(uint4 c, uint2 k) {
-  const uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u, W0 = 0x9E3779B9u, W1 = 0xBB67AE85u;
-  for (int r = 0; r < 10; r++) {
+  const uint32_t M0 = NN_PHILOX_M0, M1 = NN_PHILOX_M1;
+  for (int r = 0; r < NN_PHILOX_ROUNDS; r++) {
     uint32_t hi0 = __umulhi(M0, c.x), lo0 = M0 * c.x, hi1 = __umulhi(M1, c.z), lo1 = M1 * c.z;
     c = make_uint4(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
-    k.x += W0;
-    k.y += W1;
+    k.x += NN_PHILOX_W0;
+    k.y += NN_PHILOX_W1;
   }
   return c;
 }
@@ -35,7 +36,7 @@ extern "C" void nnc_dropout_fwd(float *y, float *keep, const float *x, size_t n,
       uint64_t idx = blk * 4 + q;
       if (idx < offset || idx >= offset + n) continue;
       size_t i = idx - offset;
-      float u = (float)(words[q] >> 8) * (1.0f / 16777216.0f);
+      float u = (float)(words[q] >> 8) * NN_PHILOX_UNIT;
       keep[i] = u >= p ? k : 0.0f;
       y[i] = x[i] * keep[i];
     }

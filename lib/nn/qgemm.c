@@ -1,6 +1,8 @@
-/* int8 GEMM for inference; see nn/qgemm.h. Both kernels compute the same
- * integer sums and the same float epilogue, so they agree to the last bit
- * except where the compiler contracts the portable epilogue into an FMA. */
+/* int8 GEMM for inference; see nn/qgemm.h. The three kernels (portable, VNNI,
+ * AVX2) bring the same integer, Σ (a - 128)·w, to the same float epilogue (the
+ * AVX2 one sums it directly, the others subtract 128·colsum), so they agree to
+ * the last bit except where the compiler contracts the portable epilogue into
+ * an FMA. */
 #include "nn/qgemm.h"
 #include "base/err.h"
 #include "nn/parallel.h"

@@ -1,26 +1,23 @@
 /* Philox4x32-10 and the uniform/normal fills built on it. */
 #include "nn/rng.h"
+#include "nn/philox.h"
 #include "nn/rng_avx2.h"
 #include "nn/vmath.h"
 #include <math.h>
 #include <stdbool.h>
 
-enum { ROUNDS = 10 };
-static const uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u;
-static const uint32_t W0 = 0x9E3779B9u, W1 = 0xBB67AE85u; /* key schedule (golden ratio, sqrt 3) */
-
 void nn_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
   uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
   uint32_t k0 = key[0], k1 = key[1];
-  for (int r = 0; r < ROUNDS; r++) {
-    uint64_t p0 = (uint64_t)M0 * c0, p1 = (uint64_t)M1 * c2;
+  for (int r = 0; r < NN_PHILOX_ROUNDS; r++) {
+    uint64_t p0 = (uint64_t)NN_PHILOX_M0 * c0, p1 = (uint64_t)NN_PHILOX_M1 * c2;
     uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
     c1 = (uint32_t)p1;
     c3 = (uint32_t)p0;
     c0 = n0;
     c2 = n2;
-    k0 += W0;
-    k1 += W1;
+    k0 += NN_PHILOX_W0;
+    k1 += NN_PHILOX_W1;
   }
   out[0] = c0, out[1] = c1, out[2] = c2, out[3] = c3;
 }
@@ -38,7 +35,7 @@ uint32_t nn_rng_u32(uint64_t seed, uint64_t stream, uint64_t index) {
   return out[index % 4];
 }
 
-static float to_unit(uint32_t x) { return (float)(x >> 8) * (1.0f / 16777216.0f); }
+static float to_unit(uint32_t x) { return (float)(x >> 8) * NN_PHILOX_UNIT; }
 
 float nn_rng_uniform(uint64_t seed, uint64_t stream, uint64_t index) {
   return to_unit(nn_rng_u32(seed, stream, index));

@@ -5,12 +5,11 @@
  * (x >> 8 has 24 bits: its conversion and the scaling by 2⁻²⁴ are exact). The
  * scalar fill was 1.1% of a training step (dropout masks). */
 #include "nn/rng_avx2.h"
+#include "nn/philox.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("avx2")
 #include <immintrin.h>
-
-enum { ROUNDS = 10 };
 
 /* hi and lo halves of the 8 products m·x */
 static inline void mul_hilo(__m256i x, __m256i m, __m256i *hi, __m256i *lo) {
@@ -20,23 +19,23 @@ static inline void mul_hilo(__m256i x, __m256i m, __m256i *hi, __m256i *lo) {
 }
 
 static inline __m256 unit(__m256i x) {
-  return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8)), _mm256_set1_ps(1.0f / 16777216.0f));
+  return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8)), _mm256_set1_ps(NN_PHILOX_UNIT));
 }
 
 void nn_rng_units_avx2(float *out, uint64_t seed, uint64_t stream, uint64_t blk) {
-  const __m256i M0 = _mm256_set1_epi32((int)0xD2511F53u), M1 = _mm256_set1_epi32((int)0xCD9E8D57u);
+  const __m256i M0 = _mm256_set1_epi32((int)NN_PHILOX_M0), M1 = _mm256_set1_epi32((int)NN_PHILOX_M1);
   __m256i c0 = _mm256_add_epi32(_mm256_set1_epi32((int)(uint32_t)blk), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   __m256i c1 = _mm256_set1_epi32((int)(uint32_t)(blk >> 32));
   __m256i c2 = _mm256_set1_epi32((int)(uint32_t)stream), c3 = _mm256_set1_epi32((int)(uint32_t)(stream >> 32));
   uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
-  for (int r = 0; r < ROUNDS; r++) {
+  for (int r = 0; r < NN_PHILOX_ROUNDS; r++) {
     __m256i hi0, lo0, hi1, lo1;
     mul_hilo(c0, M0, &hi0, &lo0);
     mul_hilo(c2, M1, &hi1, &lo1);
     __m256i n0 = _mm256_xor_si256(_mm256_xor_si256(hi1, c1), _mm256_set1_epi32((int)k0));
     __m256i n2 = _mm256_xor_si256(_mm256_xor_si256(hi0, c3), _mm256_set1_epi32((int)k1));
     c1 = lo1, c3 = lo0, c0 = n0, c2 = n2;
-    k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
+    k0 += NN_PHILOX_W0, k1 += NN_PHILOX_W1;
   }
   /* lanes are blocks, vectors words: out[4b + w] is word w of block b */
   __m256 w0 = unit(c0), w1 = unit(c1), w2 = unit(c2), w3 = unit(c3);

@@ -55,6 +55,7 @@ typedef struct {
   char valid_unit, save_unit, log_unit; /* their units: 'u' (or 0) updates, 'e' epochs, 't' target tokens */
   nmt_valid_opts valid;
   int early_stopping;        /* stop after this many validations without improvement */
+  double early_stopping_epsilon; /* an improvement of at most this much is a stall (it is still saved) */
   int keep_best;             /* keep this many best validated models as MODEL.best-STEP (0: none) */
   const char *model_path;    /* the best model (the last one without validation) */
   const char *ckpt_path;     /* the checkpoint: last model + training state */
@@ -180,7 +181,9 @@ nmt_vmetric nmt_valid_first_metric(const nmt_valid_opts *o);
 double nmt_vmetric_value(nmt_vmetric m, const nmt_valid_scores *s);
 /* "ppl 10.809 bleu 0.99 chrf 9.12": o's metrics (NULL: the default's) in order, for the log. */
 void nmt_valid_scores_text(const nmt_valid_opts *o, const nmt_valid_scores *s, char *out, size_t n);
-/* Whether a is strictly better than b (BLEU, chrF: higher; perplexity, ce: lower). */
+/* How much a improves on b: positive when a is better (BLEU, chrF: higher; perplexity, ce: lower). */
+double nmt_vmetric_gain(nmt_vmetric m, double a, double b);
+/* Whether a is strictly better than b. */
 bool nmt_vmetric_better(nmt_vmetric m, double a, double b);
 
 /* "adam", "sgd"; and back: NMT_OK, or NMT_EUSAGE naming flag and the choices. */

@@ -56,7 +56,9 @@ void nmt_valid_scores_text(const nmt_valid_opts *o, const nmt_valid_scores *s, c
                             metrics[m[i]].digits, nmt_vmetric_value(m[i], s));
 }
 
-bool nmt_vmetric_better(nmt_vmetric m, double a, double b) { return metrics[m].higher ? a > b : a < b; }
+double nmt_vmetric_gain(nmt_vmetric m, double a, double b) { return metrics[m].higher ? a - b : b - a; }
+
+bool nmt_vmetric_better(nmt_vmetric m, double a, double b) { return nmt_vmetric_gain(m, a, b) > 0; }
 
 static const char *const optimizers[] = {[NMT_ADAM] = "adam", [NMT_SGD] = "sgd"};
 

@@ -172,6 +172,10 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
        "their length: at most F times (source tokens + 1) (2)", .min = 0, .max = 100, .open_min = true},
       {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
        .min = 0, .max = 1000000},
+      {"early-stopping-epsilon", 0, NMT_OPT_DOUBLE, &a->early_stopping_epsilon, "E",
+       "an improvement of the first metric by at most E is no improvement for --early-stopping and --lr-decay; "
+       "the model is still saved as the best (0)",
+       .min = 0, .max = FLT_MAX},
       {"keep-best", 0, NMT_OPT_INT, &a->keep_best, "N",
        "also keep the N best validated models (by the first --valid-metrics) as MODEL.best-STEP, for nmt-model "
        "average (0: none)",

@@ -125,7 +125,8 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
       .clip_norm = a->clip_norm, .ema = a->exp_smoothing,
       .delay = (int)a->optimizer_delay, .comm = comm, .after_epochs = a->after_epochs, .after_batches = a->after_batches,
       .after_tokens = a->after_tokens, .valid_freq = valid->n, .valid_unit = valid->unit, .save_freq = save->n,
-      .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping, .keep_best = (int)a->keep_best,
+      .save_unit = save->unit, .log_freq = a->log_every.n, .log_unit = a->log_every.unit, .early_stopping = (int)a->early_stopping,
+      .early_stopping_epsilon = a->early_stopping_epsilon, .keep_best = (int)a->keep_best,
       .model_path = a->model,
       .ckpt_path = ckpt};
 }

@@ -64,7 +64,7 @@ typedef struct {
   long lr_decay_start_epoch, lr_warmup, lr_decay_inv_sqrt;
   long seed, cpu_threads;
   const char *device;
-  double learn_rate, lr_decay, clip_norm, exp_smoothing;
+  double learn_rate, lr_decay, clip_norm, exp_smoothing, early_stopping_epsilon;
   double comm_timeout;     /* --comm-timeout: seconds */
   bool resume, overwrite, quiet, dump_config;
   const char *log, *plot;  /* --log FILE (stderr's lines, timestamped), --plot FILE.svg */

@@ -250,8 +250,7 @@ static int validate(run *r, bool *stop_now) {
   bool good = isfinite(value) && !r->bad_steps;
   if (!st && good) st = keep_best(r, value);
   if (st) return st;
-  bool first = s->best_step == 0;
-  double gain = first ? INFINITY : nmt_vmetric_gain(s->metric, value, s->best);
+  double gain = s->best_step == 0 ? INFINITY : nmt_vmetric_gain(s->metric, value, s->best);
   bool better = good && gain > 0;
   /* a stall: no improvement by more than --early-stopping-epsilon; a smaller one is still the best model */
   bool stall = !(good && gain > t->o.early_stopping_epsilon);
@@ -261,27 +260,22 @@ static int validate(run *r, bool *stop_now) {
     s->best_step = s->step;
     st = save_model(r, t->o.model_path);
   }
-  if (stall) {
-    s->stalls++;
-    s->lr *= t->o.lr_decay;
-  } else {
-    s->stalls = 0;
-  }
-  char text[256];
+  s->stalls = stall ? s->stalls + 1 : 0;
+  if (stall) s->lr *= t->o.lr_decay;
+  char text[256], best[96] = "";
   nmt_valid_scores_text(&t->o.valid, &sc, text, sizeof text);
-  say(t, "valid step %ld: %s%s%s%s%s", s->step, text, better ? " (best " : "", better ? label : "",
-      better ? ", saved" : "", !better ? "" : stall ? "; a stall: within --early-stopping-epsilon)" : ")");
+  if (better)
+    snprintf(best, sizeof best, " (best %s, saved%s)", label, stall ? "; a stall: within --early-stopping-epsilon" : "");
+  say(t, "valid step %ld: %s%s", s->step, text, best);
   /* the epoch of the last update, as the metrics rows count it (1-based) */
   long epoch = s->batch == 0 && s->epoch > 0 ? s->epoch : s->epoch + 1;
   nmt_valid_metrics v = {s->step, epoch, s->tokens, sc.ppl, sc.bleu, sc.chrf, s->best_step ? s->best : NAN,
                          nmt_seconds() - r->t0};
   if (!st && t->hooks.validated && writer(t) && (st = t->hooks.validated(t->hooks.ctx, &v))) return save_then_fail(r, st);
-  if (stall && t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) {
-    if (t->o.early_stopping_epsilon > 0)
-      say(t, "early stopping: %d validations without improvement of %s by more than %g", s->stalls, label,
-          t->o.early_stopping_epsilon);
-    else
-      say(t, "early stopping: %d validations without improvement of %s", s->stalls, label);
+  if (t->o.early_stopping > 0 && s->stalls >= t->o.early_stopping) { /* stalls > 0: this one was a stall */
+    char by[64] = "";
+    if (t->o.early_stopping_epsilon > 0) snprintf(by, sizeof by, " by more than %g", t->o.early_stopping_epsilon);
+    say(t, "early stopping: %d validations without improvement of %s%s", s->stalls, label, by);
     *stop_now = true;
   }
   return st;

@@ -3,7 +3,6 @@
 #include "nn/kernels.h"
 #include "nn/ops.h"
 #include "nn/vmath.h"
-#include <string.h>
 
 /* -O2 vectorises only loops of a known multiple of the vector width; the cell's
  * elementwise loops run over any H. */
@@ -15,11 +14,7 @@ void nn_lstm_cell_fwd(float *h, float *c, float *act, const float *gx, const flo
     const float *x = gx + (size_t)b * 4 * H, *r = gh ? gh + (size_t)b * 4 * H : NULL;
     float *a = act + (size_t)b * 5 * H, *hb = h + (size_t)b * H, *cb = c + (size_t)b * H;
     const float *cp = c_prev + (size_t)b * H, *hp = h_prev + (size_t)b * H;
-    if (mask && mask[b] == 0) {
-      memcpy(hb, hp, (size_t)H * sizeof *hb);
-      memcpy(cb, cp, (size_t)H * sizeof *cb);
-      continue;
-    }
+    if (nn_lstm_carry_fwd(mask, b, hb, cb, hp, cp, H)) continue;
     if (r)
       for (int k = 0; k < 4 * H; k++) a[k] = x[k] + r[k];
     nn_vsigmoid(a, r ? a : x, (size_t)3 * H); /* i, f, o */
@@ -41,11 +36,7 @@ void nn_lstm_cell_bwd(float *dgx, float *dgh, float *dh_prev, float *dc_prev, co
     const float *dhb = dh + (size_t)b * H, *dcb = dc + (size_t)b * H;
     float *dhp = dh_prev ? dh_prev + (size_t)b * H : NULL;
     float *dcp = dc_prev ? dc_prev + (size_t)b * H : NULL;
-    if (mask && mask[b] == 0) { /* h = h_prev, c = c_prev */
-      for (int k = 0; dhp && k < H; k++) dhp[k] += dhb[k];
-      for (int k = 0; dcp && k < H; k++) dcp[k] += dcb[k];
-      continue;
-    }
+    if (nn_lstm_carry_bwd(mask, b, dhp, dcp, dhb, dcb, H)) continue;
     const float *a = act + (size_t)b * 5 * H, *cp = c_prev + (size_t)b * H;
     for (int k0 = 0; k0 < H; k0 += NN_LSTM_CHUNK) {
       int n = H - k0 < NN_LSTM_CHUNK ? H - k0 : NN_LSTM_CHUNK;

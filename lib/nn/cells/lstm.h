@@ -5,6 +5,7 @@
 #ifndef NMT_NN_LSTM_H
 #define NMT_NN_LSTM_H
 #include "nn/recur.h"
+#include <string.h>
 
 /* One step. gx (B,4H): input projection plus bias; gh (B,4H) recurrent part or
  * NULL; h_prev, c_prev (B,H); mask (B) or NULL (1 = real token, 0 = padding:
@@ -20,6 +21,24 @@ enum { NN_LSTM_CHUNK = 256 };
 static inline void nn_lstm_add_gates(float *d, float (*dz)[NN_LSTM_CHUNK], int k0, int n, int units) {
   for (int q = 0; d && q < 4; q++)
     for (int k = 0; k < n; k++) d[q * units + k0 + k] += dz[q][k];
+}
+
+/* Both cells' padded rows (mask 0) carry the state, h = h_prev and c = c_prev, so
+ * their gradients pass straight back. Each does its row b's part and says whether
+ * row b was padding. */
+static inline bool nn_lstm_carry_fwd(const float *mask, int b, float *h, float *c,
+                                     const float *h_prev, const float *c_prev, int units) {
+  if (!mask || mask[b] != 0) return false;
+  memcpy(h, h_prev, (size_t)units * sizeof *h);
+  memcpy(c, c_prev, (size_t)units * sizeof *c);
+  return true;
+}
+static inline bool nn_lstm_carry_bwd(const float *mask, int b, float *dh_prev, float *dc_prev,
+                                     const float *dh, const float *dc, int units) {
+  if (!mask || mask[b] != 0) return false;
+  for (int k = 0; dh_prev && k < units; k++) dh_prev[k] += dh[k];
+  for (int k = 0; dc_prev && k < units; k++) dc_prev[k] += dc[k];
+  return true;
 }
 
 typedef struct {

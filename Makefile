@@ -241,7 +241,7 @@ ifneq ($(EMU_ENGINE),0)
 	NMT_EMU_GUARD=1 NMT_SANITIZED=$(if $(SAN),1) bash tests/emu/gpu_mpi.sh $(BIN)
 endif
 
-# Fuzzing (docs/fuzzing.md; clang and libFuzzer, not part of CI): every lib/**/*.c again with
+# Fuzzing (docs/fuzzing.md; clang and libFuzzer; CI runs each harness 5 s): every lib/**/*.c again with
 # clang and the sanitizers into build-fuzz/, one harness per parser (tests/fuzz/*_fuzz.c), seed
 # corpora made by tests/fuzz/seeds.sh with the tools. `make fuzz` runs each harness FUZZ_S
 # seconds, one after another; `make fuzz FUZZ=model FUZZ_S=1800` runs one.

@@ -8,7 +8,8 @@
 #include "nn/pgemm.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#pragma GCC target("avx2,fma")
+#include "nn/compile_for.h"
+NN_COMPILE_FOR("avx2,fma")
 #include <immintrin.h>
 #include <string.h>
 
@@ -135,6 +136,7 @@ void nn_pgemm_avx2(int M, int N, int K, const float *A, int lda, const float *P,
     }
   }
 }
+NN_COMPILE_END
 #else /* not built elsewhere: nn_pgemm_panels() is false */
 void nn_pgemm_pack_avx2(float *P, const float *W, int K, int N, bool trans) {
   (void)P, (void)W, (void)K, (void)N, (void)trans;

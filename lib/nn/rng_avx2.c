@@ -8,7 +8,8 @@
 #include "nn/philox.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#pragma GCC target("avx2")
+#include "nn/compile_for.h"
+NN_COMPILE_FOR("avx2")
 #include <immintrin.h>
 
 /* hi and lo halves of the 8 products m·x */
@@ -50,6 +51,7 @@ void nn_rng_units_avx2(float *out, uint64_t seed, uint64_t stream, uint64_t blk)
   _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(b0, b1, 0x31));
   _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(b2, b3, 0x31));
 }
+NN_COMPILE_END
 #else /* not built elsewhere: nn/rng.c does not call it */
 void nn_rng_units_avx2(float *out, uint64_t seed, uint64_t stream, uint64_t blk) {
   (void)out, (void)seed, (void)stream, (void)blk;

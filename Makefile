@@ -12,11 +12,13 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
 CXXFLAGS ?= $(OPT) -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wshadow -pthread -Ilib $(SAN)
-LDFLAGS += -pthread $(SAN)
-# SentencePiece (C++, lib/text/spm.cc) is linked as needed: a program gets it only when it
-# calls the shim, through an object of libnmt.a that it pulls in.
-SPM_LIBS := -Wl,--as-needed -lsentencepiece_train -lsentencepiece -lstdc++ -Wl,--no-as-needed
-LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm $(SPM_LIBS)
+# Every library is linked as needed: a tool gets one only when an object it pulls in from
+# libnmt.a calls it (the text tools no OpenBLAS, whose thread pool would start with each of
+# them; SentencePiece, C++ in lib/text/spm.cc, only where the shim is called). Debian's gcc
+# does so by default but not under -fsanitize, and clang never.
+LDFLAGS += -pthread -Wl,--as-needed $(SAN)
+LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm -lsentencepiece_train \
+           -lsentencepiece -lstdc++
 # Libraries only one tool links (LDLIBS_<tool>): the HTTP server, JSON and SHA-1 (websocket
 # handshakes; nettle comes with libmicrohttpd-dev) of nmt-serve,
 # and the YAML of nmt-train's -c FILE.yml

@@ -2,9 +2,7 @@
 #include "nn/kernels.h"
 #include "nn/ops.h"
 #include "nn/vmath.h"
-
-/* -O2 vectorises only loops of a known multiple of the vector width. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 void nn_sigmoid_fwd(float *y, const float *x, size_t n) { nn_vsigmoid(y, x, n); }
 void nn_sigmoid_bwd(float *dx, const float *y, const float *dy, size_t n) {

@@ -4,9 +4,7 @@
 #include "nn/parallel.h"
 #include "nn/vmath.h"
 #include <math.h>
-
-/* -O2 vectorises only loops of a known multiple of the vector width. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 void nn_softmax_fwd(float *y, const float *x, const float *mask, int R, int C) {
   for (int r = 0; r < R; r++) {

@@ -5,9 +5,7 @@
 #include "nn/parallel.h"
 #include "nn/vmath.h"
 #include <math.h>
-
-/* -O2 vectorises only loops of a known multiple of the vector width. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 /* The cross-entropy's rows run in parts (nn_parallel): V exps per row. */
 typedef struct {

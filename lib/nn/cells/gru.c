@@ -5,9 +5,7 @@
 #include "nn/ops.h"
 #include "nn/vmath.h"
 #include <string.h>
-
-/* -O2 vectorises only loops of a known multiple of the vector width. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 void nn_gru_cell_fwd(float *h, float *act, const float *gx, const float *gh, const float *h_prev,
                      const float *mask, int B, int H) {

@@ -2,9 +2,7 @@
  * op (nn/cells/highway.h). */
 #include "nn/cells/highway.h"
 #include "nn/vmath.h"
-
-/* -O2 vectorises only loops of a known multiple of the vector width. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 void nn_highway_fwd(float *y, float *sz, const float *Z, int ldz, const float *a, const float *x,
                     int R, int H) {

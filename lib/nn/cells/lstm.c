@@ -3,10 +3,7 @@
 #include "nn/kernels.h"
 #include "nn/ops.h"
 #include "nn/vmath.h"
-
-/* -O2 vectorises only loops of a known multiple of the vector width; the cell's
- * elementwise loops run over any H. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 void nn_lstm_cell_fwd(float *h, float *c, float *act, const float *gx, const float *gh,
                       const float *h_prev, const float *c_prev, const float *mask, int B, int H) {

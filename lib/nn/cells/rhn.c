@@ -5,10 +5,7 @@
 #include "nn/ops.h"
 #include "nn/vmath.h"
 #include <string.h>
-
-/* -O2 vectorises only loops of a known multiple of the vector width; the cell's
- * elementwise loops run over any H. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 void nn_rhn_cell_fwd(float *s, float *act, const float *z, const float *z2, const float *bias,
                      const float *s_prev, const float *mask, int B, int H, bool coupled) {

@@ -3,9 +3,7 @@
 #include "nn/cells/wscan.h"
 #include "nn/vmath.h"
 #include <string.h>
-
-/* -O2 vectorises only loops of a known multiple of the vector width. */
-#pragma GCC optimize("vect-cost-model=dynamic")
+#include "nn/vectorise_any_length.h"
 
 /* n units of one row at one step: prev NULL is the zero state. */
 static void scan_units(float *c, float *sg, const float *x, const float *gate, const float *prev,

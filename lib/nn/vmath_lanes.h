@@ -2,7 +2,7 @@
  * vmath_avx2.c and vmath_avx512.c after they define
  *   NN_LANES       4, 8 or 16 floats per vector
  *   NN_VMATH_NAME  the name of the nn_vmath table to define ("sse", ...)
- * and, for the wide ones, `#pragma GCC target`. The same operations run on
+ * and, for the wide ones, NN_COMPILE_FOR (nn/compile_for.h). The same operations run on
  * every lane and no FMA is enabled (the AVX targets leave it out; -std=c11
  * keeps a*b+c unfused), so an element's value is the same bits at every
  * width; the exp sum and the sum of squares add element i into partial sum

@@ -275,8 +275,15 @@ $(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 	rm -f $@
 	$(AR) qcs $@ $^
 
-$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $(FUZZ_LIB)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
+# A harness of a tool's parser names the tool's sources it takes (FUZZ_SRC_NAME) and the
+# libraries they need (FUZZ_LIBS_NAME): nmt-serve's websocket frames and request bodies.
+FUZZ_SRC_ws       := tools/serve/ws_frame.c
+FUZZ_SRC_request  := tools/serve/request.c
+FUZZ_LIBS_request := -ljansson
+fuzz_tool_objs = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRC_$1))
+$(FUZZ_DIR)/tools/%.o: FUZZ_CFLAGS += -Itools/common
+$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $$(call fuzz_tool_objs,$$*) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(FUZZ_LIBS_$*) $(LDLIBS) -o $@
 
 fuzz-build: $(FUZZ_ALL:%=$(FUZZ_DIR)/%_fuzz)
 
@@ -307,5 +314,5 @@ clean:
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d) \
   $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/cuda/kernels/*.d $(EMU)/host/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
-  $(LIB_SRC:%.c=$(FUZZ_DIR)/%.d) $(wildcard $(FUZZ_DIR)/tests/fuzz/*.d) \
+  $(LIB_SRC:%.c=$(FUZZ_DIR)/%.d) $(wildcard $(FUZZ_DIR)/tests/fuzz/*.d $(FUZZ_DIR)/tools/*/*.d) \
   $(shell find $(EMU) -name '*.d' 2>/dev/null)

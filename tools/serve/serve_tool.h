@@ -43,6 +43,13 @@ typedef struct {
   int status;         /* 0, or the HTTP status of a failure (err says why) */
   char err[256];
   pthread_cond_t done;
+  /* Set by the caller before serve_translate (zero: none). gone is polled while the request
+   * waits and returns true once its client has gone: its sentences leave the queue (those in
+   * a lane's round are dropped when it ends) and the request ends with status 499. deadline
+   * is a CLOCK_MONOTONIC time in seconds: past it the same happens, with status 504. */
+  bool (*gone)(void *ctx);
+  void *gone_ctx;
+  double deadline;
 } serve_req;
 
 /* The body's JSON checked against the options (a = the server's limits):
@@ -62,6 +69,9 @@ int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_ar
 void serve_translate(serve_batcher *b, serve_req *r);
 /* Sentences queued and not yet taken. */
 int serve_batcher_queued(serve_batcher *b);
+/* End every request queued or decoding now with status and message why (a drain cut
+ * short by its limit): their serve_translate calls return. */
+void serve_batcher_cancel_all(serve_batcher *b, int status, const char *why);
 /* Finish the queued sentences, stop the threads, free b. */
 void serve_batcher_stop(serve_batcher *b);
 

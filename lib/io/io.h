@@ -31,7 +31,9 @@ bool nmt_reader_stalled(nmt_reader *r);
 void nmt_reader_close(nmt_reader *r);
 
 typedef struct nmt_writer nmt_writer;
-enum { NMT_W_ZSTD = 1 };
+/* NMT_W_SYNC: durable, for models and checkpoints: a temp file is fsync'ed before its
+ * rename and its folder after, so a crash leaves the old file or the new one, whole. */
+enum { NMT_W_ZSTD = 1, NMT_W_SYNC = 2 };
 
 /* path "-" or NULL writes stdout. A regular file or a new path (or a symlink to
  * one: the link stays, its target is replaced) is written to an unpredictable temp
@@ -74,7 +76,13 @@ int nmt_io_hold_std(void);
 typedef int (*nmt_line_fn)(void *ctx, char *line, size_t len, const char *name, long lineno);
 int nmt_each_utf8_line(const char *path, nmt_line_fn fn, void *ctx);
 
-/* Read a whole (possibly zstd) file into memory; *data is NUL-terminated, free() it. */
+/* Read a whole (possibly zstd) file into memory; *data is NUL-terminated, free() it.
+ * A device or pipe is read until its end or until memory runs out: NMT_EIO
+ * "PATH: out of memory". */
 int nmt_read_file(const char *path, char **data, size_t *len);
+/* Append what is left of r to *data (malloc'd, *len bytes; NULL and 0 at first), until
+ * its end or *len reaches max (> 0); *data stays NUL-terminated, and is the caller's
+ * to free also on failure. NMT_OK, a read error, or NMT_EIO "NAME: out of memory". */
+int nmt_reader_read_all(nmt_reader *r, size_t max, char **data, size_t *len);
 
 #endif

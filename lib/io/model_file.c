@@ -3,13 +3,9 @@
 #include "io/model_file.h"
 #include "base/err.h"
 #include "io/io.h"
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char magic[8] = {'N', 'M', 'T', 'M', 'O', 'D', 'E', 'L'};
 enum { HEADER = 8 + 4 + 4 + 8, SECTION_HEAD = NMT_MF_TAG + 8, FOOTER = 8 };
@@ -67,11 +63,13 @@ static void put(hashed_writer *hw, const void *p, size_t n) {
   hw->st = nmt_writer_write(hw->w, p, n);
 }
 
-static int write_sections(const nmt_model_file *f, const char *path, int (*before)(void *ctx, int i), void *ctx) {
+/* Through a durable writer (NMT_W_SYNC): a crash at any point leaves the old file or
+ * the new one, whole, on which nmt-train --resume depends. */
+int nmt_mf_write_filled(const nmt_model_file *f, const char *path, int (*before)(void *ctx, int i), void *ctx) {
   uint64_t total = HEADER + FOOTER;
   for (int i = 0; i < f->n; i++) total += SECTION_HEAD + f->s[i].len;
   hashed_writer hw = {NULL, NMT_FNV_INIT, NMT_OK};
-  if ((hw.st = nmt_writer_open(&hw.w, path, 0))) return hw.st;
+  if ((hw.st = nmt_writer_open(&hw.w, path, NMT_W_SYNC))) return hw.st;
   uint32_t version = NMT_MF_VERSION, n = (uint32_t)f->n;
   put(&hw, magic, sizeof magic);
   put(&hw, &version, 4);
@@ -93,34 +91,7 @@ static int write_sections(const nmt_model_file *f, const char *path, int (*befor
   return nmt_writer_commit(hw.w);
 }
 
-/* fsync path (a file, or a directory for the renames in it). */
-static int sync_path(const char *path, int flags) {
-  int fd = open(path, flags | O_CLOEXEC);
-  if (fd < 0) return nmt_fail_errno(NMT_EIO, "%s: cannot open to sync", path);
-  int bad = fsync(fd) && errno != EINVAL; /* EINVAL: a file system without fsync */
-  close(fd);
-  return bad ? nmt_fail_errno(NMT_EIO, "%s: cannot sync", path) : NMT_OK;
-}
-
-/* The writer's rename is not durable by itself, so the sections go to
- * PATH.new first; only once that is on disk does it replace PATH, and the
- * directory is synced so the rename is too. A crash at any point leaves the
- * old PATH or the new one, whole. */
 int nmt_mf_write(const nmt_model_file *f, const char *path) { return nmt_mf_write_filled(f, path, NULL, NULL); }
-
-int nmt_mf_write_filled(const nmt_model_file *f, const char *path, int (*before)(void *ctx, int i), void *ctx) {
-  if (!strcmp(path, "-")) return write_sections(f, path, before, ctx);
-  size_t n = strlen(path);
-  char *fresh = malloc(n + 5), *dir = strdup(path);
-  int st = fresh && dir ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
-  if (!st) memcpy(fresh, path, n), memcpy(fresh + n, ".new", 5), st = write_sections(f, fresh, before, ctx);
-  if (!st) st = sync_path(fresh, O_RDONLY);
-  if (!st && rename(fresh, path)) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", path);
-  if (!st) st = sync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
-  if (st && fresh) unlink(fresh);
-  free(fresh), free(dir);
-  return st;
-}
 
 /* ---- reading ---- */
 
@@ -148,7 +119,7 @@ static int check_header(const char *buf, size_t size, const char *path) {
   uint64_t total = u64_at(buf + 16);
   if (size < total) return nmt_fail(NMT_EINPUT, "%s: truncated", path);
   if (size > total || total < HEADER + FOOTER)
-    return nmt_fail(NMT_EINPUT, "%s: checksum mismatch (size %zu, header says %llu)", path, size,
+    return nmt_fail(NMT_EINPUT, "%s: checksum mismatch (its header says %llu bytes)", path,
                     (unsigned long long)total);
   if (nmt_fnv1a(NMT_FNV_INIT, buf, size - FOOTER) != u64_at(buf + size - FOOTER))
     return nmt_fail(NMT_EINPUT, "%s: checksum mismatch", path);
@@ -180,10 +151,23 @@ static int parse_buf(nmt_model_file *f, const char *path) {
   return st;
 }
 
+/* The header first, then no further than the size it states (and a byte more, to
+ * tell a longer file): a device or pipe that is not a model is not read on. */
 int nmt_mf_read(nmt_model_file *f, const char *path) {
   memset(f, 0, sizeof *f);
-  int st = nmt_read_file(path, &f->buf, &f->size);
-  return st ? st : parse_buf(f, path);
+  nmt_reader *r;
+  int st = nmt_reader_open(&r, path);
+  if (!st) st = nmt_reader_read_all(r, HEADER, &f->buf, &f->size);
+  if (!st && f->size == HEADER && nmt_mf_sniff(f->buf, HEADER)) {
+    uint64_t total = u64_at(f->buf + 16);
+    st = nmt_reader_read_all(r, total < SIZE_MAX ? (size_t)total + 1 : SIZE_MAX, &f->buf, &f->size);
+  }
+  nmt_reader_close(r);
+  if (st) {
+    nmt_mf_free(f);
+    return st;
+  }
+  return parse_buf(f, path);
 }
 
 int nmt_mf_read_mem(nmt_model_file *f, const void *data, size_t len, const char *name) {

@@ -26,9 +26,11 @@ typedef struct {
 
 /* Add a section (data is borrowed until write). NMT_OK, NMT_EUSAGE (bad tag) or NMT_EIO. */
 int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len);
-/* Write all sections atomically and durably: to PATH.new (temp file + rename),
- * fsync'ed, renamed over PATH, then the directory fsync'ed; PATH keeps the
- * previous file until the new one is on disk. "-": stdout. NMT_OK or NMT_EIO. */
+/* Write all sections with nmt_writer_open's rules (docs/outputs.md), durably: a
+ * regular file (or a link's target) is replaced by a temp file beside it, fsync'ed,
+ * renamed over it, and its folder fsync'ed, so it holds the previous file until
+ * the new one is on disk; a FIFO or device is written in place; "-": stdout.
+ * NMT_OK, NMT_EUSAGE (the output already open) or NMT_EIO. */
 int nmt_mf_write(const nmt_model_file *f, const char *path);
 /* nmt_mf_write, calling before(ctx, i) just before section i's data is
  * written: it may fill the memory the section borrows (one buffer reused for

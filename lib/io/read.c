@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,14 +86,19 @@ int nmt_reader_open(nmt_reader **out, const char *path) {
   if (!r) return nmt_fail(NMT_EIO, "out of memory");
   r->name = strdup(is_stdin ? "<stdin>" : path);
   r->limit = -1;
+  r->cap = READ_CHUNK * 2;
+  r->buf = malloc(r->cap + 1);
+  r->fd = -1;
+  if (!r->name || !r->buf) {
+    nmt_reader_close(r);
+    return nmt_fail(NMT_EIO, "%s: out of memory", is_stdin ? "<stdin>" : path);
+  }
   r->fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
   if (r->fd < 0) {
     nmt_fail_errno(NMT_EIO, "%s: cannot open", path);
-    free(r->name); free(r);
+    nmt_reader_close(r);
     return NMT_EIO;
   }
-  r->cap = READ_CHUNK * 2;
-  r->buf = malloc(r->cap + 1);
   /* Peek at the first bytes for a magic number. Read on only while what came could
    * still be one, so a short first line in a pipe is not held. */
   size_t got = 0, k = 0;
@@ -293,23 +299,40 @@ int nmt_each_utf8_line(const char *path, nmt_line_fn fn, void *ctx) {
   return st;
 }
 
+int nmt_reader_read_all(nmt_reader *r, size_t max, char **data, size_t *len) {
+  char *d = *data;
+  size_t n = *len, cap = n;
+  int st = NMT_OK;
+  while (n < max) {
+    if (cap - n < READ_CHUNK / 8 && cap < max) { /* double, up to max; every step checked */
+      size_t more = cap > READ_CHUNK / 4 ? cap : READ_CHUNK / 4;
+      size_t want = max - cap < more ? max : cap + more;
+      char *b = want < SIZE_MAX ? realloc(d, want + 1) : NULL;
+      if (!b) { st = nmt_fail(NMT_EIO, "%s: out of memory", r->name); break; }
+      d = b;
+      cap = want;
+    }
+    long k = nmt_reader_read(r, d + n, cap - n);
+    if (k < 0) { st = nmt_errcode(); break; }
+    if (!k) break;
+    n += (size_t)k;
+  }
+  if (d) d[n] = 0;
+  *data = d;
+  *len = n;
+  return st;
+}
+
 int nmt_read_file(const char *path, char **data, size_t *len) {
   nmt_reader *r;
   int st = nmt_reader_open(&r, path);
   if (st) return st;
-  size_t cap = 1 << 16, n = 0;
-  char *d = malloc(cap + 1);
-  for (;;) {
-    if (cap - n < (1 << 15)) { cap *= 2; d = realloc(d, cap + 1); }
-    long k = nmt_reader_read(r, d + n, cap - n);
-    if (k < 0) { free(d); nmt_reader_close(r); return nmt_errcode(); }
-    if (!k) break;
-    n += (size_t)k;
-  }
+  char *d = NULL;
+  size_t n = 0;
+  st = nmt_reader_read_all(r, SIZE_MAX, &d, &n);
   nmt_reader_close(r);
-  d[n] = 0;
+  if (st) { free(d); return st; }
   *data = d;
   *len = n;
   return NMT_OK;
 }
-

@@ -30,6 +30,7 @@ struct nmt_writer {
   char *zout;
   size_t zcap;
   int failed;
+  bool sync;      /* NMT_W_SYNC */
 };
 
 /* Writers open on a path, so that the same output named twice is caught and a
@@ -118,6 +119,7 @@ int nmt_writer_open(nmt_writer **out, const char *path, int flags) {
   if (!w) return nmt_fail(NMT_EIO, "out of memory");
   w->fd = -1;
   w->slot = -1;
+  w->sync = flags & NMT_W_SYNC;
   int st = NMT_OK;
   bool std = !path || !strcmp(path, "-");
   w->name = strdup(std ? "<stdout>" : path);
@@ -215,13 +217,28 @@ int nmt_writer_printf(nmt_writer *w, const char *fmt, ...) {
 
 const char *nmt_writer_name(const nmt_writer *w) { return w->name; }
 
-/* Write out the end and close: the first half of a commit. */
+/* Write out the end and close: the first half of a commit. A temp file to be synced
+ * is on disk before it replaces anything (EINVAL: a file system without fsync). */
 static int finish(nmt_writer *w) {
   int st = drain(w, ZSTD_e_end);
+  if (!st && w->sync && w->tmp && fsync(w->fd) && errno != EINVAL)
+    st = nmt_fail_errno(NMT_EIO, "%s: cannot sync", w->name);
   if (w->fd > 1) {
     if (close(w->fd) && !st) st = nmt_fail_errno(NMT_EIO, "%s: close", w->name);
     w->fd = -1;
   }
+  return st;
+}
+
+/* fsync the folder of a renamed target, so that the rename is on disk too. */
+static int sync_folder(const nmt_writer *w) {
+  const char *slash = strrchr(w->out.target, '/'); /* the target is a canonical path */
+  char *dir = strndup(w->out.target, slash == w->out.target ? 1 : (size_t)(slash - w->out.target));
+  int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  int st = fd < 0 || (fsync(fd) && errno != EINVAL) ? nmt_fail_errno(NMT_EIO, "%s: cannot sync its folder", w->name)
+                                                    : NMT_OK;
+  if (fd >= 0) close(fd);
+  free(dir);
   return st;
 }
 
@@ -234,16 +251,15 @@ int nmt_writers_commit(nmt_writer **ws, int n) {
     }
   for (int i = 0; i < n; i++) {
     nmt_writer *w = ws[i];
-    if (!w) continue;
-    if (w->tmp) {
-      if (!st && rename(w->tmp, w->out.target))
-        st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
-      else if (st)
-        unlink(w->tmp);
-      tmp_live[w->slot] = 0;
-    }
-    writer_free(w);
+    if (!w || !w->tmp) continue;
+    bool moved = !st && !rename(w->tmp, w->out.target);
+    if (!st && !moved) st = nmt_fail_errno(NMT_EIO, "%s: cannot rename into place", w->name);
+    if (!moved) unlink(w->tmp);
+    tmp_live[w->slot] = 0;
+    if (moved && w->sync) st = sync_folder(w);
   }
+  for (int i = 0; i < n; i++)
+    if (ws[i]) writer_free(ws[i]);
   return st;
 }
 

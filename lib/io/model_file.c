@@ -162,12 +162,10 @@ int nmt_mf_read(nmt_model_file *f, const char *path) {
     uint64_t total = u64_at(f->buf + 16);
     st = nmt_reader_read_all(r, total < SIZE_MAX ? (size_t)total + 1 : SIZE_MAX, &f->buf, &f->size);
   }
+  if (st) nmt_mf_free(f);
+  else st = parse_buf(f, nmt_reader_name(r)); /* stdin's messages name <stdin> */
   nmt_reader_close(r);
-  if (st) {
-    nmt_mf_free(f);
-    return st;
-  }
-  return parse_buf(f, path);
+  return st;
 }
 
 int nmt_mf_read_mem(nmt_model_file *f, const void *data, size_t len, const char *name) {

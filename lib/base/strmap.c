@@ -1,5 +1,6 @@
 /* String interning with dense ids; see base/strmap.h. */
 #include "base/strmap.h"
+#include "base/checked.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,8 +155,8 @@ static int32_t intern_h(nmt_strmap *m, const char *s, size_t n, uint64_t h) {
     i = probe(m, s, n, h);
   }
   if (m->n == m->cap) {
-    int32_t cap = m->cap ? m->cap * 2 : 1024;
-    entry *e = realloc(m->ents, (size_t)cap * sizeof *e);
+    int32_t cap = nmt_grow_int(m->cap, 1024);
+    entry *e = cap > 0 ? realloc(m->ents, (size_t)cap * sizeof *e) : NULL;
     if (!e) return -1;
     m->ents = e;
     m->cap = cap;

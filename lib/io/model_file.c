@@ -1,6 +1,7 @@
 /* Model file container: sections, size and checksum; see io/model_file.h. All
  * integers are little-endian (the host's order on every machine we build for). */
 #include "io/model_file.h"
+#include "base/checked.h"
 #include "base/err.h"
 #include "io/io.h"
 #include <stdio.h>
@@ -19,8 +20,8 @@ uint64_t nmt_fnv1a(uint64_t h, const void *p, size_t n) {
 int nmt_mf_add(nmt_model_file *f, const char *tag, const void *data, size_t len) {
   if (!*tag || strlen(tag) > NMT_MF_TAG) return nmt_fail(NMT_EUSAGE, "bad section tag '%s'", tag);
   if (f->n == f->cap) {
-    int cap = f->cap ? 2 * f->cap : 8;
-    nmt_section *s = realloc(f->s, sizeof *s * (size_t)cap);
+    int cap = nmt_grow_int(f->cap, 8);
+    nmt_section *s = cap > 0 ? realloc(f->s, sizeof *s * (size_t)cap) : NULL;
     if (!s) return nmt_fail(NMT_EIO, "out of memory");
     f->s = s;
     f->cap = cap;
@@ -129,6 +130,8 @@ static int check_header(const char *buf, size_t size, const char *path) {
 static int parse_sections(nmt_model_file *f, const char *path) {
   uint32_t n = u32_at(f->buf + 12);
   size_t at = HEADER, end = f->size - FOOTER;
+  /* each section needs its head: a count past that is no request for memory */
+  if (n > (end - at) / SECTION_HEAD) return nmt_fail(NMT_EINPUT, "%s: bad section table", path);
   for (uint32_t i = 0; i < n; i++) {
     if (end - at < SECTION_HEAD) return nmt_fail(NMT_EINPUT, "%s: bad section table", path);
     char tag[NMT_MF_TAG + 1] = {0};

@@ -1,6 +1,7 @@
 /* TSV/CSV records: lines from nmt_reader fed to libcsv one at a time, so a
  * record always knows its line and at most one record ends per line. */
 #include "io/tsv.h"
+#include "base/checked.h"
 #include "base/err.h"
 #include "base/utf8.h"
 #include <csv.h>
@@ -47,8 +48,8 @@ int nmt_tsv_open(nmt_tsv **out, const char *path, int format) {
 static void on_field(void *s, size_t n, void *data) {
   nmt_tsv *t = data;
   if (t->nf == t->capf) {
-    int cap = t->capf ? t->capf * 2 : 8;
-    size_t *o = realloc(t->off, sizeof *o * (size_t)cap), *l = o ? realloc(t->len, sizeof *l * (size_t)cap) : NULL;
+    int cap = nmt_grow_int(t->capf, 8);
+    size_t *o = cap > 0 ? realloc(t->off, sizeof *o * (size_t)cap) : NULL, *l = o ? realloc(t->len, sizeof *l * (size_t)cap) : NULL;
     char **f = l ? realloc(t->field, sizeof *f * (size_t)cap) : NULL;
     if (o) t->off = o;
     if (l) t->len = l;

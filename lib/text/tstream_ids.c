@@ -4,6 +4,7 @@
 #include "io/io.h"
 #include "io/model_file.h"
 #include "base/utf8.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,8 @@ static int next_record(nmt_id_reader *r, const int **ids, int *n) {
   long at = nmt_ts_count(r->ts) - 1;
   if (rec.dtype != NMT_TS_I32 || rec.rank != 1)
     return nmt_fail(NMT_EINPUT, "%s: record %ld: not a sentence of ids (i32, rank 1)", name, at), -1;
+  if (rec.shape[0] > INT_MAX) /* a length the int below would wrap */
+    return nmt_fail(NMT_EINPUT, "%s: record %ld: a sentence of more than %d ids", name, at, INT_MAX), -1;
   *ids = rec.data;
   *n = (int)rec.shape[0];
   int size = nmt_vocab_size(r->v);

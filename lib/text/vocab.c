@@ -1,5 +1,6 @@
 /* Vocabulary: build by frequency, text round trip, lookup via nmt_strmap. */
 #include "text/vocab.h"
+#include "base/checked.h"
 #include "base/err.h"
 #include "io/io.h"
 #include "base/strmap.h"
@@ -66,10 +67,10 @@ static int each_token(const char *line, size_t len, int (*fn)(const char *, size
 static int add_token(const char *s, size_t n, void *ctx) {
   nmt_tokens *t = ctx;
   if (t->count == t->cap) {
-    int cap = t->cap ? 2 * t->cap : 64;
-    const char **s2 = realloc(t->s, sizeof *s2 * (size_t)cap);
+    int cap = nmt_grow_int(t->cap, 64);
+    const char **s2 = cap > 0 ? realloc(t->s, sizeof *s2 * (size_t)cap) : NULL;
     if (s2) t->s = s2;
-    size_t *n2 = realloc(t->n, sizeof *n2 * (size_t)cap);
+    size_t *n2 = cap > 0 ? realloc(t->n, sizeof *n2 * (size_t)cap) : NULL;
     if (n2) t->n = n2;
     if (!s2 || !n2) return -1;
     t->cap = cap;
@@ -97,8 +98,8 @@ typedef struct {
 static int push_id(const char *s, size_t n, void *p) {
   encode_ctx *c = p;
   if (*c->n == *c->cap) {
-    int cap = *c->cap ? 2 * *c->cap : 64;
-    int *ids = realloc(*c->ids, sizeof *ids * (size_t)cap);
+    int cap = nmt_grow_int(*c->cap, 64);
+    int *ids = cap > 0 ? realloc(*c->ids, sizeof *ids * (size_t)cap) : NULL;
     if (!ids) return -1;
     *c->ids = ids;
     *c->cap = cap;

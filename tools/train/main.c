@@ -188,6 +188,10 @@ static int check_writable(const char *path) {
   if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
     return nmt_fail(NMT_EUSAGE, "%s is a directory: -m takes the model's file name (and writes MODEL.ckpt "
                     "beside it), e.g. -m DIR/model.bin", path);
+  /* A FIFO or device is written in place when the model is saved: opening it now would
+   * block on a FIFO until its reader comes, and hand that reader an empty file. */
+  if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+    return access(path, W_OK) ? nmt_fail_errno(NMT_EIO, "%s: cannot write", path) : NMT_OK;
   nmt_writer *w;
   int st = nmt_writer_open(&w, path, 0);
   if (!st) nmt_writer_abort(w);

@@ -1,18 +1,19 @@
 /* Marian's websocket protocol, so marian-server's clients work unchanged: a
  * websocket on /translate, each text message holding sentences one a line,
  * answered by one message with their translations one a line. The handshake
- * and the frames (RFC 6455) are done here over the socket libmicrohttpd hands
- * over after its 101 answer; a message is translated as the JSON request
- * {"text": [lines]} would be. */
+ * (RFC 6455) and the socket are done here, over the socket libmicrohttpd hands
+ * over after its 101 answer; the frames are read by ws_frame.c, which needs no
+ * socket (the fuzz harness feeds it too). A message is translated as the JSON
+ * request {"text": [lines]} would be. */
+#include "base/clock.h"
 #include "base/strbuf.h"
 #include "serve_tool.h"
 #include "ws_frame.h"
-#include "base/clock.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <nettle/base64.h>
 #include <nettle/sha1.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,6 @@
 #include "serve_tool.h"
 #include "ws_frame.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <nettle/base64.h>
 #include <nettle/sha1.h>
 #include <poll.h>
@@ -19,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
 
 bool serve_ws_accept(const char *key, char out[29]) {
   static const char guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
@@ -38,8 +35,9 @@ bool serve_ws_accept(const char *key, char out[29]) {
 
 /* The socket, bytes read past the HTTP request (libmicrohttpd's extra_in),
  * and the server's stop flag, looked at while waiting for the client; the
- * bytes received and not yet read (p, n), and when the message now arriving
- * began and the last one was answered (for the limits). */
+ * bytes received and not yet read (p, n); when the message now arriving began
+ * and the last one was answered, and the seconds a frame of ours may take to
+ * be taken (for the limits). */
 typedef struct {
   int fd;
   const char *extra;
@@ -47,7 +45,7 @@ typedef struct {
   const atomic_bool *stopping;
   const uint8_t *p;
   size_t n;
-  double began, idle_since;
+  double began, idle_since, send_s;
   uint8_t in[16384];
 } conn;
 
@@ -76,31 +74,39 @@ static ssize_t receive(conn *c, double deadline) {
   }
 }
 
-static bool write_all(int fd, const void *buf, size_t n) {
+/* Sent by deadline, however slowly the client reads: false when it was not. */
+static bool write_all(int fd, const void *buf, size_t n, double deadline) {
   const char *p = buf;
   while (n) {
-    ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+    ssize_t k = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) { /* its buffer is full: wait for room */
+      double left = deadline - nmt_seconds();
+      struct pollfd w = {.fd = fd, .events = POLLOUT};
+      if (left <= 0 || (poll(&w, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)) return false;
+      continue;
+    }
     if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false; /* a client that takes nothing for --ws-message-timeout too (SO_SNDTIMEO) */
+    if (k <= 0) return false;
     p += k, n -= (size_t)k;
   }
   return true;
 }
 
-/* One unmasked frame from the server (FIN set). */
-static bool send_frame(int fd, int op, const void *data, size_t n) {
+/* One unmasked frame from the server (FIN set), taken within --ws-message-timeout. */
+static bool send_frame(const conn *c, int op, const void *data, size_t n) {
   uint8_t head[10];
-  return write_all(fd, head, ws_frame_encode(head, op, n)) && write_all(fd, data, n);
+  double deadline = nmt_seconds() + c->send_s;
+  return write_all(c->fd, head, ws_frame_encode(head, op, n), deadline) && write_all(c->fd, data, n, deadline);
 }
 
 /* A close frame: code and a one-line reason, cut to 123 bytes between UTF-8 characters. */
-static void send_close(int fd, int code, const char *why) {
+static void send_close(const conn *c, int code, const char *why) {
   char body[125] = {(char)(code >> 8), (char)code};
   size_t n = strlen(why);
   if (n > 123)
     for (n = 123; n && ((unsigned char)why[n] & 0xc0) == 0x80; n--) {}
   memcpy(body + 2, why, n);
-  send_frame(fd, WS_CLOSE, body, n + 2);
+  send_frame(c, WS_CLOSE, body, n + 2);
 }
 
 /* After a close frame of ours: FIN, then the client's bytes still on their way
@@ -180,9 +186,9 @@ static int translate_lines(serve_batcher *b, const serve_args *a, bool attention
 
 /* A control frame answered: false after the client's close (echoed). */
 static bool answer_control(conn *c, const ws_reader *r) {
-  if (r->ctl_op == WS_PING) return send_frame(c->fd, WS_PONG, r->ctl, r->ctl_len);
+  if (r->ctl_op == WS_PING) return send_frame(c, WS_PONG, r->ctl, r->ctl_len);
   if (r->ctl_op == WS_PONG) return true;
-  send_frame(c->fd, WS_CLOSE, r->ctl, r->ctl_len < 2 ? r->ctl_len : 2); /* its code back */
+  send_frame(c, WS_CLOSE, r->ctl, r->ctl_len < 2 ? r->ctl_len : 2); /* its code back */
   return false;
 }
 
@@ -193,17 +199,13 @@ static int answer_message(conn *c, serve_batcher *b, const serve_args *a, bool a
   int status = translate_lines(b, a, attention, c, &r->msg, answer, why, whyn);
   if (status == 499) return -1;
   if (status) return status == 400 ? 1007 : status == 413 ? 1009 : status == 503 ? 1001 : 1011;
-  return send_frame(c->fd, WS_TEXT, answer->s ? answer->s : "", answer->len) ? 0 : -1;
+  return send_frame(c, WS_TEXT, answer->s ? answer->s : "", answer->len) ? 0 : -1;
 }
 
 void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const atomic_bool *stopping, int fd,
                   const char *extra, size_t extra_n) {
-  conn c = {.fd = fd, .extra = extra, .extra_n = extra_n, .stopping = stopping, .idle_since = nmt_seconds()};
-  /* this thread is the connection's own: block on sends, for --ws-message-timeout at most */
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  double t = a->ws_message_timeout;
-  struct timeval tv = {.tv_sec = (time_t)t, .tv_usec = (suseconds_t)((t - (double)(time_t)t) * 1e6)};
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  conn c = {.fd = fd, .extra = extra, .extra_n = extra_n, .stopping = stopping, .idle_since = nmt_seconds(),
+            .send_s = a->ws_message_timeout};
   ws_reader r = {.max = (size_t)a->max_request_bytes};
   nmt_strbuf answer = {0};
   char why[256];
@@ -219,6 +221,6 @@ void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const a
       break;
     }
   }
-  if (code > 0) send_close(fd, code, why), close_gracefully(&c);
+  if (code > 0) send_close(&c, code, why), close_gracefully(&c);
   ws_reader_free(&r), free(answer.s);
 }

@@ -44,3 +44,13 @@ head -c -8 "$tmp/full.bin" > "$out/model/codes-and-langs"
 paste "$tmp/fr" "$tmp/en" | sed '1s/^/0/' > "$out/tsv/tsv"
 { printf 0; paste "$tmp/fr" "$tmp/en" | zstd -q -c; } > "$out/tsv/tsv.zst"
 printf '1fr,en\n"le ""chat""",the cat\n"deux\nlignes",two\r\n' > "$out/tsv/csv"
+
+# websocket frames (ws_fuzz.c: the first byte picks the pieces the bytes arrive in); a
+# client's frames, masked here with the key 0: a message, a fragmented one with a ping
+# and a close, 16- and 64-bit lengths, and issue 27's 2^64-1 continuation
+mkdir -p "$out/ws"
+m='\x00\x00\x00\x00'
+printf "\x03\x81\x83$m"'1 2' > "$out/ws/text"
+printf "\x00\x01\x82$m"'1 '"\x89\x84$m"'ping'"\x80\x81$m"'2'"\x88\x82$m\x03\xe8" > "$out/ws/fragments"
+{ printf "\xff\x82\xfe\x00\x80$m%128s" ''; printf "\x81\xff\x00\x00\x00\x00\x00\x00\x00\x03$m"'1 2'; } > "$out/ws/lengths"
+printf "\x05\x01\x81$m"'1'"\x80\xff\xff\xff\xff\xff\xff\xff\xff\xff$m"'xxxx' > "$out/ws/wrap"

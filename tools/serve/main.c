@@ -20,7 +20,8 @@
 static int parse_args(serve_args *a, int argc, char **argv) {
   *a = (serve_args){.host = "127.0.0.1", .port = 8080, .mini_batch = 64, .max_batch_words = 4096,
                     .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000, .beam = 5,
-                    .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32"};
+                    .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32",
+                    .ws_idle_timeout = 300, .ws_message_timeout = 60};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
        .once = true},
@@ -33,6 +34,11 @@ static int parse_args(serve_args *a, int argc, char **argv) {
        "words of queued sentences taken into one round of mini-batches (4096)", .min = 1, .max = 10000000},
       {"max-request-bytes", 0, NMT_OPT_INT, &a->max_request_bytes, "N", "larger request bodies get 413 (1048576)",
        .min = 16, .max = 1 << 30},
+      {"ws-idle-timeout", 0, NMT_OPT_DOUBLE, &a->ws_idle_timeout, "S",
+       "a websocket with no message for S seconds is closed, 1001 (300)", .min = 0, .max = 86400, .open_min = true},
+      {"ws-message-timeout", 0, NMT_OPT_DOUBLE, &a->ws_message_timeout, "S",
+       "a websocket message not received, or its answer not taken, within S seconds: close 1008 (60)", .min = 0,
+       .max = 86400, .open_min = true},
       {"max-sentence-words", 0, NMT_OPT_INT, &a->max_sentence_words, "N", "a longer sentence gets 413 (200)", .min = 1,
        .max = 100000},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer sources: translate the first N subwords, warn (1000)",

@@ -18,6 +18,7 @@ typedef struct {
   const char *host, *gemm_type;
   long port, threads, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
   long beam, max_beam;
+  double ws_idle_timeout, ws_message_timeout; /* seconds: a websocket without a message; one message's receipt */
   double normalize, max_length_factor;
   bool bpe_input, no_postprocess;
 } serve_args;

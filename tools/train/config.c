@@ -73,10 +73,10 @@ static int read_entry(train_config *c, yaml_parser_t *p, const nmt_cli *cli, nmt
   char *key = scalar_of(ev);
   if (!key) return nmt_fail(NMT_EIO, "out of memory");
   int32_t before = nmt_strmap_size(seen);
-  int st = !key_option(cli, key)                                ? unknown_key(c, line, key)
-           : nmt_strmap_intern(seen, key, strlen(key)) < 0      ? nmt_fail(NMT_EIO, "out of memory")
-           : nmt_strmap_size(seen) == before                    ? bad(c, line, "a key given twice:", key)
-                                                                : NMT_OK;
+  int st = !key_option(cli, key)                           ? unknown_key(c, line, key)
+           : nmt_strmap_intern(seen, key, strlen(key)) < 0 ? nmt_fail(NMT_EIO, "out of memory")
+           : nmt_strmap_size(seen) == before               ? bad(c, line, "a key given twice:", key)
+                                                           : NMT_OK;
   train_config_entry *e = st ? NULL : realloc(c->e, sizeof *e * (size_t)(c->n + 1));
   if (!st && !e) st = nmt_fail(NMT_EIO, "out of memory");
   if (st) {

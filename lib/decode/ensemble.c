@@ -6,19 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* weights[0..nw) as numbers over their sum into w (n); nw = 0: 1/n each. */
+/* weights[0..nw) as numbers over their sum into w (n); nw = 0: 1/n each. Each is
+ * taken over the largest first, so huge weights (1e308 1e308) cannot overflow the
+ * sum; one too small beside the largest to leave a float share is refused. */
 static int parse_weights(float *w, int n, const char *const *weights, int nw) {
   if (nw && nw != n) return nmt_fail(NMT_EUSAGE, "--weights gives %d numbers for %d models", nw, n);
-  double v[NMT_MAX_MODELS], sum = 0;
+  double v[NMT_MAX_MODELS], max = 0, sum = 0;
   for (int i = 0; i < n; i++) {
     char *end;
     errno = 0;
     v[i] = nw ? strtod(weights[i], &end) : 1.0;
     if (nw && (end == weights[i] || *end || errno || !isfinite(v[i]) || v[i] <= 0))
       return nmt_fail(NMT_EUSAGE, "--weights '%s': expected a positive number", weights[i]);
-    sum += v[i];
+    if (v[i] > max) max = v[i];
   }
-  for (int i = 0; i < n; i++) w[i] = (float)(v[i] / sum);
+  for (int i = 0; i < n; i++) sum += v[i] / max; /* in [1, n] */
+  for (int i = 0; i < n; i++) {
+    w[i] = (float)(v[i] / max / sum);
+    if (!(w[i] > 0))
+      return nmt_fail(NMT_EUSAGE, "--weights '%s': too small beside the largest weight to count", weights[i]);
+  }
   return NMT_OK;
 }
 

@@ -1,19 +1,31 @@
 /* Attention heatmaps; see decode/svg.h. */
 #include "decode/svg.h"
 #include "base/err.h"
+#include "base/utf8.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { CELL = 24, CHAR_W = 8, PAD = 6 }; /* pixels: a cell, a label character (12px monospace) */
 
-/* Text with XML's five special characters escaped. */
+/* Whether XML 1.0 allows code point c in a document (its Char production). */
+static bool xml_char(uint32_t c) {
+  return c >= 0x20 ? (c < 0xD800 || c > 0xDFFF) && c != 0xFFFE && c != 0xFFFF : c == 0x9 || c == 0xA || c == 0xD;
+}
+
+/* Text with XML's five special characters escaped, and U+FFFD for what XML 1.0
+ * forbids (C0 controls, U+FFFE, U+FFFF) or what is no UTF-8: the file stays XML
+ * whatever the labels hold. */
 static int add_text(nmt_strbuf *out, const char *t) {
   int st = NMT_OK;
-  for (; *t && !st; t++) {
-    const char *e = *t == '&' ? "&amp;" : *t == '<' ? "&lt;" : *t == '>' ? "&gt;" : *t == '"' ? "&quot;"
-                  : *t == '\'' ? "&apos;" : NULL;
-    st = e ? nmt_strbuf_add(out, e, strlen(e)) : nmt_strbuf_addc(out, *t);
+  for (size_t n = strlen(t), i = 0; i < n && !st;) {
+    uint32_t c;
+    int len = nmt_utf8_decode(t + i, n - i, &c);
+    const char *e = !len || !xml_char(c) ? "\xEF\xBF\xBD" : c == '&' ? "&amp;" : c == '<' ? "&lt;"
+                  : c == '>' ? "&gt;" : c == '"' ? "&quot;" : c == '\'' ? "&apos;" : NULL;
+    st = e ? nmt_strbuf_add(out, e, strlen(e)) : nmt_strbuf_add(out, t + i, (size_t)len);
+    i += len ? (size_t)len : 1;
   }
   return st ? NMT_EIO : NMT_OK;
 }

@@ -74,4 +74,13 @@ void nmt_bpe_set_dropout(nmt_bpe *b, double p, uint64_t seed);
  * one, as apply_bpe.py does. Not thread-safe per nmt_bpe (it caches words). */
 int nmt_bpe_apply_line(nmt_bpe *b, const char *line, size_t len, nmt_strbuf *out);
 
+/* The word cache behind nmt_bpe_apply_line: words and their segmentations in
+ * at most `bytes` (tables and text; 0: no cache), NMT_BPE_CACHE_BYTES from
+ * loading. Words used again outlive the rest when it is full; words longer than
+ * NMT_BPE_CACHE_WORD_MAX bytes are never cached. Setting it empties it. */
+enum { NMT_BPE_CACHE_BYTES = 64 << 20, NMT_BPE_CACHE_WORD_MAX = 1024 };
+void nmt_bpe_set_cache(nmt_bpe *b, size_t bytes);
+/* The bytes the cache holds now (its tables and text). */
+size_t nmt_bpe_cache_size(const nmt_bpe *b);
+
 #endif

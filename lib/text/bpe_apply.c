@@ -13,9 +13,6 @@
 
 typedef struct nmt_bpe_sym sym;
 
-/* Words cached before the cache is cleared: keeps memory flat on huge inputs. */
-enum { CACHE_MAX_WORDS = 1 << 20 };
-
 static const uint32_t NO_RANK = UINT32_MAX;
 
 void nmt_bpe_set_dropout(nmt_bpe *b, double p, uint64_t seed) {
@@ -168,37 +165,21 @@ static int segment_word(nmt_bpe *b, const char *w, size_t n, nmt_strbuf *out) {
   return encode(&c, w, n);
 }
 
-static void cache_clear(nmt_bpe *b) {
-  nmt_strmap_free(b->cache);
-  b->cache = nmt_strmap_new();
-  b->cache_text.len = 0;
-}
+void nmt_bpe_set_cache(nmt_bpe *b, size_t bytes) { nmt_bpe_cache_reset(&b->cache, bytes); }
+
+size_t nmt_bpe_cache_size(const nmt_bpe *b) { return nmt_bpe_cache_bytes(&b->cache); }
 
 /* Append the segmentation of word w, from the cache when possible. */
 static int word_cached(nmt_bpe *b, const char *w, size_t n, nmt_strbuf *out) {
-  if (b->dropout > 0) return segment_word(b, w, n, out);
-  int32_t id = b->cache ? nmt_strmap_find(b->cache, w, n) : -1;
-  if (id >= 0) return nmt_strbuf_add(out, b->cache_text.s + b->cache_off[id], b->cache_len[id]) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
-  size_t at = out->len;
-  int st = segment_word(b, w, n, out);
-  if (st) return st;
-  if (!b->cache || nmt_strmap_size(b->cache) >= CACHE_MAX_WORDS) cache_clear(b);
-  if (!b->cache) return NMT_OK; /* caching is an optimisation only */
-  id = nmt_strmap_intern(b->cache, w, n);
-  if (id < 0) return NMT_OK;
-  if ((size_t)id >= b->cache_cap) {
-    size_t cap = b->cache_cap ? 2 * b->cache_cap : 4096;
-    size_t *off = realloc(b->cache_off, cap * sizeof *off);
-    if (off) b->cache_off = off;
-    uint32_t *len = realloc(b->cache_len, cap * sizeof *len);
-    if (len) b->cache_len = len;
-    if (!off || !len) { cache_clear(b); return NMT_OK; }
-    b->cache_cap = cap;
-  }
-  b->cache_off[id] = b->cache_text.len;
-  b->cache_len[id] = (uint32_t)(out->len - at);
-  if (nmt_strbuf_add(&b->cache_text, out->s + at, out->len - at)) cache_clear(b);
-  return NMT_OK;
+  if (b->dropout > 0 || !b->cache.budget) return segment_word(b, w, n, out);
+  uint64_t h = nmt_hash(w, n);
+  const char *v;
+  size_t vlen, at = out->len;
+  int gen = nmt_bpe_cache_get(&b->cache, w, n, h, &v, &vlen);
+  int st = gen >= 0 ? (nmt_strbuf_add(out, v, vlen) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK)
+                    : segment_word(b, w, n, out);
+  if (!st && gen != 0) nmt_bpe_cache_put(&b->cache, w, n, h, out->s + at, out->len - at);
+  return st;
 }
 
 int nmt_bpe_apply_line(nmt_bpe *b, const char *line, size_t len, nmt_strbuf *out) {

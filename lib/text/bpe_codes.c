@@ -153,10 +153,11 @@ int nmt_bpe_load(nmt_bpe **out, const char *codes_path, const nmt_bpe_opts *o) {
 
 int nmt_bpe_load_text(nmt_bpe **out, const char *codes, size_t len, const char *name, const nmt_bpe_opts *o) {
   nmt_bpe *b = calloc(1, sizeof *b);
-  if (!b || !(b->syms = nmt_strmap_new()) || !(b->cache = nmt_strmap_new())) {
+  if (!b || !(b->syms = nmt_strmap_new())) {
     nmt_bpe_free(b);
     return nmt_fail(NMT_EIO, "out of memory");
   }
+  b->cache.budget = NMT_BPE_CACHE_BYTES;
   const char *sep = o && o->separator ? o->separator : "@@";
   b->sep = strdup(sep);
   b->seplen = strlen(sep);
@@ -181,10 +182,7 @@ void nmt_bpe_free(nmt_bpe *b) {
   free(b->sep);
   nmt_strmap_free(b->vocab);
   nmt_bpe_gloss_free(b->gloss);
-  nmt_strmap_free(b->cache);
-  free(b->cache_off);
-  free(b->cache_len);
-  free(b->cache_text.s);
+  nmt_bpe_cache_free(&b->cache);
   free(b->key.s);
   free(b->sym);
   free(b);

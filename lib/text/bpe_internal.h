@@ -24,6 +24,32 @@ enum { NMT_BPE_EOW_LEN = 4 };
 
 typedef struct nmt_bpe_gloss nmt_bpe_gloss;
 
+/* The word cache (text/bpe_cache.c): two generations of words and their
+ * segmentations, tables and text within `budget` bytes in all. */
+typedef struct {
+  struct nmt_bpe_cache_slot *slots; /* mask + 1 of them, or NULL */
+  size_t mask, n;                   /* n entries */
+  char *text;                       /* each entry's key then value */
+  size_t len, cap;
+} nmt_bpe_cache_gen;
+
+typedef struct {
+  nmt_bpe_cache_gen gen[2]; /* [0] takes new words; [1] is the previous turn's */
+  size_t budget;
+} nmt_bpe_cache;
+
+/* Empty the cache and give it `budget` bytes (0: cache nothing). */
+void nmt_bpe_cache_reset(nmt_bpe_cache *c, size_t budget);
+void nmt_bpe_cache_free(nmt_bpe_cache *c);
+/* w's segmentation (h = nmt_hash(w, n)): 0 found in the current generation,
+ * 1 in the previous (put it again to keep it), -1 not cached. *v stays valid
+ * until the next put. */
+int nmt_bpe_cache_get(const nmt_bpe_cache *c, const char *w, size_t n, uint64_t h, const char **v, size_t *vlen);
+/* Cache w (not in the current generation) as v, unless w is longer than
+ * NMT_BPE_CACHE_WORD_MAX or the entry cannot fit in half the budget. */
+void nmt_bpe_cache_put(nmt_bpe_cache *c, const char *w, size_t n, uint64_t h, const char *v, size_t vlen);
+size_t nmt_bpe_cache_bytes(const nmt_bpe_cache *c);
+
 struct nmt_bpe {
   nmt_strmap *syms;   /* every string in the codes, with and without "</w>" */
   nmt_u64map pairs;   /* (left << 32 | right) -> (rank << 32 | merged id) */
@@ -35,12 +61,7 @@ struct nmt_bpe {
   size_t seplen;
   nmt_strmap *vocab;  /* --vocabulary units at/above the threshold, or NULL */
   nmt_bpe_gloss *gloss;
-  /* word -> segmented text (pieces joined by "SEP ") */
-  nmt_strmap *cache;
-  size_t *cache_off;  /* by cache id: [off, off+len) in cache_text */
-  uint32_t *cache_len;
-  size_t cache_cap;   /* of cache_off and cache_len */
-  nmt_strbuf cache_text;
+  nmt_bpe_cache cache; /* word -> segmented text (pieces joined by "SEP ") */
   double dropout;
   uint64_t rng[4];
   /* scratch */

@@ -25,3 +25,16 @@ TEST(decode_svg_cells_and_escapes) {
   CHECK_INT(count(out.s, "fill-opacity=\"0.000\""), 2);
   free(out.s);
 }
+
+/* What XML 1.0 forbids (C0 controls, U+FFFE, U+FFFF) and what is no UTF-8 become
+ * U+FFFD; tab, characters past U+FFFF and U+FFFD itself stay. */
+TEST(decode_svg_forbidden_characters) {
+  const char *src[] = {"a\xEF\xBF\xBE" "b", "\xEF\xBF\xBF", "\x01x\x1F", "\xFFz"}, *tgt[] = {"t\tu\xF0\x9F\x98\x80\xEF\xBF\xBD"};
+  const float att[] = {0.25f, 0.25f, 0.25f, 0.25f};
+  nmt_strbuf out = {0};
+  CHECK_INT(nmt_attention_svg(&out, src, 4, tgt, 1, att), NMT_OK);
+  CHECK(strstr(out.s, ">a\xEF\xBF\xBD" "b</text>") && strstr(out.s, ">\xEF\xBF\xBD</text>"));
+  CHECK(strstr(out.s, ">\xEF\xBF\xBDx\xEF\xBF\xBD</text>") && strstr(out.s, ">\xEF\xBF\xBDz</text>"));
+  CHECK(strstr(out.s, ">t\tu\xF0\x9F\x98\x80\xEF\xBF\xBD</text>"));
+  free(out.s);
+}

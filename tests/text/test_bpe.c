@@ -211,3 +211,42 @@ TEST(bpe_dropout_one_splits_to_characters) {
   CHECK_STR(apply(b, "lower x"), "low@@ er x");
   nmt_bpe_free(b);
 }
+
+/* ---- the word cache ---- */
+
+/* Many distinct long words: the cache stays within its budget of bytes (tables
+ * and text), words keep segmenting as without a cache, and one word over
+ * NMT_BPE_CACHE_WORD_MAX bytes is not cached at all. */
+TEST(bpe_cache_within_budget) {
+  nmt_bpe *b = load_text(toy_codes, NULL), *plain = load_text(toy_codes, NULL);
+  if (!b || !plain) return;
+  enum { BUDGET = 64 << 10 };
+  nmt_bpe_set_cache(b, BUDGET);
+  nmt_bpe_set_cache(plain, 0);
+  char w[NMT_BPE_CACHE_WORD_MAX + 2], want[8 * sizeof w];
+  int differ = 0, over = 0;
+  size_t peak = 0;
+  for (int i = 0; i < 3000; i++) { /* word 7 every 7th; "lowerlower..." of 6 to 1,024 bytes */
+    int k = i % 7 ? i : 7, n = snprintf(w, sizeof w, "%d", k);
+    for (int len = 6 + (k * 37) % (NMT_BPE_CACHE_WORD_MAX - 5); n < len; n++) w[n] = "lower"[n % 5];
+    w[n] = 0;
+    snprintf(want, sizeof want, "%s", apply(plain, w));
+    differ += strcmp(apply(b, w), want) != 0;
+    size_t bytes = nmt_bpe_cache_size(b);
+    over += bytes > BUDGET;
+    peak = bytes > peak ? bytes : peak;
+  }
+  CHECK_INT(differ, 0);
+  CHECK_INT(over, 0);
+  CHECK(peak > BUDGET / 2); /* it did fill */
+  nmt_bpe_set_cache(b, BUDGET);
+  CHECK_INT(nmt_bpe_cache_size(b), 0);
+  memset(w, 'l', sizeof w - 1), w[sizeof w - 1] = 0;
+  snprintf(want, sizeof want, "%s", apply(plain, w));
+  CHECK_STR(apply(b, w), want);
+  CHECK_INT(nmt_bpe_cache_size(b), 0);
+  CHECK_STR(apply(b, "lower"), "low@@ er");
+  CHECK(nmt_bpe_cache_size(b) > 0);
+  nmt_bpe_free(b);
+  nmt_bpe_free(plain);
+}

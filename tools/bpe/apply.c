@@ -100,7 +100,7 @@ static int commit_output(apply_ctx *a) {
 
 int cmd_apply(int argc, char **argv) {
   const char *codes = NULL, *model = NULL, *out_path = "-", *vocab = NULL, *ids_vocab = NULL, *sep = "@@";
-  long merges = -1, threshold = -1, seed = 0;
+  long merges = -1, threshold = -1, seed = 0, cache = NMT_BPE_CACHE_BYTES;
   double dropout = 0;
   bool zstd = false;
   nmt_strlist inputs = {0}, gloss = {0}, pos;
@@ -118,6 +118,9 @@ int cmd_apply(int argc, char **argv) {
       {"dropout", 0, NMT_OPT_DOUBLE, &dropout, "P", "skip each merge with probability P (BPE-dropout; 0 to 1)", .min = 0, .max = 1},
       {"seed", 0, NMT_OPT_INT, &seed, "S", "random seed for --dropout (0); not Python's generator",
        .min = 0, .max = INFINITY},
+      {"cache-bytes", 0, NMT_OPT_INT, &cache, "N",
+       "memory for the word cache (64 MiB; 0: none): words used again stay when it is full, words over 1 KiB are "
+       "never cached", .min = 0, .max = INFINITY},
       {"ids", 0, NMT_OPT_STR, &ids_vocab, "VOCAB",
        "write the units' ids under VOCAB (an nmt-train vocabulary) as a tensor stream, one record a line"},
       {"zstd", 'z', NMT_OPT_FLAG, &zstd, NULL, "compress the output with zstd"},
@@ -139,6 +142,7 @@ int cmd_apply(int argc, char **argv) {
   nmt_bpe *bpe;
   if ((st = codes ? nmt_bpe_load(&bpe, codes, &o) : load_model_codes(&bpe, model, &o))) nmt_die(PROG, st);
   nmt_bpe_set_dropout(bpe, dropout, (uint64_t)seed);
+  nmt_bpe_set_cache(bpe, (size_t)cache);
   nmt_strbuf out = {0};
   nmt_vocab *v = NULL;
   apply_ctx a = {.bpe = bpe, .out = &out};

@@ -78,10 +78,9 @@ static int parse_line(entry *e, source *s, const nmt_model *m, const char *line,
 static int write_entry(nmt_writer *w, const entry *e, const char *feature, double lp, nmt_strbuf *out) {
   const char *last = e->line, *p;
   while ((p = strstr(last + 1, " ||| "))) last = p;
-  char f[96];
   out->len = 0;
   int st = nmt_strbuf_add(out, e->line, (size_t)(last - e->line));
-  if (!st) st = nmt_strbuf_add(out, f, (size_t)snprintf(f, sizeof f, " %s= %.6f", feature, lp));
+  if (!st) st = nmt_strbuf_addf(out, " %s= %.6f", feature, lp);
   if (!st) st = nmt_strbuf_add(out, last, e->len - (size_t)(last - e->line));
   return st ? st : nmt_writer_line(w, out->s, out->len);
 }

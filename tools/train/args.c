@@ -242,6 +242,8 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
   int st = p ? train_preset_apply(p, &cli, fold_layer, a) : NMT_OK;
   if (!st && cfg && !(st = train_config_apply(cfg, &cli, negation))) st = fold_layer(a);
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
+  /* the first pass reads -c's file against these rows: a bad key ends it there */
+  if (!st && !cfg && a->config_path) st = train_config_read(&a->config, a->config_path, &cli);
   if (!st) st = fold_layer(a);
   if (!st) st = schedules(a);
   if (!st) st = methods(a);
@@ -265,8 +267,8 @@ static const char *config_preset(const train_config *c) {
 int train_parse_args(train_args *a, int argc, char **argv) {
   int st = parse(a, NULL, NULL, argc, argv);
   if (st || (!a->preset && !a->config_path)) return st;
-  train_config cfg = {0};
-  if (a->config_path && (st = train_config_read(&cfg, a->config_path))) return st;
+  train_config cfg = a->config; /* the file's entries, moved out of the first pass */
+  a->config = (train_config){0};
   const char *name = a->preset ? a->preset : config_preset(&cfg);
   const train_preset *p = name ? train_preset_find(name) : NULL;
   if (name && !p) st = nmt_fail(NMT_EUSAGE, "unknown --preset '%s' (presets: %s)", name, train_preset_names());

@@ -2,6 +2,7 @@
  * (libyaml reads it), applied as one layer of flags between a preset and the
  * command line; and --dump-config, the effective options as such a file. */
 #include "base/err.h"
+#include "base/strmap.h"
 #include "train_tool.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,38 @@ static int read_value(train_config *c, yaml_parser_t *p, train_config_entry *e) 
   return st;
 }
 
-static int read_entries(train_config *c, yaml_parser_t *p) {
+/* The option a key names, or NULL: the keys are the long options but -c's and --dump-config. */
+static const nmt_opt *key_option(const nmt_cli *cli, const char *key) {
+  return strcmp(key, "config") && strcmp(key, "dump-config") ? nmt_cli_find(cli, key) : NULL;
+}
+
+static int unknown_key(const train_config *c, int line, const char *key) {
+  return bad(c, line, "unknown key (the keys are nmt-train's long options):", key);
+}
+
+/* One key, checked as soon as it is read (known, not given before: `seen` holds the
+ * keys so far, so the file is refused at its first bad key), then its value. */
+static int read_entry(train_config *c, yaml_parser_t *p, const nmt_cli *cli, nmt_strmap *seen, const yaml_event_t *ev,
+                      int line) {
+  char *key = scalar_of(ev);
+  if (!key) return nmt_fail(NMT_EIO, "out of memory");
+  int32_t before = nmt_strmap_size(seen);
+  int st = !key_option(cli, key)                           ? unknown_key(c, line, key)
+           : nmt_strmap_intern(seen, key, strlen(key)) < 0 ? nmt_fail(NMT_EIO, "out of memory")
+           : nmt_strmap_size(seen) == before               ? bad(c, line, "a key given twice:", key)
+                                                           : NMT_OK;
+  train_config_entry *e = st ? NULL : realloc(c->e, sizeof *e * (size_t)(c->n + 1));
+  if (!st && !e) st = nmt_fail(NMT_EIO, "out of memory");
+  if (st) {
+    free(key);
+    return st;
+  }
+  c->e = e;
+  c->e[c->n] = (train_config_entry){.key = key, .line = line};
+  return read_value(c, p, &c->e[c->n++]);
+}
+
+static int read_entries(train_config *c, yaml_parser_t *p, const nmt_cli *cli, nmt_strmap *seen) {
   yaml_event_t ev;
   int depth = 0; /* 1 inside the top mapping */
   for (;;) {
@@ -64,19 +96,8 @@ static int read_entries(train_config *c, yaml_parser_t *p) {
     int line = (int)ev.start_mark.line + 1, st = NMT_OK;
     yaml_event_type_t type = ev.type;
     if (type == YAML_MAPPING_START_EVENT && depth == 0) depth = 1;
-    else if (type == YAML_SCALAR_EVENT && depth == 1) {
-      char *key = scalar_of(&ev);
-      for (int i = 0; key && i < c->n && !st; i++)
-        if (!strcmp(c->e[i].key, key)) st = bad(c, line, "a key given twice:", key);
-      train_config_entry *e = st || !key ? NULL : realloc(c->e, sizeof *e * (size_t)(c->n + 1));
-      if (!st && !e) st = nmt_fail(NMT_EIO, "out of memory");
-      if (!st) {
-        c->e = e;
-        c->e[c->n] = (train_config_entry){.key = key, .line = line};
-        st = read_value(c, p, &c->e[c->n++]);
-      } else
-        free(key);
-    } else if (type == YAML_MAPPING_END_EVENT && depth == 1) depth = 2;
+    else if (type == YAML_SCALAR_EVENT && depth == 1) st = read_entry(c, p, cli, seen, &ev, line);
+    else if (type == YAML_MAPPING_END_EVENT && depth == 1) depth = 2;
     else if (type != YAML_STREAM_START_EVENT && type != YAML_DOCUMENT_START_EVENT &&
              type != YAML_DOCUMENT_END_EVENT && type != YAML_STREAM_END_EVENT &&
              !(type == YAML_SCALAR_EVENT && depth == 0 && !ev.data.scalar.length))
@@ -86,22 +107,27 @@ static int read_entries(train_config *c, yaml_parser_t *p) {
   }
 }
 
-int train_config_read(train_config *c, const char *path) {
+int train_config_read(train_config *c, const char *path, const nmt_cli *cli) {
   *c = (train_config){.path = path};
+  nmt_strmap *seen = nmt_strmap_new();
+  if (!seen) return nmt_fail(NMT_EIO, "out of memory");
   FILE *f = fopen(path, "rb");
-  if (!f) return nmt_fail_errno(NMT_EIO, "%s: cannot open", path);
-  yaml_parser_t p;
-  if (!yaml_parser_initialize(&p)) {
-    fclose(f);
-    return nmt_fail(NMT_EIO, "out of memory");
+  if (!f) {
+    nmt_strmap_free(seen);
+    return nmt_fail_errno(NMT_EIO, "%s: cannot open", path);
   }
-  yaml_parser_set_input_file(&p, f);
-  int st = read_entries(c, &p);
-  /* libyaml's own error: its line and problem */
-  if (st == NMT_EINPUT)
-    st = bad(c, (int)p.problem_mark.line + 1, p.problem ? p.problem : "not YAML", NULL);
-  yaml_parser_delete(&p);
+  yaml_parser_t p;
+  int st = yaml_parser_initialize(&p) ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) {
+    yaml_parser_set_input_file(&p, f);
+    st = read_entries(c, &p, cli, seen);
+    /* libyaml's own error: its line and problem */
+    if (st == NMT_EINPUT)
+      st = bad(c, (int)p.problem_mark.line + 1, p.problem ? p.problem : "not YAML", NULL);
+    yaml_parser_delete(&p);
+  }
   fclose(f);
+  nmt_strmap_free(seen);
   return st;
 }
 
@@ -120,9 +146,8 @@ static int at_line(const train_config *c, int line) {
 
 static int apply_entry(const train_config *c, const train_config_entry *e, const nmt_cli *cli,
                        const char *(*negation)(const char *flag)) {
-  const nmt_opt *o = nmt_cli_find(cli, e->key);
-  if (!o || !strcmp(e->key, "config") || !strcmp(e->key, "dump-config"))
-    return bad(c, e->line, "unknown key (the keys are nmt-train's long options):", e->key);
+  const nmt_opt *o = key_option(cli, e->key);
+  if (!o) return unknown_key(c, e->line, e->key);
   if (o->kind == NMT_OPT_LIST) {
     if (e->null || !e->nvals) return bad(c, e->line, "a list of values expected for", e->key);
     ((nmt_strlist *)o->dst)->n = 0; /* the file's list replaces a preset's */

@@ -80,8 +80,9 @@ int train_parse_args(train_args *a, int argc, char **argv);
 /* Free what parsing allocated. */
 void train_args_free(train_args *a);
 
-/* Read FILE.yml's entries: NMT_OK, NMT_EIO (cannot open) or NMT_EUSAGE "FILE:LINE: problem". */
-int train_config_read(train_config *c, const char *path);
+/* Read FILE.yml's entries: NMT_OK, NMT_EIO (cannot open) or NMT_EUSAGE "FILE:LINE: problem",
+ * refused at the first key that is not one of cli's long options or is given again. */
+int train_config_read(train_config *c, const char *path, const nmt_cli *cli);
 /* Set the entries through cli's rows as one layer of flags; `key: false` sets the row
  * negation(key) names (NULL: the default is off). NMT_OK or NMT_EUSAGE "FILE:LINE: problem". */
 int train_config_apply(const train_config *c, const nmt_cli *cli, const char *(*negation)(const char *flag));

@@ -181,17 +181,18 @@ static int *by_words(const serve_req *r) {
  * sentences; meanwhile, every POLL_S, whether its client has gone or its deadline passed. */
 static void wait_answered(serve_batcher *b, serve_req *r) {
   while (r->in_lanes || (!r->status && r->left)) {
-    if (r->status || (!r->gone && r->deadline <= 0)) {
+    bool watch = !r->status && (r->gone || r->deadline > 0);
+    if (watch && r->gone && r->gone(r->gone_ctx)) {
+      end_request(b, r, 499, "the client has gone");
+    } else if (watch && r->deadline > 0 && now_s() >= r->deadline) {
+      end_request(b, r, 504, "the request took longer than its time limit");
+    } else if (watch) {
+      double t = now_s() + POLL_S;
+      long long ns = (long long)((r->deadline > 0 && r->deadline < t ? r->deadline : t) * 1e9);
+      pthread_cond_timedwait(&r->done, &b->mu, &(struct timespec){(time_t)(ns / 1000000000), (long)(ns % 1000000000)});
+    } else {
       pthread_cond_wait(&r->done, &b->mu);
-      continue;
     }
-    double t = now_s() + POLL_S;
-    if (r->deadline > 0 && r->deadline < t) t = r->deadline;
-    long long ns = (long long)(t * 1e9);
-    pthread_cond_timedwait(&r->done, &b->mu, &(struct timespec){(time_t)(ns / 1000000000), (long)(ns % 1000000000)});
-    if (!r->in_lanes && !r->status && !r->left) break;
-    if (r->gone && r->gone(r->gone_ctx)) end_request(b, r, 499, "the client has gone");
-    else if (r->deadline > 0 && now_s() >= r->deadline) end_request(b, r, 504, "the request took longer than its time limit");
   }
 }
 
@@ -200,7 +201,7 @@ void serve_translate(serve_batcher *b, serve_req *r) {
   r->bytes = skeleton_bytes(r);
   if (!r->n) return;
   if (r->n > a->max_queued)
-    r->status = 413, snprintf(r->err, sizeof r->err, "%d sentences, more than the server queues (%ld, --max-queued-sentences)",
+    r->status = 413, snprintf(r->err, sizeof r->err, "%d sentences, more than the server's queue of %ld (--max-queued-sentences)",
                               r->n, a->max_queued);
   else if (r->bytes > (size_t)a->max_answer_bytes)
     r->status = 413, snprintf(r->err, sizeof r->err, "the answer would be over %ld bytes (--max-answer-bytes)", a->max_answer_bytes);
@@ -213,8 +214,8 @@ void serve_translate(serve_batcher *b, serve_req *r) {
   pthread_condattr_destroy(&ca);
   pthread_mutex_lock(&b->mu);
   if (b->qn + r->n > a->max_queued) {
-    r->status = 503, snprintf(r->err, sizeof r->err, "the server has %d sentences queued, and queues %ld (--max-queued-sentences)",
-                              b->qn, a->max_queued);
+    r->status = 503, snprintf(r->err, sizeof r->err, "%d sentences would pass the server's queue of %ld (--max-queued-sentences): "
+                              "try again later", r->n, a->max_queued);
   } else if (!add_request(b, r)) {
     r->status = 503, snprintf(r->err, sizeof r->err, "out of memory");
   } else {

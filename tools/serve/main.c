@@ -20,7 +20,7 @@
 static int parse_args(serve_args *a, int argc, char **argv) {
   *a = (serve_args){.host = "127.0.0.1", .port = 8080, .mini_batch = 64, .max_batch_words = 4096,
                     .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000,
-                    .max_alignment_cells = 250000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
+                    .max_alignment_cells = 200000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
                     .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32"};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
@@ -40,7 +40,7 @@ static int parse_args(serve_args *a, int argc, char **argv) {
        .min = 1, .max = 100000},
       {"max-alignment-cells", 0, NMT_OPT_INT, &a->max_alignment_cells, "N",
        "an \"alignment\" whose grid, (subwords + 1) x the longest translation, could pass N gets 413 before decoding "
-       "(250000)", .min = 1, .max = 1e9},
+       "(200000)", .min = 1, .max = 1e9},
       {"max-answer-bytes", 0, NMT_OPT_INT, &a->max_answer_bytes, "N",
        "a request whose answer passes N bytes of JSON gets 413, its decoding stopped (33554432)", .min = 64, .max = 1L << 40},
       {"max-queued-sentences", 0, NMT_OPT_INT, &a->max_queued, "N",

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,14 @@ static bool wants_websocket(struct MHD_Connection *c) {
   return up && strcasestr(up, "websocket");
 }
 
+/* The client of connection c has gone: closed or reset the connection (a look that reads
+ * nothing; one that only shut its sending side counts as gone, as nginx's 499 does). */
+static bool client_gone(void *c) {
+  const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  struct pollfd p = {.fd = ci ? ci->connect_fd : -1, .events = POLLRDHUP};
+  return ci && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const upload *u) {
   if (u->too_big) {
     char msg[128];
@@ -97,6 +106,7 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
   }
   serve_req r;
   int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
+  r.gone = client_gone, r.gone_ctx = c;
   if (!status) serve_translate(h->b, &r), status = r.status;
   enum MHD_Result ok = status ? reply_error(c, (unsigned)status, r.err) : reply(c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);

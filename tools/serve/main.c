@@ -19,7 +19,8 @@
 
 static int parse_args(serve_args *a, int argc, char **argv) {
   *a = (serve_args){.host = "127.0.0.1", .port = 8080, .mini_batch = 64, .max_batch_words = 4096,
-                    .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000, .beam = 5,
+                    .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000,
+                    .max_alignment_cells = 200000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
                     .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32",
                     .ws_idle_timeout = 300, .ws_message_timeout = 60};
   const nmt_opt opts[] = {
@@ -31,7 +32,7 @@ static int parse_args(serve_args *a, int argc, char **argv) {
       {"threads", 0, NMT_OPT_INT, &a->threads, "N", "decoding threads (the cores, at most 8)", .min = 1, .max = NMT_MAX_DECODE_THREADS},
       {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64; up to 10000)", .min = 1, .max = 10000},
       {"max-batch-words", 0, NMT_OPT_INT, &a->max_batch_words, "N",
-       "words of queued sentences taken into one round of mini-batches (4096)", .min = 1, .max = 10000000},
+       "words of queued sentences taken into one round, a mini-batch (4096)", .min = 1, .max = 10000000},
       {"max-request-bytes", 0, NMT_OPT_INT, &a->max_request_bytes, "N", "larger request bodies get 413 (1048576)",
        .min = 16, .max = 1 << 30},
       {"ws-idle-timeout", 0, NMT_OPT_DOUBLE, &a->ws_idle_timeout, "S",
@@ -43,6 +44,13 @@ static int parse_args(serve_args *a, int argc, char **argv) {
        .max = 100000},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer sources: translate the first N subwords, warn (1000)",
        .min = 1, .max = 100000},
+      {"max-alignment-cells", 0, NMT_OPT_INT, &a->max_alignment_cells, "N",
+       "an \"alignment\" whose grid, (subwords + 1) x the longest translation, could pass N gets 413 before decoding "
+       "(200000)", .min = 1, .max = 1e9},
+      {"max-answer-bytes", 0, NMT_OPT_INT, &a->max_answer_bytes, "N",
+       "a request whose answer passes N bytes of JSON gets 413, its decoding stopped (33554432)", .min = 64, .max = 1L << 40},
+      {"max-queued-sentences", 0, NMT_OPT_INT, &a->max_queued, "N",
+       "sentences queued for decoding: a request past it gets 503, one over it alone 413 (100000)", .min = 1, .max = 1e8},
       {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size when a request names none (5)", .min = 1, .max = 1000},
       {"max-beam-size", 0, NMT_OPT_INT, &a->max_beam, "N", "the largest beam_size a request may ask (16)", .min = 1, .max = 1000},
       {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},

@@ -17,6 +17,7 @@ typedef struct {
   nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
   const char *host, *gemm_type;
   long port, threads, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
+  long max_alignment_cells, max_answer_bytes, max_queued; /* answer budgets, the queue's bound (batcher.c) */
   long beam, max_beam;
   double ws_idle_timeout, ws_message_timeout; /* seconds: a websocket without a message; one message's receipt */
   double normalize, max_length_factor;
@@ -44,13 +45,20 @@ typedef struct {
   int status;         /* 0, or the HTTP status of a failure (err says why) */
   char err[256];
   pthread_cond_t done;
-  /* Set by the caller before serve_translate (zero: none). gone is polled while the request
-   * waits and returns true once its client has gone: its sentences leave the queue (those in
-   * a lane's round are dropped when it ends) and the request ends with status 499. deadline
-   * is a CLOCK_MONOTONIC time in seconds: past it the same happens, with status 504. */
+  /* Set by the caller before serve_translate (zero: none). gone is polled (every 100 ms, from
+   * the thread in serve_translate; it must not block) while the request waits, and returns
+   * true once its client has gone: the request ends with status 499, its queued sentences
+   * leave the queue, those in a lane's round are dropped when it ends, and serve_translate
+   * returns once no lane holds any. deadline is a CLOCK_MONOTONIC time in seconds: past it
+   * the same happens, with status 504. */
   bool (*gone)(void *ctx);
   void *gone_ctx;
   double deadline;
+  /* The batcher's, while serve_translate runs (under its lock): */
+  int *order;         /* (n) its sentences by word count: the order the lanes take them in */
+  int taken;          /* order[0..taken) have gone to lanes, or left the queue */
+  int in_lanes;       /* its sentences in lanes' rounds now */
+  size_t bytes;       /* its answer's JSON bytes so far (--max-answer-bytes) */
 } serve_req;
 
 /* The body's JSON checked against the options (a = the server's limits):
@@ -71,7 +79,8 @@ void serve_translate(serve_batcher *b, serve_req *r);
 /* Sentences queued and not yet taken. */
 int serve_batcher_queued(serve_batcher *b);
 /* End every request queued or decoding now with status and message why (a drain cut
- * short by its limit): their serve_translate calls return. */
+ * short by its limit): their queued sentences leave the queue, and each serve_translate
+ * returns once the lanes' rounds holding its sentences end (one mini-batch at most). */
 void serve_batcher_cancel_all(serve_batcher *b, int status, const char *why);
 /* Finish the queued sentences, stop the threads, free b. */
 void serve_batcher_stop(serve_batcher *b);

@@ -12,6 +12,7 @@
 #include <vector>
 extern "C" {
 #include "text/spm.h"
+#include "text/spm_check.h"
 }
 
 namespace spm = sentencepiece;
@@ -116,6 +117,9 @@ static void seg_free(nmt_segmenter *g) { nmt_spm_free(reinterpret_cast<nmt_spm *
 extern "C" nmt_segmenter *nmt_spm_segmenter(nmt_spm *s) { return &s->seg; }
 
 extern "C" int nmt_spm_load(nmt_spm **out, const void *bytes, size_t len, const char *name) {
+  // the library trusts the file: a damaged one would crash it (text/spm_check.h)
+  int checked = nmt_spm_check(bytes, len, name);
+  if (checked) return checked;
   nmt_spm *s = new (std::nothrow) nmt_spm{{seg_split, seg_join, seg_free}, nullptr};
   if (!s || !(s->sp = new (std::nothrow) spm::SentencePieceProcessor)) {
     delete s;
@@ -134,6 +138,9 @@ extern "C" int nmt_spm_load(nmt_spm **out, const void *bytes, size_t len, const 
   } catch (const std::bad_alloc &) {
     nmt_spm_free(s);
     return oom();
+  } catch (const std::exception &e) { // darts-clone's, building a trie of the pieces
+    nmt_spm_free(s);
+    return nmt_fail(NMT_EINPUT, "%s: not a SentencePiece model (%s)", name, e.what());
   }
   *out = s;
   return NMT_OK;

@@ -13,7 +13,8 @@
 typedef struct nmt_spm nmt_spm;
 
 /* The model serialized in bytes[0..len) (spm_train's PREFIX.model); `name`
- * in messages. NMT_EINPUT "NAME: not a SentencePiece model (...)". */
+ * in messages. Checked first (text/spm_check.h): the library never sees a
+ * damaged one. NMT_EINPUT "NAME: not a SentencePiece model (...)". */
 int nmt_spm_load(nmt_spm **s, const void *bytes, size_t len, const char *name);
 void nmt_spm_free(nmt_spm *s);
 /* The model as a segmenter: split gives pieces, join decodes them. It is s

@@ -80,7 +80,7 @@ TEST(spm_vocab_of_pieces) {
 TEST(spm_bad_input) {
   nmt_spm *s = NULL;
   CHECK_INT(nmt_spm_load(&s, "\n\001\002xyz", 6, "g.model"), NMT_EINPUT);
-  CHECK_STR(nmt_errmsg(), "g.model: not a SentencePiece model");
+  CHECK_STR(nmt_errmsg(), "g.model: not a SentencePiece model (byte 2: a field numbered 0)");
   CHECK_INT(nmt_spm_load(&s, "", 0, "empty"), NMT_EINPUT);
   s = tiny("unigram");
   if (!s) return;

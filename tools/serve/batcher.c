@@ -345,3 +345,18 @@ void serve_batcher_stop(serve_batcher *b) {
   nmt_pool_join(&b->threads);
   batcher_free(b);
 }
+
+/* ---- h-http's minimal serve_batcher_cancel_all, for the drain of SIGTERM (http.c): the
+ * batcher's own (cancellation of the sentences in the lanes too) replaces it. The
+ * queued sentences leave the queue and their requests end with status; a request with
+ * sentences in a lane's round ends when that round does. ---- */
+void serve_batcher_cancel_all(serve_batcher *b, int status, const char *why) {
+  pthread_mutex_lock(&b->mu);
+  for (int i = 0; i < b->qn; i++) {
+    serve_req *r = b->q[i].r;
+    if (!r->status) r->status = status, snprintf(r->err, sizeof r->err, "%s", why);
+    if (--r->left == 0) pthread_cond_signal(&r->done);
+  }
+  b->qn = 0;
+  pthread_mutex_unlock(&b->mu);
+}

@@ -44,3 +44,10 @@ head -c -8 "$tmp/full.bin" > "$out/model/codes-and-langs"
 paste "$tmp/fr" "$tmp/en" | sed '1s/^/0/' > "$out/tsv/tsv"
 { printf 0; paste "$tmp/fr" "$tmp/en" | zstd -q -c; } > "$out/tsv/tsv.zst"
 printf '1fr,en\n"le ""chat""",the cat\n"deux\nlignes",two\r\n' > "$out/tsv/csv"
+
+# nmt-serve's request bodies (request_fuzz.c: at most 8 sentences of 6 words, beam 4)
+mkdir -p "$out/request"
+printf '{"text": "le chat"}' > "$out/request/one"
+printf '{"text": ["le chat", "", "un chien"], "beam_size": 3, "n_best": true}' > "$out/request/list"
+printf '{"text": ["le chat \\u00e9"], "alignment": "svg"}' > "$out/request/align"
+printf '{"text": "a", "text": "b"}' > "$out/request/duplicate"

@@ -109,16 +109,14 @@ static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned s
   return queue(h, c, status, r);
 }
 
-/* {"error": msg}; msg is made valid UTF-8 (it may echo a client's bytes). A request
- * refused before its body was read closes the connection. */
+/* {"error": msg}; msg is made valid UTF-8 (it may echo a client's bytes). */
 static enum MHD_Result reply_error(serve_http *h, struct MHD_Connection *c, unsigned status, const char *msg) {
   char clean[256];
   serve_utf8_copy(clean, sizeof clean, msg, strlen(msg));
   json_t *o = json_pack("{s:s}", "error", clean);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
-  return reply(h, c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE || status == MHD_HTTP_CONTENT_TOO_LARGE ||
-                                    status == MHD_HTTP_BAD_REQUEST || status == MHD_HTTP_FORBIDDEN);
+  return reply(h, c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE);
 }
 
 /* Every model has attention: "alignment" may be asked. */

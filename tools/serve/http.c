@@ -2,9 +2,12 @@
  * waits while the batcher translates its sentences). Every answer is one line
  * of JSON; a problem is {"error": "..."} with a 4xx status, and the server
  * goes on serving. GET / is a page for trying the model in a browser; GET
- * /translate with Upgrade: websocket is Marian's protocol (websocket.c). */
+ * /translate with Upgrade: websocket is Marian's protocol (websocket.c).
+ * A request with an Origin header is served only from the server's own origin
+ * or one of --allow-origin (CORS); conns.c bounds the time to receive one. */
 #include "base/err.h"
 #include "base/strbuf.h"
+#include "conns.h"
 #include "serve_tool.h"
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +28,7 @@ struct serve_http {
   serve_batcher *b;
   const nmt_ensemble *e;
   const serve_args *a;
+  serve_conns *conns;
   atomic_int in_flight; /* requests begun and not yet answered */
   atomic_bool stopping;
 };
@@ -31,30 +36,88 @@ struct serve_http {
 /* A request's body as it arrives. */
 typedef struct {
   nmt_strbuf body;
-  bool too_big;
+  bool too_big, oom;
 } upload;
 
-/* Queue status with body s (malloc'ed JSON, taken over; NULL: out of memory). */
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, char *s, bool close) {
-  if (!s) return MHD_NO;
-  size_t n = strlen(s);
-  char *line = realloc(s, n + 2); /* one line, newline-terminated, for curl and shells */
-  if (!line) return free(s), MHD_NO;
-  memcpy(line + n, "\n", 2);
-  struct MHD_Response *r = MHD_create_response_from_buffer(n + 1, line, MHD_RESPMEM_MUST_FREE);
-  if (!r) return free(line), MHD_NO;
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
-  if (close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+/* Where a request comes from (its Origin header): a page of another site may use the
+ * server only when --allow-origin lists it. */
+typedef enum { ORIGIN_NONE, ORIGIN_SAME, ORIGIN_ALLOWED, ORIGIN_REFUSED } origin_kind;
+
+/* o in the comma-separated list ("*": any). */
+static bool listed(const char *list, const char *o) {
+  size_t n = strlen(o);
+  for (const char *p = list; p && *p;) {
+    p += strspn(p, " ");
+    size_t len = strcspn(p, ", ");
+    if ((len == 1 && *p == '*') || (len == n && !strncasecmp(p, o, n))) return true;
+    p += len + strspn(p + len, " "), p += *p == ',';
+  }
+  return false;
+}
+
+/* The server's own origin is http:// and the Host the client asked for. */
+static origin_kind origin_of(const serve_http *h, struct MHD_Connection *c) {
+  const char *o = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+  const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+  if (!o) return ORIGIN_NONE;
+  if (host && !strncasecmp(o, "http://", 7) && !strcasecmp(o + 7, host)) return ORIGIN_SAME;
+  return listed(h->a->allow_origin, o) ? ORIGIN_ALLOWED : ORIGIN_REFUSED;
+}
+
+static serve_conn *conn_of(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return i ? i->socket_context : NULL;
+}
+
+/* The connection's request is complete, or answered: off the --receive-timeout clock. */
+static void answering(serve_http *h, struct MHD_Connection *c) {
+  serve_conn *k = conn_of(c);
+  if (k) serve_conn_set(h->conns, k, SERVE_CONN_ANSWERING);
+}
+
+/* Queue r (taken) with status, and the CORS headers: Vary: Origin for a request
+ * that has one, Access-Control-Allow-Origin for one of --allow-origin's. */
+static enum MHD_Result queue(serve_http *h, struct MHD_Connection *c, unsigned status, struct MHD_Response *r) {
+  const char *o = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+  if (o) MHD_add_response_header(r, "Vary", "Origin");
+  if (o && origin_of(h, c) == ORIGIN_ALLOWED) MHD_add_response_header(r, "Access-Control-Allow-Origin", o);
+  answering(h, c);
   enum MHD_Result ok = MHD_queue_response(c, status, r);
   MHD_destroy_response(r);
   return ok;
 }
 
-static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *msg) {
-  json_t *o = json_pack("{s:s}", "error", msg);
+/* The answer when the JSON one cannot be built (out of memory). */
+static enum MHD_Result reply_static(serve_http *h, struct MHD_Connection *c) {
+  static const char oom[] = "{\"error\":\"out of memory\"}\n";
+  struct MHD_Response *r = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom, MHD_RESPMEM_PERSISTENT);
+  if (!r) return MHD_NO;
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+  return queue(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, r);
+}
+
+/* Queue status with body s (malloc'ed JSON, taken over; NULL: out of memory). */
+static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned status, char *s, bool close) {
+  size_t n = s ? strlen(s) : 0;
+  char *line = s ? realloc(s, n + 2) : NULL; /* one line, newline-terminated, for curl and shells */
+  if (!line) return free(s), reply_static(h, c);
+  memcpy(line + n, "\n", 2);
+  struct MHD_Response *r = MHD_create_response_from_buffer(n + 1, line, MHD_RESPMEM_MUST_FREE);
+  if (!r) return free(line), reply_static(h, c);
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+  if (close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+  return queue(h, c, status, r);
+}
+
+/* {"error": msg}; msg is made valid UTF-8 (it may echo a client's bytes). */
+static enum MHD_Result reply_error(serve_http *h, struct MHD_Connection *c, unsigned status, const char *msg) {
+  char clean[256];
+  serve_utf8_copy(clean, sizeof clean, msg, strlen(msg));
+  json_t *o = json_pack("{s:s}", "error", clean);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
-  return reply(c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE);
+  return reply(h, c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE);
 }
 
 /* Every model has attention: "alignment" may be asked. */
@@ -67,6 +130,8 @@ static bool has_attention(const serve_http *h) {
 static void on_upgraded(void *cls, struct MHD_Connection *c, void *state, const char *extra, size_t extra_n,
                         MHD_socket fd, struct MHD_UpgradeResponseHandle *urh) {
   serve_http *h = cls;
+  serve_conn *k = conn_of(c);
+  if (k) serve_conn_set(h->conns, k, SERVE_CONN_UPGRADED);
   serve_ws_run(h->b, h->a, has_attention(h), &h->stopping, fd, extra, extra_n);
   MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
 }
@@ -75,14 +140,12 @@ static void on_upgraded(void *cls, struct MHD_Connection *c, void *state, const 
 static enum MHD_Result websocket(serve_http *h, struct MHD_Connection *c) {
   char accept[29];
   const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Key");
-  if (!serve_ws_accept(key, accept)) return reply_error(c, MHD_HTTP_BAD_REQUEST, "a websocket handshake without a valid Sec-WebSocket-Key");
+  if (!serve_ws_accept(key, accept)) return reply_error(h, c, MHD_HTTP_BAD_REQUEST, "a websocket handshake without a valid Sec-WebSocket-Key");
   struct MHD_Response *r = MHD_create_response_for_upgrade(on_upgraded, h);
-  if (!r) return MHD_NO;
+  if (!r) return reply_static(h, c);
   MHD_add_response_header(r, MHD_HTTP_HEADER_UPGRADE, "websocket");
   MHD_add_response_header(r, "Sec-WebSocket-Accept", accept);
-  enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_SWITCHING_PROTOCOLS, r);
-  MHD_destroy_response(r);
-  return ok;
+  return queue(h, c, MHD_HTTP_SWITCHING_PROTOCOLS, r);
 }
 
 static bool wants_websocket(struct MHD_Connection *c) {
@@ -102,27 +165,118 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
   if (u->too_big) {
     char msg[128];
     snprintf(msg, sizeof msg, "the request is over %ld bytes (--max-request-bytes)", h->a->max_request_bytes);
-    return reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
+    return reply_error(h, c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
   }
+  if (u->oom) return reply_static(h, c);
   serve_req r;
   int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
   r.gone = client_gone, r.gone_ctx = c;
   if (!status) serve_translate(h->b, &r), status = r.status;
-  enum MHD_Result ok = status ? reply_error(c, (unsigned)status, r.err) : reply(c, MHD_HTTP_OK, serve_req_answer(&r), false);
+  enum MHD_Result ok = status ? reply_error(h, c, (unsigned)status, r.err) : reply(h, c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);
   return ok;
 }
 
+/* A client on this machine that names the server by a loopback address, not a page
+ * of a site (no Origin; a site's name resolved to 127.0.0.1 is not one). */
+static bool local_client(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  const struct sockaddr_in *sa = i ? (const struct sockaddr_in *)(const void *)i->client_addr : NULL;
+  const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+  char name[64] = "";
+  struct in_addr ip;
+  if (host) snprintf(name, sizeof name, "%.*s", (int)strcspn(host, ":"), host);
+  bool loopback_host = !strcasecmp(name, "localhost") || (inet_pton(AF_INET, name, &ip) == 1 && ntohl(ip.s_addr) >> 24 == 127);
+  return sa && sa->sin_family == AF_INET && ntohl(sa->sin_addr.s_addr) >> 24 == 127 && loopback_host &&
+         !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+}
+
+/* The model's files (their paths) only to a local client: to others, status and queue. */
 static enum MHD_Result health(serve_http *h, struct MHD_Connection *c) {
   nmt_strbuf names = {0}; /* an ensemble's files, space-separated */
   for (int i = 0; i < h->a->models.n; i++)
     if ((i && nmt_strbuf_add(&names, " ", 1)) || nmt_strbuf_add(&names, h->a->models.v[i], strlen(h->a->models.v[i])))
-      return free(names.s), MHD_NO;
-  json_t *o = json_pack("{s:s, s:s%, s:i}", "status", "ok", "model", names.s, names.len, "queued", serve_batcher_queued(h->b));
+      return free(names.s), reply_static(h, c);
+  int queued = serve_batcher_queued(h->b);
+  json_t *o = local_client(c) ? json_pack("{s:s, s:s%, s:i}", "status", "ok", "model", names.s, names.len, "queued", queued)
+                              : json_pack("{s:s, s:i}", "status", "ok", "queued", queued);
   free(names.s);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
-  return reply(c, MHD_HTTP_OK, s, false);
+  return reply(h, c, MHD_HTTP_OK, s, false);
+}
+
+/* OPTIONS, a browser's CORS preflight: what a page of an allowed origin may send. */
+static enum MHD_Result preflight(serve_http *h, struct MHD_Connection *c) {
+  struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+  if (!r) return reply_static(h, c);
+  MHD_add_response_header(r, "Allow", "GET, POST, OPTIONS");
+  MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+  MHD_add_response_header(r, "Access-Control-Allow-Headers", "Content-Type");
+  MHD_add_response_header(r, "Access-Control-Max-Age", "600");
+  return queue(h, c, MHD_HTTP_NO_CONTENT, r);
+}
+
+static enum MHD_Result page(serve_http *h, struct MHD_Connection *c) {
+  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(serve_page), (void *)serve_page, MHD_RESPMEM_PERSISTENT);
+  if (!r) return reply_static(h, c);
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+  return queue(h, c, MHD_HTTP_OK, r);
+}
+
+/* The request is complete: its answer. */
+static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char *url, const char *method, const upload *u) {
+  bool get = !strcmp(method, MHD_HTTP_METHOD_GET), post = !strcmp(method, MHD_HTTP_METHOD_POST);
+  if (!strcmp(method, MHD_HTTP_METHOD_OPTIONS)) return preflight(h, c);
+  if (!strcmp(url, "/translate") && get && wants_websocket(c)) return websocket(h, c);
+  if (!strcmp(url, "/translate"))
+    return post ? translate(h, c, u) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/translate takes POST");
+  if (!strcmp(url, "/") && get) return page(h, c);
+  if (!strcmp(url, "/health"))
+    return get ? health(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
+  char path[68], msg[160];
+  serve_utf8_copy(path, sizeof path, url, strlen(url));
+  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /)", path);
+  return reply_error(h, c, MHD_HTTP_NOT_FOUND, msg);
+}
+
+/* Content-Length headers: the first, and whether another differs from it. */
+typedef struct {
+  const char *first;
+  bool differ;
+} lengths;
+
+static enum MHD_Result length_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  lengths *l = cls;
+  if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH)) return MHD_YES;
+  if (!l->first) l->first = value ? value : "";
+  else l->differ |= strcmp(l->first, value ? value : "") != 0;
+  return MHD_YES;
+}
+
+/* The headers are in: a request the server refuses before reading its body. */
+static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, void **state) {
+  upload *u = calloc(1, sizeof *u);
+  if (!u) return reply_static(h, c);
+  *state = u;
+  atomic_fetch_add(&h->in_flight, 1);
+  if (atomic_load(&h->stopping)) return reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is shutting down");
+  if (!conn_of(c)) return reply_static(h, c); /* its record could not be made: not watched */
+  lengths l = {0};
+  MHD_get_connection_values(c, MHD_HEADER_KIND, length_header, &l);
+  if (l.differ) return reply_error(h, c, MHD_HTTP_BAD_REQUEST, "Content-Length headers that differ");
+  if (origin_of(h, c) == ORIGIN_REFUSED) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "Origin %s may not use this server (it answers its own origin and --allow-origin's)",
+             MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"));
+    return reply_error(h, c, MHD_HTTP_FORBIDDEN, msg);
+  }
+  /* a declared length over the limit is refused before its body is read */
+  if (l.first && strtoull(l.first, NULL, 10) > (unsigned long long)h->a->max_request_bytes) {
+    u->too_big = true;
+    return translate(h, c, u);
+  }
+  return MHD_YES;
 }
 
 /* libmicrohttpd calls this once with the headers, then with each piece of the
@@ -131,51 +285,51 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   const char *version, const char *data, size_t *size, void **state) {
   serve_http *h = cls;
   upload *u = *state;
-  if (!u) {
-    if (!(u = calloc(1, sizeof *u))) return MHD_NO;
-    *state = u;
-    atomic_fetch_add(&h->in_flight, 1);
-    if (atomic_load(&h->stopping)) return reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is shutting down");
-    /* a declared length over the limit is refused before its body is read */
-    const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    if (len && strtoull(len, NULL, 10) > (unsigned long long)h->a->max_request_bytes) {
-      u->too_big = true;
-      return translate(h, c, u);
-    }
-    return MHD_YES;
-  }
+  if (!u) return begin(h, c, state);
   if (*size) {
-    if (u->too_big || u->body.len + *size > (size_t)h->a->max_request_bytes) u->too_big = true;
-    else if (nmt_strbuf_add(&u->body, data, *size)) return MHD_NO;
+    if (u->too_big || u->oom) {}
+    else if (u->body.len + *size > (size_t)h->a->max_request_bytes) u->too_big = true;
+    else if (nmt_strbuf_add(&u->body, data, *size)) u->oom = true;
     *size = 0;
     return MHD_YES;
   }
-  bool get = !strcmp(method, MHD_HTTP_METHOD_GET), post = !strcmp(method, MHD_HTTP_METHOD_POST);
-  if (!strcmp(url, "/translate") && get && wants_websocket(c)) return websocket(h, c);
-  if (!strcmp(url, "/translate"))
-    return post ? translate(h, c, u) : reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "/translate takes POST");
-  if (!strcmp(url, "/") && get) {
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(serve_page), (void *)serve_page, MHD_RESPMEM_PERSISTENT);
-    if (!r) return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
-    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
-    return ok;
-  }
-  if (!strcmp(url, "/health"))
-    return get ? health(h, c) : reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
-  char msg[160];
-  snprintf(msg, sizeof msg, "no such path: %.64s (POST /translate, GET /health, GET /)", url);
-  return reply_error(c, MHD_HTTP_NOT_FOUND, msg);
+  answering(h, c); /* the request is in: translating it is not receiving it */
+  return route(h, c, url, method, u);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode why) {
   serve_http *h = cls;
   upload *u = *state;
+  serve_conn *k = conn_of(c);
+  if (k) serve_conn_set(h->conns, k, SERVE_CONN_RECEIVING); /* the next request's clock */
   if (!u) return;
   free(u->body.s), free(u);
   *state = NULL;
   atomic_fetch_sub(&h->in_flight, 1);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context, enum MHD_ConnectionNotificationCode code) {
+  serve_http *h = cls;
+  const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) *socket_context = i ? serve_conn_open(h->conns, i->connect_fd) : NULL;
+  else if (*socket_context) serve_conn_close(h->conns, *socket_context), *socket_context = NULL;
+}
+
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The path's (and arguments') %XX escapes, as libmicrohttpd's own unescaping, but %00
+ * stays as written: a NUL would cut the path ("/translate%00x" would be /translate). */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s) {
+  char *o = s;
+  for (const char *p = s; *p; p++) {
+    int hi = *p == '%' ? hex_digit(p[1]) : -1, lo = hi >= 0 ? hex_digit(p[2]) : -1;
+    if (lo >= 0 && (hi | lo)) *o++ = (char)(hi << 4 | lo), p += 2;
+    else *o++ = *p;
+  }
+  *o = '\0';
+  return (size_t)(o - s);
 }
 
 /* The listening socket on host:port (port 0: a free one, told in *port). */
@@ -199,23 +353,50 @@ int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, c
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
   *h = (serve_http){.b = b, .e = e, .a = a};
-  int st = listen_on(a->host, a->port, &h->fd, port);
-  if (!st) {
+  int st = serve_conns_start(&h->conns, a->receive_timeout);
+  if (st) return free(h), *hp = NULL, st;
+  if (!(st = listen_on(a->host, a->port, &h->fd, port))) {
     h->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_UPGRADE, 0, NULL, NULL,
                             on_request, h, MHD_OPTION_LISTEN_SOCKET, h->fd, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-                            MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_END);
+                            MHD_OPTION_NOTIFY_CONNECTION, on_connection, h, MHD_OPTION_UNESCAPE_CALLBACK, unescape, h,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)a->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, 60u,
+                            MHD_OPTION_END);
     if (!h->d) st = nmt_fail(NMT_EIO, "cannot start the HTTP server"), close(h->fd);
   }
-  if (st) free(h), h = NULL;
+  if (st) serve_conns_stop(h->conns), free(h), h = NULL;
   *hp = h;
   return st;
 }
 
-void serve_http_stop(serve_http *h) {
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The requests still in flight at the end of the drain: those translating are ended
+ * (serve_batcher_cancel_all), those still arriving answered and shut (conns.c); again
+ * until none is left, for a second at most, as a request may reach the batcher after
+ * a cancel (what remains then ends with the connections, in MHD_stop_daemon). */
+static void cut_in_flight(serve_http *h) {
+  static const char why[] = "the server is shutting down";
+  for (int i = 0; i < 100 && atomic_load(&h->in_flight) > 0; i++) {
+    serve_batcher_cancel_all(h->b, MHD_HTTP_SERVICE_UNAVAILABLE, why);
+    serve_conns_cut(h->conns, MHD_HTTP_SERVICE_UNAVAILABLE, why);
+    nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+  }
+}
+
+bool serve_http_stop(serve_http *h) {
   atomic_store(&h->stopping, true);
   int fd = MHD_quiesce_daemon(h->d); /* no new connections */
   if (fd >= 0) close(fd);
-  while (atomic_load(&h->in_flight) > 0) nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+  for (double until = now_s() + h->a->drain_timeout; atomic_load(&h->in_flight) > 0 && now_s() < until;)
+    nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+  bool cut = atomic_load(&h->in_flight) > 0;
+  if (cut) cut_in_flight(h);
   MHD_stop_daemon(h->d);
+  serve_conns_stop(h->conns);
   free(h);
+  return cut;
 }

@@ -17,12 +17,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The exit status of a SIGTERM whose drain --drain-timeout cut short. */
+enum { SERVE_EXIT_DRAIN_CUT = 4 };
+
 static int parse_args(serve_args *a, int argc, char **argv) {
   *a = (serve_args){.host = "127.0.0.1", .port = 8080, .mini_batch = 64, .max_batch_words = 4096,
                     .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000,
                     .max_alignment_cells = 200000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
                     .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32",
-                    .ws_idle_timeout = 300, .ws_message_timeout = 60};
+                    .ws_idle_timeout = 300, .ws_message_timeout = 60, .max_request_sentences = 20000,
+                    .max_connections = 64, .receive_timeout = 30, .drain_timeout = 30};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
        .once = true},
@@ -35,6 +39,18 @@ static int parse_args(serve_args *a, int argc, char **argv) {
        "words of queued sentences taken into one round, a mini-batch (4096)", .min = 1, .max = 10000000},
       {"max-request-bytes", 0, NMT_OPT_INT, &a->max_request_bytes, "N", "larger request bodies get 413 (1048576)",
        .min = 16, .max = 1 << 30},
+      {"max-request-sentences", 0, NMT_OPT_INT, &a->max_request_sentences, "N",
+       "a request (websocket message) of more sentences gets 413 (20000)", .min = 1, .max = 10000000},
+      {"max-connections", 0, NMT_OPT_INT, &a->max_connections, "N",
+       "connections served at once; more wait to be accepted (64)", .min = 1, .max = 100000},
+      {"receive-timeout", 0, NMT_OPT_DOUBLE, &a->receive_timeout, "S",
+       "408 for a request not received in full within S seconds (30)", .min = 0,
+       .max = 86400, .open_min = true},
+      {"drain-timeout", 0, NMT_OPT_DOUBLE, &a->drain_timeout, "S",
+       "SIGTERM's wait for the requests in flight; then 503, exit 4 (30)", .min = 0,
+       .max = 86400},
+      {"allow-origin", 0, NMT_OPT_STR, &a->allow_origin, "LIST",
+       "origins whose pages may use it (CORS), comma-separated, or * (its own)"},
       {"ws-idle-timeout", 0, NMT_OPT_DOUBLE, &a->ws_idle_timeout, "S",
        "a websocket with no message for S seconds is closed, 1001 (300)", .min = 0, .max = 86400, .open_min = true},
       {"ws-message-timeout", 0, NMT_OPT_DOUBLE, &a->ws_message_timeout, "S",
@@ -66,8 +82,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
                        "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
                        "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
                        "websocket protocol (a message of lines in, their translations out).\n"
-                       "A bad request gets a 4xx and {\"error\": \"...\"}. SIGTERM finishes the requests in flight\n"
-                       "and exits 0. Exit 1 usage, 2 bad model, 3 I/O.",
+                       "A bad request gets a 4xx and {\"error\": \"...\"} (docs/serve.md lists every limit). SIGTERM\n"
+                       "finishes the requests in flight and exits 0; those still in flight after --drain-timeout\n"
+                       "get 503, and the exit status is 4. Exit 1 usage, 2 bad model, 3 I/O.",
                        PROG " -m fr-en.bin --port 8080 &\n"
                        "  curl -s localhost:8080/translate -d '{\"text\": \"Bonjour le monde !\"}'\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4   (an ensemble, as nmt-decode's)",
@@ -131,9 +148,10 @@ int main(int argc, char **argv) {
   fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
   wait_for_stop();
   fprintf(stderr, "%s: stopping: finishing the requests in flight\n", PROG);
-  serve_http_stop(h);
+  bool cut = serve_http_stop(h);
+  if (cut) nmt_warn(PROG, "requests still in flight after --drain-timeout %g s were answered 503", a.drain_timeout);
   serve_batcher_stop(b);
   nmt_ensemble_free(&e);
   free(a.models.v), free(a.weights.v);
-  return 0;
+  return cut ? SERVE_EXIT_DRAIN_CUT : 0;
 }

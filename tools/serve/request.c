@@ -1,17 +1,37 @@
 /* A translation request's JSON in and out: {"text": "s" | ["s", ...], "beam_size": K,
  * "n_best": bool, "alignment": bool | "hard" | "soft" | "svg"} -> {"translation":
  * ..., "n_best": ..., "alignment": ...}, each answer field in the shape "text" had. */
+#include "base/utf8.h"
 #include "serve_tool.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+size_t serve_utf8_copy(char *dst, size_t cap, const char *s, size_t n) {
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t cp;
+    int k = nmt_utf8_decode(s + i, n - i, &cp);
+    const char *from = k ? s + i : "\xEF\xBF\xBD"; /* U+FFFD for a byte that starts no character */
+    size_t len = k ? (size_t)k : 3;
+    if (o + len >= cap) break;
+    memcpy(dst + o, from, len);
+    o += len, i += k ? (size_t)k : 1;
+  }
+  if (cap) dst[o] = '\0';
+  return o;
+}
+
+/* The request's error: its message, cut to r->err on a character's boundary, and
+ * its input's bytes (a key, a path) made valid UTF-8, so that its JSON can be built. */
 static int bad(serve_req *r, int status, const char *fmt, ...) {
+  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(r->err, sizeof r->err, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  serve_utf8_copy(r->err, sizeof r->err, msg, strlen(msg));
   return r->status = status;
 }
 
@@ -48,10 +68,41 @@ static int alignment_kind(const json_t *v) {
   return -1;
 }
 
+/* Commas outside strings. A request of N sentences has N - 1 and at most 3 more (between
+ * its 4 fields): with more than --max-request-sentences + 3 it is refused before jansson
+ * builds a value of ~90 bytes for each 3-byte "" of the body. */
+static size_t commas(const char *s, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == ',') k++;
+    else if (s[i] == '"')
+      for (i++; i < n && s[i] != '"'; i++) i += s[i] == '\\';
+  }
+  return k;
+}
+
+static int too_many(serve_req *r, const serve_args *a) {
+  return bad(r, 413, "more than %ld sentences in one request (--max-request-sentences)", a->max_request_sentences);
+}
+
+/* r->out, and r->nbest and r->align where asked: a sentence's answers, "" (one
+ * string shared by all) or [] until the batcher sets them. */
+static int answer_arrays(serve_req *r) {
+  json_t *empty = json_string("");
+  r->out = json_array(), r->nbest = json_array(), r->align = json_array();
+  bool ok = empty && r->out && r->nbest && r->align;
+  for (int i = 0; ok && i < r->n; i++)
+    ok = !json_array_append(r->out, empty) && (!r->n_best || !json_array_append_new(r->nbest, json_array())) &&
+         (!r->alignment || !json_array_append(r->align, empty));
+  json_decref(empty);
+  return ok ? 0 : bad(r, 500, "out of memory");
+}
+
 int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention) {
   *r = (serve_req){.beam = (int)a->beam};
+  if (commas(body, len) > (size_t)a->max_request_sentences + 3) return too_many(r, a);
   json_error_t e;
-  if (!(r->json = json_loadb(body, len, 0, &e)))
+  if (!(r->json = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e)))
     return bad(r, 400, "bad JSON at line %d, column %d: %s", e.line, e.column, e.text);
   if (!json_is_object(r->json)) return bad(r, 400, "expected a JSON object such as {\"text\": \"a sentence\"}");
   const char *key;
@@ -76,20 +127,17 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
   json_t *text = json_object_get(r->json, "text");
   if (!text) return bad(r, 400, "\"text\" is missing: expected {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}");
   r->list = json_is_array(text);
+  if (r->list && json_array_size(text) > (size_t)a->max_request_sentences) return too_many(r, a);
   r->n = r->list ? (int)json_array_size(text) : 1;
   r->src = calloc((size_t)r->n + 1, sizeof *r->src);
   r->words = calloc((size_t)r->n + 1, sizeof *r->words);
-  r->out = json_array(), r->nbest = json_array(), r->align = json_array();
-  if (!r->src || !r->words || !r->out || !r->nbest || !r->align) return bad(r, 500, "out of memory");
+  if (!r->src || !r->words) return bad(r, 500, "out of memory");
   for (int i = 0; i < r->n; i++) {
     int st = take_sentence(r, i, r->list ? json_array_get(text, (size_t)i) : text, a);
-    if (!st && (json_array_append_new(r->out, json_string("")) || json_array_append_new(r->nbest, json_array()) ||
-                json_array_append_new(r->align, json_string(""))))
-      st = bad(r, 500, "out of memory");
     if (st) return st;
   }
   r->left = r->n;
-  return 0;
+  return answer_arrays(r);
 }
 
 /* a, or its only element when the request's text was one string. */

@@ -22,6 +22,9 @@ typedef struct {
   double ws_idle_timeout, ws_message_timeout; /* seconds: a websocket without a message; one message's receipt */
   double normalize, max_length_factor;
   bool bpe_input, no_postprocess;
+  long max_request_sentences, max_connections; /* the HTTP side's limits (docs/serve.md) */
+  double receive_timeout, drain_timeout;       /* seconds */
+  const char *allow_origin;                    /* --allow-origin's list, or NULL: same-origin only */
 } serve_args;
 
 /* A request's "alignment": none, false; hard, true or "hard" ("s-t ..."); soft
@@ -68,6 +71,9 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
 /* The answer: {"translation": ...} in the shape of the request. */
 char *serve_req_answer(const serve_req *r);
 void serve_req_free(serve_req *r);
+/* s[0..n) into dst (cap bytes, NUL-terminated) as valid UTF-8: each byte that starts no
+ * character becomes U+FFFD, and the copy ends on a character's boundary. Its length. */
+size_t serve_utf8_copy(char *dst, size_t cap, const char *s, size_t n);
 
 typedef struct serve_batcher serve_batcher;
 
@@ -99,7 +105,8 @@ extern const char serve_page[];
 /* The HTTP side: listen on a->host:a->port, answer until serve_http_stop. */
 typedef struct serve_http serve_http;
 int serve_http_start(serve_http **h, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, int *port);
-/* Stop accepting, wait for the requests in flight, close. */
-void serve_http_stop(serve_http *h);
+/* Stop accepting, wait up to --drain-timeout for the requests in flight, answer
+ * those still there 503, close. True when it had to. */
+bool serve_http_stop(serve_http *h);
 
 #endif

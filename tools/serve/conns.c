@@ -1,0 +1,151 @@
+/* nmt-serve's open connections and the watchdog of --receive-timeout (conns.h).
+ * libmicrohttpd tells each connection's start and end (MHD_OPTION_NOTIFY_CONNECTION)
+ * but has no deadline of its own, nor a way to end a connection from outside its
+ * thread; shutting the socket does: its read returns 0 and libmicrohttpd closes it.
+ * The answer is written first, on the socket, as a request still arriving has had
+ * nothing written yet. A connection's record leaves the list (under the lock) before
+ * libmicrohttpd closes its socket, so the descriptor cut is never another's. */
+#include "conns.h"
+#include "base/err.h"
+#include <errno.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+struct serve_conn {
+  serve_conn *prev, *next;
+  int fd;
+  double since; /* when its current request's clock started (CLOCK_MONOTONIC, s) */
+  serve_conn_state state;
+};
+
+struct serve_conns {
+  pthread_mutex_t mu;
+  pthread_cond_t wake;
+  pthread_t watchdog;
+  serve_conn *head;
+  double limit; /* --receive-timeout */
+  bool stop;
+};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* An HTTP answer, status and {"error": why}, closing the connection (malloc'ed; NULL:
+ * out of memory, then the connection is only shut). */
+static char *raw_answer(unsigned status, const char *why, size_t *len) {
+  json_t *o = json_pack("{s:s}", "error", why);
+  char *body = o ? json_dumps(o, JSON_COMPACT) : NULL, *s = NULL;
+  json_decref(o);
+  const char *reason = MHD_get_reason_phrase_for(status);
+  if (body && asprintf(&s, "HTTP/1.1 %u %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %zu\r\n"
+                           "Connection: close\r\n\r\n%s\n", status, reason, strlen(body) + 1, body) < 0)
+    s = NULL;
+  free(body);
+  *len = s ? strlen(s) : 0;
+  return s;
+}
+
+/* Answer k and shut its socket (lock held). */
+static void cut(serve_conn *k, const char *answer, size_t len) {
+  if (answer) (void)!send(k->fd, answer, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+  shutdown(k->fd, SHUT_RDWR);
+  k->state = SERVE_CONN_ANSWERING;
+}
+
+/* Every tenth of a second, cut the requests still arriving past the limit. */
+static void *watchdog(void *arg) {
+  serve_conns *cs = arg;
+  char why[128];
+  snprintf(why, sizeof why, "the request was not received within %g s (--receive-timeout)", cs->limit);
+  size_t len;
+  char *answer = raw_answer(MHD_HTTP_REQUEST_TIMEOUT, why, &len);
+  pthread_mutex_lock(&cs->mu);
+  while (!cs->stop) {
+    double now = now_s();
+    for (serve_conn *k = cs->head; k; k = k->next)
+      if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, answer, len);
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += 100 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&cs->wake, &cs->mu, &until);
+  }
+  pthread_mutex_unlock(&cs->mu);
+  free(answer);
+  return NULL;
+}
+
+int serve_conns_start(serve_conns **csp, double receive_timeout) {
+  serve_conns *cs = calloc(1, sizeof *cs);
+  if (!cs) return nmt_fail(NMT_EIO, "out of memory");
+  cs->limit = receive_timeout;
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_mutex_init(&cs->mu, NULL), pthread_cond_init(&cs->wake, &ca);
+  pthread_condattr_destroy(&ca);
+  int e = pthread_create(&cs->watchdog, NULL, watchdog, cs);
+  if (e) {
+    pthread_mutex_destroy(&cs->mu), pthread_cond_destroy(&cs->wake), free(cs);
+    errno = e;
+    return nmt_fail_errno(NMT_EIO, "cannot start the connections' watchdog");
+  }
+  *csp = cs;
+  return NMT_OK;
+}
+
+serve_conn *serve_conn_open(serve_conns *cs, int fd) {
+  serve_conn *k = calloc(1, sizeof *k);
+  if (!k) return NULL;
+  *k = (serve_conn){.fd = fd, .since = now_s(), .state = SERVE_CONN_RECEIVING};
+  pthread_mutex_lock(&cs->mu);
+  if ((k->next = cs->head)) k->next->prev = k;
+  cs->head = k;
+  pthread_mutex_unlock(&cs->mu);
+  return k;
+}
+
+void serve_conn_close(serve_conns *cs, serve_conn *k) {
+  pthread_mutex_lock(&cs->mu);
+  if (k->prev) k->prev->next = k->next;
+  else cs->head = k->next;
+  if (k->next) k->next->prev = k->prev;
+  pthread_mutex_unlock(&cs->mu);
+  free(k);
+}
+
+void serve_conn_set(serve_conns *cs, serve_conn *k, serve_conn_state s) {
+  pthread_mutex_lock(&cs->mu);
+  if (k->state != SERVE_CONN_UPGRADED) k->state = s, k->since = now_s();
+  pthread_mutex_unlock(&cs->mu);
+}
+
+void serve_conns_cut(serve_conns *cs, unsigned status, const char *why) {
+  size_t len;
+  char *answer = raw_answer(status, why, &len);
+  pthread_mutex_lock(&cs->mu);
+  for (serve_conn *k = cs->head; k; k = k->next)
+    if (k->state == SERVE_CONN_RECEIVING) cut(k, answer, len);
+  pthread_mutex_unlock(&cs->mu);
+  free(answer);
+}
+
+void serve_conns_stop(serve_conns *cs) {
+  pthread_mutex_lock(&cs->mu);
+  cs->stop = true;
+  pthread_cond_signal(&cs->wake);
+  pthread_mutex_unlock(&cs->mu);
+  pthread_join(cs->watchdog, NULL);
+  while (cs->head) serve_conn_close(cs, cs->head);
+  pthread_mutex_destroy(&cs->mu), pthread_cond_destroy(&cs->wake);
+  free(cs);
+}

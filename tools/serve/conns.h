@@ -1,0 +1,33 @@
+/* nmt-serve's open connections and the watchdog that bounds the time to receive a
+ * request (--receive-timeout). libmicrohttpd's own timeout is an idle one, which each
+ * byte restarts: a client trickling its headers or its body would hold its thread
+ * forever. A request's clock starts when its connection opens, or when the previous
+ * answer on it was sent; the watchdog answers a request still arriving past the limit
+ * itself and shuts its socket, which ends libmicrohttpd's read (conns.c). */
+#ifndef NMT_SERVE_CONNS_H
+#define NMT_SERVE_CONNS_H
+#include <stdbool.h>
+
+typedef struct serve_conns serve_conns;
+typedef struct serve_conn serve_conn;
+
+typedef enum {
+  SERVE_CONN_RECEIVING, /* a request arrives (or the next is awaited): on the clock */
+  SERVE_CONN_ANSWERING, /* its request is complete or answered */
+  SERVE_CONN_UPGRADED,  /* a websocket now, for good */
+} serve_conn_state;
+
+/* The list and its watchdog thread. NMT_OK or an error (message set). */
+int serve_conns_start(serve_conns **cs, double receive_timeout);
+/* A connection opened on socket fd (receiving); NULL when out of memory. */
+serve_conn *serve_conn_open(serve_conns *cs, int fd);
+/* Before its socket is closed. */
+void serve_conn_close(serve_conns *cs, serve_conn *k);
+/* Receiving restarts its clock; an upgraded connection stays so. */
+void serve_conn_set(serve_conns *cs, serve_conn *k, serve_conn_state s);
+/* Answer every connection still receiving with status and message why, and shut it. */
+void serve_conns_cut(serve_conns *cs, unsigned status, const char *why);
+/* Stop the watchdog, free the list (its connections closed first). */
+void serve_conns_stop(serve_conns *cs);
+
+#endif

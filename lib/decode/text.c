@@ -50,6 +50,10 @@ struct nmt_text {
   nmt_strbuf bpe_out, words, toks;
 };
 
+void nmt_text_set_cache(nmt_text *t, size_t bytes) {
+  if (t->bpe) nmt_bpe_set_cache(t->bpe, bytes);
+}
+
 int nmt_text_new(nmt_text **tp, const nmt_model *m, const char *path, bool raw, bool postprocess) {
   const nmt_tok_settings *s = &m->tok;
   bool has_tok = s->src_lang[0], spm = m->seg[0];

@@ -27,6 +27,9 @@ typedef struct nmt_text nmt_text;
  * BPE and detokenizes when the model has settings, or decodes pieces. */
 int nmt_text_new(nmt_text **t, const nmt_model *m, const char *path, bool raw, bool postprocess);
 void nmt_text_free(nmt_text *t);
+/* The byte budget of the BPE word cache behind raw sources (nmt_bpe_set_cache; none
+ * without BPE). */
+void nmt_text_set_cache(nmt_text *t, size_t bytes);
 /* The token text of one source line (valid UTF-8, no '\n'): the line itself,
  * or its processed form with raw; *out stays valid until the next call. */
 int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n);

@@ -535,6 +535,7 @@ int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_a
   for (int i = 0; !st && i < b->lanes; i++) {
     lane *l = &b->l[i];
     st = nmt_text_new(&l->text, b->first, a->models.v[0], !a->bpe_input, !a->no_postprocess);
+    if (!st) nmt_text_set_cache(l->text, (size_t)a->bpe_cache_bytes / (size_t)b->lanes); /* one budget for all lanes */
     l->e = b->e;
     if (!st) st = lane_alloc(l, (size_t)a->mini_batch);
   }

@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "decode/stream.h"
 #include "nn/backend.h"
+#include "text/bpe.h"
 #include "serve_tool.h"
 #include "tool.h"
 #include <arpa/inet.h>
@@ -25,7 +26,7 @@ static int parse_args(serve_args *a, int argc, char **argv) {
                     .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000,
                     .max_alignment_cells = 200000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
                     .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32",
-                    .ws_idle_timeout = 300, .ws_message_timeout = 60, .max_request_sentences = 20000,
+                    .bpe_cache_bytes = NMT_BPE_CACHE_BYTES, .ws_idle_timeout = 300, .ws_message_timeout = 60, .max_request_sentences = 20000,
                     .max_connections = 64, .receive_timeout = 30, .drain_timeout = 30};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
@@ -60,6 +61,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
        .max = 100000},
       {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer sources: translate the first N subwords, warn (1000)",
        .min = 1, .max = 100000},
+      {"bpe-cache-bytes", 0, NMT_OPT_INT, &a->bpe_cache_bytes, "N",
+       "plain-text requests: bytes of BPE'd words kept for reuse, all threads together (64 MiB; 0: none)", .min = 0,
+       .max = 1L << 40},
       {"max-alignment-cells", 0, NMT_OPT_INT, &a->max_alignment_cells, "N",
        "an \"alignment\" whose grid, (subwords + 1) x the longest translation, could pass N gets 413 before decoding "
        "(200000)", .min = 1, .max = 1e9},

@@ -16,7 +16,7 @@
 typedef struct {
   nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
   const char *host, *gemm_type;
-  long port, threads, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
+  long port, threads, bpe_cache_bytes, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
   long max_alignment_cells, max_answer_bytes, max_queued; /* answer budgets, the queue's bound (batcher.c) */
   long beam, max_beam;
   double ws_idle_timeout, ws_message_timeout; /* seconds: a websocket without a message; one message's receipt */

@@ -15,6 +15,7 @@
  * at batch-1 speed. A request that ends early (its client gone, its deadline,
  * an answer budget, serve_batcher_cancel_all) leaves the queue at once, and
  * its sentences in a lane's round are dropped when the round ends. */
+#include "base/clock.h"
 #include "base/err.h"
 #include "base/pool.h"
 #include "base/strbuf.h"
@@ -92,12 +93,6 @@ int serve_batcher_queued(serve_batcher *b) {
   int n = b->qn;
   pthread_mutex_unlock(&b->mu);
   return n;
-}
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* The bytes of s[0..n) in a JSON string as jansson writes it, quotes left
@@ -184,10 +179,10 @@ static void wait_answered(serve_batcher *b, serve_req *r) {
     bool watch = !r->status && (r->gone || r->deadline > 0);
     if (watch && r->gone && r->gone(r->gone_ctx)) {
       end_request(b, r, 499, "the client has gone");
-    } else if (watch && r->deadline > 0 && now_s() >= r->deadline) {
+    } else if (watch && r->deadline > 0 && nmt_seconds() >= r->deadline) {
       end_request(b, r, 504, "the request took longer than its time limit");
     } else if (watch) {
-      double t = now_s() + POLL_S;
+      double t = nmt_seconds() + POLL_S;
       long long ns = (long long)((r->deadline > 0 && r->deadline < t ? r->deadline : t) * 1e9);
       pthread_cond_timedwait(&r->done, &b->mu, &(struct timespec){(time_t)(ns / 1000000000), (long)(ns % 1000000000)});
     } else {
@@ -485,14 +480,14 @@ static void lane_main(void *ctx, int part, int parts) {
     openblas_set_num_threads(wide ? b->lanes : 1);
     pthread_mutex_unlock(&b->mu);
     nn_parallel_nested(!wide);
-    double t0 = now_s();
+    double t0 = nmt_seconds();
     int st = encode_round(b, l);
     pthread_mutex_lock(&b->mu);
     if (!st) prune_round(b, l);
     pthread_mutex_unlock(&b->mu);
     if (!st) st = decode_round(b, l);
     if (st) nmt_warn(PROG, "%s", nmt_errmsg());
-    l->round_s = now_s() - t0;
+    l->round_s = nmt_seconds() - t0;
     pthread_mutex_lock(&b->mu);
     answer_round(b, l, st, &text);
     b->busy--;

@@ -5,6 +5,7 @@
  * The answer is written first, on the socket, as a request still arriving has had
  * nothing written yet. A connection's record leaves the list (under the lock) before
  * libmicrohttpd closes its socket, so the descriptor cut is never another's. */
+#include "base/clock.h"
 #include "conns.h"
 #include "base/err.h"
 #include <errno.h>
@@ -32,12 +33,6 @@ struct serve_conns {
   double limit; /* --receive-timeout */
   bool stop;
 };
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* An HTTP answer, status and {"error": why}, closing the connection (malloc'ed; NULL:
  * out of memory, then the connection is only shut). */
@@ -70,7 +65,7 @@ static void *watchdog(void *arg) {
   char *answer = raw_answer(MHD_HTTP_REQUEST_TIMEOUT, why, &len);
   pthread_mutex_lock(&cs->mu);
   while (!cs->stop) {
-    double now = now_s();
+    double now = nmt_seconds();
     for (serve_conn *k = cs->head; k; k = k->next)
       if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, answer, len);
     struct timespec until;
@@ -106,7 +101,7 @@ int serve_conns_start(serve_conns **csp, double receive_timeout) {
 serve_conn *serve_conn_open(serve_conns *cs, int fd) {
   serve_conn *k = calloc(1, sizeof *k);
   if (!k) return NULL;
-  *k = (serve_conn){.fd = fd, .since = now_s(), .state = SERVE_CONN_RECEIVING};
+  *k = (serve_conn){.fd = fd, .since = nmt_seconds(), .state = SERVE_CONN_RECEIVING};
   pthread_mutex_lock(&cs->mu);
   if ((k->next = cs->head)) k->next->prev = k;
   cs->head = k;
@@ -125,7 +120,7 @@ void serve_conn_close(serve_conns *cs, serve_conn *k) {
 
 void serve_conn_set(serve_conns *cs, serve_conn *k, serve_conn_state s) {
   pthread_mutex_lock(&cs->mu);
-  if (k->state != SERVE_CONN_UPGRADED) k->state = s, k->since = now_s();
+  if (k->state != SERVE_CONN_UPGRADED) k->state = s, k->since = nmt_seconds();
   pthread_mutex_unlock(&cs->mu);
 }
 

@@ -5,6 +5,7 @@
  * /translate with Upgrade: websocket is Marian's protocol (websocket.c).
  * A request with an Origin header is served only from the server's own origin
  * or one of --allow-origin (CORS); conns.c bounds the time to receive one. */
+#include "base/clock.h"
 #include "base/err.h"
 #include "base/strbuf.h"
 #include "conns.h"
@@ -368,12 +369,6 @@ int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, c
   return st;
 }
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The requests still in flight at the end of the drain: those translating are ended
  * (serve_batcher_cancel_all), those still arriving answered and shut (conns.c); again
  * until none is left, for a second at most, as a request may reach the batcher after
@@ -391,7 +386,7 @@ bool serve_http_stop(serve_http *h) {
   atomic_store(&h->stopping, true);
   int fd = MHD_quiesce_daemon(h->d); /* no new connections */
   if (fd >= 0) close(fd);
-  for (double until = now_s() + h->a->drain_timeout; atomic_load(&h->in_flight) > 0 && now_s() < until;)
+  for (double until = nmt_seconds() + h->a->drain_timeout; atomic_load(&h->in_flight) > 0 && nmt_seconds() < until;)
     nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
   bool cut = atomic_load(&h->in_flight) > 0;
   if (cut) cut_in_flight(h);

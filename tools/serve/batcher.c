@@ -78,6 +78,8 @@ struct serve_batcher {
   int decoding; /* sentences in the lanes' rounds */
   int busy;     /* lanes decoding */
   bool stop;
+  int closed; /* serve_batcher_cancel_all's status: later requests end with it at once */
+  char closed_why[128];
   nmt_pool threads;
   int lanes;
   lane l[NMT_MAX_DECODE_THREADS];
@@ -208,7 +210,9 @@ void serve_translate(serve_batcher *b, serve_req *r) {
   pthread_cond_init(&r->done, &ca);
   pthread_condattr_destroy(&ca);
   pthread_mutex_lock(&b->mu);
-  if (b->qn + r->n > a->max_queued) {
+  if (b->closed) {
+    r->status = b->closed, snprintf(r->err, sizeof r->err, "%s", b->closed_why);
+  } else if (b->qn + r->n > a->max_queued) {
     r->status = 503, snprintf(r->err, sizeof r->err, "%d sentences would pass the server's queue of %ld (--max-queued-sentences): "
                               "try again later", r->n, a->max_queued);
   } else if (!add_request(b, r)) {
@@ -226,6 +230,7 @@ void serve_translate(serve_batcher *b, serve_req *r) {
 
 void serve_batcher_cancel_all(serve_batcher *b, int status, const char *why) {
   pthread_mutex_lock(&b->mu);
+  b->closed = status, snprintf(b->closed_why, sizeof b->closed_why, "%s", why);
   for (int i = 0; i < b->nreqs; i++) end_request(b, b->reqs[i], status, "%s", why);
   pthread_mutex_unlock(&b->mu);
 }

@@ -30,7 +30,7 @@ struct serve_conns {
   pthread_cond_t wake;
   pthread_t watchdog;
   serve_conn *head;
-  double limit; /* --receive-timeout */
+  double limit, send_limit; /* --receive-timeout, --send-timeout */
   bool stop;
 };
 
@@ -68,6 +68,7 @@ static void *watchdog(void *arg) {
     double now = nmt_seconds();
     for (serve_conn *k = cs->head; k; k = k->next)
       if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, answer, len);
+      else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, NULL, 0); /* mid-answer */
     struct timespec until;
     clock_gettime(CLOCK_MONOTONIC, &until);
     until.tv_nsec += 100 * 1000 * 1000;
@@ -79,10 +80,10 @@ static void *watchdog(void *arg) {
   return NULL;
 }
 
-int serve_conns_start(serve_conns **csp, double receive_timeout) {
+int serve_conns_start(serve_conns **csp, double receive_timeout, double send_timeout) {
   serve_conns *cs = calloc(1, sizeof *cs);
   if (!cs) return nmt_fail(NMT_EIO, "out of memory");
-  cs->limit = receive_timeout;
+  cs->limit = receive_timeout, cs->send_limit = send_timeout;
   pthread_condattr_t ca;
   pthread_condattr_init(&ca);
   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

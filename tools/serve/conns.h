@@ -3,7 +3,10 @@
  * byte restarts: a client trickling its headers or its body would hold its thread
  * forever. A request's clock starts when its connection opens, or when the previous
  * answer on it was sent; the watchdog answers a request still arriving past the limit
- * itself and shuts its socket, which ends libmicrohttpd's read (conns.c). */
+ * itself and shuts its socket, which ends libmicrohttpd's read (conns.c). An answer
+ * must likewise be taken whole within --send-timeout of being queued: the idle timeout
+ * restarts with every byte sent too, so a client reading a byte a minute held its
+ * thread and its --max-connections slot. */
 #ifndef NMT_SERVE_CONNS_H
 #define NMT_SERVE_CONNS_H
 #include <stdbool.h>
@@ -13,12 +16,13 @@ typedef struct serve_conn serve_conn;
 
 typedef enum {
   SERVE_CONN_RECEIVING, /* a request arrives (or the next is awaited): on the clock */
-  SERVE_CONN_ANSWERING, /* its request is complete or answered */
+  SERVE_CONN_ANSWERING, /* its request is complete: being translated */
+  SERVE_CONN_SENDING,   /* its answer is queued: on the --send-timeout clock */
   SERVE_CONN_UPGRADED,  /* a websocket now, for good */
 } serve_conn_state;
 
 /* The list and its watchdog thread. NMT_OK or an error (message set). */
-int serve_conns_start(serve_conns **cs, double receive_timeout);
+int serve_conns_start(serve_conns **cs, double receive_timeout, double send_timeout);
 /* A connection opened on socket fd (receiving); NULL when out of memory. */
 serve_conn *serve_conn_open(serve_conns *cs, int fd);
 /* Before its socket is closed. */

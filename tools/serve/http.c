@@ -70,10 +70,11 @@ static serve_conn *conn_of(struct MHD_Connection *c) {
   return i ? i->socket_context : NULL;
 }
 
-/* The connection's request is complete, or answered: off the --receive-timeout clock. */
-static void answering(serve_http *h, struct MHD_Connection *c) {
+/* The connection's request is complete (answering), or its answer queued (sending):
+ * off the --receive-timeout clock. */
+static void answering(serve_http *h, struct MHD_Connection *c, serve_conn_state s) {
   serve_conn *k = conn_of(c);
-  if (k) serve_conn_set(h->conns, k, SERVE_CONN_ANSWERING);
+  if (k) serve_conn_set(h->conns, k, s);
 }
 
 /* Queue r (taken) with status, and the CORS headers: Vary: Origin for a request
@@ -82,7 +83,7 @@ static enum MHD_Result queue(serve_http *h, struct MHD_Connection *c, unsigned s
   const char *o = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
   if (o) MHD_add_response_header(r, "Vary", "Origin");
   if (o && origin_of(h, c) == ORIGIN_ALLOWED) MHD_add_response_header(r, "Access-Control-Allow-Origin", o);
-  answering(h, c);
+  answering(h, c, SERVE_CONN_SENDING);
   enum MHD_Result ok = MHD_queue_response(c, status, r);
   MHD_destroy_response(r);
   return ok;
@@ -294,7 +295,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     *size = 0;
     return MHD_YES;
   }
-  answering(h, c); /* the request is in: translating it is not receiving it */
+  answering(h, c, SERVE_CONN_ANSWERING); /* the request is in: translating it is not receiving it */
   return route(h, c, url, method, u);
 }
 
@@ -354,7 +355,7 @@ int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, c
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
   *h = (serve_http){.b = b, .e = e, .a = a};
-  int st = serve_conns_start(&h->conns, a->receive_timeout);
+  int st = serve_conns_start(&h->conns, a->receive_timeout, a->send_timeout);
   if (st) return free(h), *hp = NULL, st;
   if (!(st = listen_on(a->host, a->port, &h->fd, port))) {
     h->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_UPGRADE, 0, NULL, NULL,

@@ -26,8 +26,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
                     .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000,
                     .max_alignment_cells = 200000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
                     .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32",
-                    .bpe_cache_bytes = NMT_BPE_CACHE_BYTES, .ws_idle_timeout = 300, .ws_message_timeout = 60, .max_request_sentences = 20000,
-                    .max_connections = 64, .receive_timeout = 30, .drain_timeout = 30};
+                    .bpe_cache_bytes = NMT_BPE_CACHE_BYTES, .ws_idle_timeout = 300, .ws_message_timeout = 60,
+                    .max_request_sentences = 20000, .max_connections = 64, .receive_timeout = 30, .send_timeout = 60,
+                    .drain_timeout = 30};
   const nmt_opt opts[] = {
       {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
        .once = true},
@@ -46,6 +47,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
        "connections served at once; more wait to be accepted (64)", .min = 1, .max = 100000},
       {"receive-timeout", 0, NMT_OPT_DOUBLE, &a->receive_timeout, "S",
        "408 for a request not received in full within S seconds (30)", .min = 0,
+       .max = 86400, .open_min = true},
+      {"send-timeout", 0, NMT_OPT_DOUBLE, &a->send_timeout, "S",
+       "an answer not taken whole by its client within S seconds: the connection is closed (60)", .min = 0,
        .max = 86400, .open_min = true},
       {"drain-timeout", 0, NMT_OPT_DOUBLE, &a->drain_timeout, "S",
        "SIGTERM's wait for the requests in flight; then 503, exit 4 (30)", .min = 0,

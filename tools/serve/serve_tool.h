@@ -23,7 +23,7 @@ typedef struct {
   double normalize, max_length_factor;
   bool bpe_input, no_postprocess;
   long max_request_sentences, max_connections; /* the HTTP side's limits (docs/serve.md) */
-  double receive_timeout, drain_timeout;       /* seconds */
+  double receive_timeout, send_timeout, drain_timeout; /* seconds */
   const char *allow_origin;                    /* --allow-origin's list, or NULL: same-origin only */
 } serve_args;
 
@@ -86,7 +86,8 @@ void serve_translate(serve_batcher *b, serve_req *r);
 int serve_batcher_queued(serve_batcher *b);
 /* End every request queued or decoding now with status and message why (a drain cut
  * short by its limit): their queued sentences leave the queue, and each serve_translate
- * returns once the lanes' rounds holding its sentences end (one mini-batch at most). */
+ * returns once the lanes' rounds holding its sentences end (one mini-batch at most).
+ * Later requests end with the same at once. */
 void serve_batcher_cancel_all(serve_batcher *b, int status, const char *why);
 /* Finish the queued sentences, stop the threads, free b. */
 void serve_batcher_stop(serve_batcher *b);

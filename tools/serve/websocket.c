@@ -123,6 +123,7 @@ static void close_gracefully(conn *c) {
  * the client closed or broke off; or a close code of ours with its reason in why. */
 static int next_event(conn *c, ws_reader *r, const serve_args *a, char *why, size_t whyn) {
   for (;;) {
+    if (atomic_load(c->stopping)) return snprintf(why, whyn, "the server is shutting down"), 1001;
     while (c->n) {
       if (!ws_reader_busy(r)) c->began = nmt_seconds(); /* a message's first byte */
       size_t used;
@@ -152,8 +153,12 @@ static bool client_gone(void *fd) {
 /* Translate one message of lines: the JSON request {"text": [lines]}. */
 static int translate_lines(serve_batcher *b, const serve_args *a, bool attention, conn *c, const nmt_strbuf *msg,
                            nmt_strbuf *answer, char *err, size_t errn) {
-  json_t *lines = json_array();
   const char *s = msg->s ? msg->s : "", *end = s + msg->len;
+  size_t n_lines = 0; /* counted before any is built: a message of line breaks was ~100 bytes a line */
+  for (const char *p = s; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++) n_lines++;
+  if (n_lines + (msg->len && end[-1] != '\n') > (size_t)a->max_request_sentences)
+    return snprintf(err, errn, "more than %ld sentences in one message (--max-request-sentences)", a->max_request_sentences), 413;
+  json_t *lines = json_array();
   for (int i = 1; lines && s < end; i++) { /* a last line break ends the last line */
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);

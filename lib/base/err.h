@@ -1,5 +1,5 @@
 /* Errors: library functions return a status and record a one-line message;
- * tools print it and exit with the status (see DESIGN.md §1). lib never exits. */
+ * tools print it and exit with the status (docs/architecture.md). lib never exits. */
 #ifndef NMT_ERR_H
 #define NMT_ERR_H
 

@@ -13,8 +13,8 @@
  * linked; the top h feeds the softmax. LSTMs with peepholes under
  * --peephole; the recurrent matrices and peepholes are marked for
  * --learn-rate-recurrent. */
-#ifndef NMT_NN_MODEL_DEEPATT_H
-#define NMT_NN_MODEL_DEEPATT_H
+#ifndef NMT_MODELS_DEEPATT_H
+#define NMT_MODELS_DEEPATT_H
 #include "models/net.h"
 
 extern const nn_family nn_family_deep_att; /* --type deep-att */

@@ -25,8 +25,8 @@
  * 2014); attention then sees the reversed memory. no_attention is the plain
  * encoder-decoder baseline: the decoder's output is its top h, no input
  * feeding, no attn.* weights. */
-#ifndef NMT_NN_MODEL_LUONG_H
-#define NMT_NN_MODEL_LUONG_H
+#ifndef NMT_MODELS_LUONG_H
+#define NMT_MODELS_LUONG_H
 #include "models/net.h"
 
 extern const nn_family nn_family_luong; /* --type luong */

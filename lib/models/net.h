@@ -14,8 +14,8 @@
  * - decoding is the inference twin of forward: the same ops on the same
  *   weights, so forced-decoding scores equal the training loss (the tests
  *   check this for every family). */
-#ifndef NMT_NN_NET_H
-#define NMT_NN_NET_H
+#ifndef NMT_MODELS_NET_H
+#define NMT_MODELS_NET_H
 #include "nn/cells/luong_attn.h"
 #include "nn/params.h"
 #include "models/batch.h"

@@ -1,8 +1,8 @@
 /* The RNNSearch family (paper 001): ATR, GRU or LSTM cells in Bahdanau's
  * attention frame, with the context-aware encoder and GNMT-style residual
  * stacks as options. docs/models.md. */
-#ifndef NMT_NN_MODEL_RNNSEARCH_H
-#define NMT_NN_MODEL_RNNSEARCH_H
+#ifndef NMT_MODELS_RNNSEARCH_H
+#define NMT_MODELS_RNNSEARCH_H
 #include "models/net.h"
 
 extern const nn_family nn_family_rnnsearch; /* --type rnnsearch */

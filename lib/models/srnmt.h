@@ -16,8 +16,8 @@
  * x·W_p. Dropout before every parameter matrix; the decoder's state is one
  * scan vector per layer, starting at zero; no input feeding, so training runs
  * each layer as one GEMM and one scan and the attention for all steps at once. */
-#ifndef NMT_NN_MODEL_SRNMT_H
-#define NMT_NN_MODEL_SRNMT_H
+#ifndef NMT_MODELS_SRNMT_H
+#define NMT_MODELS_SRNMT_H
 #include "models/net.h"
 
 extern const nn_family nn_family_srnmt; /* --type srnmt */

@@ -143,7 +143,7 @@ static void report_systems(const args *a, metric *ms, int nm, int nsys, int nref
       printf("    {\n        \"system\": ");
       char nm0[1024];
       snprintf(nm0, sizeof nm0, "%s%s", paired && sy == 0 ? "Baseline: " : "", sys_name(a, sy));
-      json_string(stdout, nm0);
+      bleu_json_string(stdout, nm0);
       for (int m = 0; m < nm; m++) {
         printf(",\n        \"%s\": ", ms[m].name);
         if (!paired) { printf("\"%.*f\"", (int)a->width, score[sy][m]); continue; }

@@ -40,7 +40,7 @@ void py_repr(double x, char *buf, size_t n) {
 #undef OUT
 }
 
-void json_string(FILE *f, const char *s) {
+void bleu_json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -76,11 +76,11 @@ void format_result(const result *r, int width, bool score_only, bool json, char 
     if (r->verbose[0]) fprintf(f, " %s", r->verbose);
   } else {
     fputs("{\n \"name\": ", f);
-    json_string(f, r->name);
+    bleu_json_string(f, r->name);
     fputs(",\n \"score\": ", f);
     json_number(f, r->score, width);
     fputs(",\n \"signature\": ", f);
-    json_string(f, r->signature);
+    bleu_json_string(f, r->signature);
     if (r->has_ci && r->mean > 0) {
       fputs(",\n \"confidence_mean\": ", f);
       json_number(f, r->mean, width);
@@ -89,9 +89,9 @@ void format_result(const result *r, int width, bool score_only, bool json, char 
       fputs(",\n \"confidence\": ", f);
       char conf[128];
       snprintf(conf, sizeof conf, "μ = %.*f ± %.*f", width, r->mean, width, r->ci);
-      json_string(f, conf);
+      bleu_json_string(f, conf);
     }
-    if (r->verbose[0]) { fputs(",\n \"verbose_score\": ", f); json_string(f, r->verbose); }
+    if (r->verbose[0]) { fputs(",\n \"verbose_score\": ", f); bleu_json_string(f, r->verbose); }
     /* every key:value of the signature */
     const char *p = r->signature;
     while (*p) {

@@ -19,6 +19,6 @@ void format_result(const result *r, int width, bool score_only, bool json, char 
 /* Print single-system results like print_single_results(). Frees the strings. */
 void print_results(FILE *f, char **lines, int n, bool json);
 /* JSON string literal (ensure_ascii=False). */
-void json_string(FILE *f, const char *s);
+void bleu_json_string(FILE *f, const char *s);
 
 #endif

@@ -1,5 +1,6 @@
 #include "base/utf8.h"
 #include "base/err.h"
+#include <string.h>
 
 int nmt_utf8_decode(const char *str, size_t n, uint32_t *cp) {
   const unsigned char *s = (const unsigned char *)str;
@@ -47,4 +48,19 @@ int nmt_utf8_check_line(const char *line, size_t len, const char *name, long lin
   size_t bad = nmt_utf8_invalid(line, len);
   if (bad < len) return nmt_fail(NMT_EINPUT, "%s:%ld: invalid UTF-8 at byte offset %zu", name, lineno, bad);
   return NMT_OK;
+}
+
+size_t nmt_utf8_copy(char *dst, size_t cap, const char *s, size_t n) {
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t cp;
+    int k = nmt_utf8_decode(s + i, n - i, &cp);
+    const char *from = k ? s + i : "\xEF\xBF\xBD"; /* U+FFFD for a byte that starts no character */
+    size_t len = k ? (size_t)k : 3;
+    if (o + len >= cap) break;
+    memcpy(dst + o, from, len);
+    o += len, i += k ? (size_t)k : 1;
+  }
+  if (cap) dst[o] = '\0';
+  return o;
 }

@@ -8,6 +8,10 @@
 size_t nmt_utf8_invalid(const char *s, size_t n);
 /* Decode one code point at s (n bytes left). Returns its length (1-4), or 0 if invalid. */
 int nmt_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* s[0..n) into dst as valid UTF-8 (U+FFFD for each byte that starts no character), cut
+ * on a character's boundary to fit cap bytes with its NUL: its length. For messages that
+ * echo a peer's bytes and must stay valid (JSON, a websocket close reason). */
+size_t nmt_utf8_copy(char *dst, size_t cap, const char *s, size_t n);
 /* NMT_OK, or NMT_EINPUT with "name:lineno: invalid UTF-8 at byte offset N". */
 int nmt_utf8_check_line(const char *line, size_t len, const char *name, long lineno);
 /* The code point of valid (already checked) UTF-8 at s[*i]; moves *i past it.

@@ -7,6 +7,7 @@
  * or one of --allow-origin (CORS); conns.c bounds the time to receive one. */
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/utf8.h"
 #include "base/strbuf.h"
 #include "conns.h"
 #include "serve_tool.h"
@@ -115,7 +116,7 @@ static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned s
 /* {"error": msg}; msg is made valid UTF-8 (it may echo a client's bytes). */
 static enum MHD_Result reply_error(serve_http *h, struct MHD_Connection *c, unsigned status, const char *msg) {
   char clean[256];
-  serve_utf8_copy(clean, sizeof clean, msg, strlen(msg));
+  nmt_utf8_copy(clean, sizeof clean, msg, strlen(msg));
   json_t *o = json_pack("{s:s}", "error", clean);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
@@ -237,7 +238,7 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
   if (!strcmp(url, "/health"))
     return get ? health(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
   char path[68], msg[160];
-  serve_utf8_copy(path, sizeof path, url, strlen(url));
+  nmt_utf8_copy(path, sizeof path, url, strlen(url));
   snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /)", path);
   return reply_error(h, c, MHD_HTTP_NOT_FOUND, msg);
 }

@@ -8,21 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t serve_utf8_copy(char *dst, size_t cap, const char *s, size_t n) {
-  size_t o = 0;
-  for (size_t i = 0; i < n;) {
-    uint32_t cp;
-    int k = nmt_utf8_decode(s + i, n - i, &cp);
-    const char *from = k ? s + i : "\xEF\xBF\xBD"; /* U+FFFD for a byte that starts no character */
-    size_t len = k ? (size_t)k : 3;
-    if (o + len >= cap) break;
-    memcpy(dst + o, from, len);
-    o += len, i += k ? (size_t)k : 1;
-  }
-  if (cap) dst[o] = '\0';
-  return o;
-}
-
 /* The request's error: its message, cut to r->err on a character's boundary, and
  * its input's bytes (a key, a path) made valid UTF-8, so that its JSON can be built. */
 static int bad(serve_req *r, int status, const char *fmt, ...) {
@@ -31,7 +16,7 @@ static int bad(serve_req *r, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  serve_utf8_copy(r->err, sizeof r->err, msg, strlen(msg));
+  nmt_utf8_copy(r->err, sizeof r->err, msg, strlen(msg));
   return r->status = status;
 }
 

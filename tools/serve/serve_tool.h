@@ -71,9 +71,6 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
 /* The answer: {"translation": ...} in the shape of the request. */
 char *serve_req_answer(const serve_req *r);
 void serve_req_free(serve_req *r);
-/* s[0..n) into dst (cap bytes, NUL-terminated) as valid UTF-8: each byte that starts no
- * character becomes U+FFFD, and the copy ends on a character's boundary. Its length. */
-size_t serve_utf8_copy(char *dst, size_t cap, const char *s, size_t n);
 
 typedef struct serve_batcher serve_batcher;
 

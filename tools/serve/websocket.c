@@ -6,6 +6,7 @@
  * socket (the fuzz harness feeds it too). A message is translated as the JSON
  * request {"text": [lines]} would be. */
 #include "base/clock.h"
+#include "base/utf8.h"
 #include "base/strbuf.h"
 #include "serve_tool.h"
 #include "ws_frame.h"
@@ -99,14 +100,10 @@ static bool send_frame(const conn *c, int op, const void *data, size_t n) {
   return write_all(c->fd, head, ws_frame_encode(head, op, n), deadline) && write_all(c->fd, data, n, deadline);
 }
 
-/* A close frame: code and a one-line reason, cut to 123 bytes between UTF-8 characters. */
+/* A close frame: code and a one-line reason, at most 123 bytes of valid UTF-8. */
 static void send_close(const conn *c, int code, const char *why) {
-  char body[125] = {(char)(code >> 8), (char)code};
-  size_t n = strlen(why);
-  if (n > 123)
-    for (n = 123; n && ((unsigned char)why[n] & 0xc0) == 0x80; n--) {}
-  memcpy(body + 2, why, n);
-  send_frame(c, WS_CLOSE, body, n + 2);
+  char body[126] = {(char)(code >> 8), (char)code}; /* and nmt_utf8_copy's NUL */
+  send_frame(c, WS_CLOSE, body, 2 + nmt_utf8_copy(body + 2, sizeof body - 2, why, strlen(why)));
 }
 
 /* After a close frame of ours: FIN, then the client's bytes still on their way

@@ -62,10 +62,6 @@ static const nmt_opt *key_option(const nmt_cli *cli, const char *key) {
   return strcmp(key, "config") && strcmp(key, "dump-config") ? nmt_cli_find(cli, key) : NULL;
 }
 
-static int unknown_key(const train_config *c, int line, const char *key) {
-  return bad(c, line, "unknown key (the keys are nmt-train's long options):", key);
-}
-
 /* One key, checked as soon as it is read (known, not given before: `seen` holds the
  * keys so far, so the file is refused at its first bad key), then its value. */
 static int read_entry(train_config *c, yaml_parser_t *p, const nmt_cli *cli, nmt_strmap *seen, const yaml_event_t *ev,
@@ -73,7 +69,7 @@ static int read_entry(train_config *c, yaml_parser_t *p, const nmt_cli *cli, nmt
   char *key = scalar_of(ev);
   if (!key) return nmt_fail(NMT_EIO, "out of memory");
   int32_t before = nmt_strmap_size(seen);
-  int st = !key_option(cli, key)                           ? unknown_key(c, line, key)
+  int st = !key_option(cli, key)                           ? bad(c, line, "unknown key (the keys are nmt-train's long options):", key)
            : nmt_strmap_intern(seen, key, strlen(key)) < 0 ? nmt_fail(NMT_EIO, "out of memory")
            : nmt_strmap_size(seen) == before               ? bad(c, line, "a key given twice:", key)
                                                            : NMT_OK;
@@ -146,8 +142,7 @@ static int at_line(const train_config *c, int line) {
 
 static int apply_entry(const train_config *c, const train_config_entry *e, const nmt_cli *cli,
                        const char *(*negation)(const char *flag)) {
-  const nmt_opt *o = key_option(cli, e->key);
-  if (!o) return unknown_key(c, e->line, e->key);
+  const nmt_opt *o = key_option(cli, e->key); /* known: read_entry checked it against the same rows */
   if (o->kind == NMT_OPT_LIST) {
     if (e->null || !e->nvals) return bad(c, e->line, "a list of values expected for", e->key);
     ((nmt_strlist *)o->dst)->n = 0; /* the file's list replaces a preset's */

@@ -1,5 +1,5 @@
 /* What the benches' figures ran on, as the environment selects it: the OpenBLAS core
- * type (OPENBLAS_CORETYPE or the CPU's own) and nmt's vector-math width (NMT_SIMD or
+ * type (OPENBLAS_CORETYPE or the CPU's own) and nmt's vector-math width (NMT_ISA or
  * the widest the core has). Built against build/libnmt.a by bench/multi30k.bash. */
 #include "nn/vmath.h"
 #include <cblas.h>

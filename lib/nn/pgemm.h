@@ -12,8 +12,8 @@
 
 /* The CPU's packed form of a (K,N) weight: panels of 16 columns, each K rows of
  * 16 floats (zeros past N), so the kernel reads it in order. Where the vector
- * math runs at 8 lanes on a core with FMA (AVX2 cores; NMT_SIMD=avx2 on
- * AVX-512 ones). Elsewhere (AVX-512, NMT_SIMD=sse, no AVX2) the form is the
+ * math runs at 8 lanes on a core with FMA (AVX2 cores; NMT_ISA=avx2 on
+ * AVX-512 ones). Elsewhere (AVX-512, NMT_ISA=sse, no AVX2) the form is the
  * plain row-major matrix and the product is OpenBLAS's. */
 enum { NN_PANEL = 16 };
 

@@ -42,7 +42,7 @@ float nn_rng_uniform(uint64_t seed, uint64_t stream, uint64_t index) {
 }
 
 /* Walks the stream block by block: one Philox call per four outputs, or eight
- * blocks at once in AVX2 where the vector math has 8 lanes or more (NMT_SIMD=sse
+ * blocks at once in AVX2 where the vector math has 8 lanes or more (NMT_ISA=sse
  * keeps the scalar path, which the tests compare it to). */
 static void fill_unit(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset) {
   bool wide = nn_vmath_used()->lanes >= 8;

@@ -24,10 +24,10 @@ static const nn_vmath *used = &nn_vmath_sse;
 const nn_vmath *nn_vmath_used(void) { return used; }
 
 /* A constructor, not a lazy check: worker threads then only read `used`. An
- * unknown or unavailable NMT_SIMD is said on stderr (there is no caller to
+ * unknown or unavailable NMT_ISA is said on stderr (there is no caller to
  * return it to) and the widest width runs. */
-__attribute__((constructor)) static void choose_width(void) {
-  const char *want = getenv("NMT_SIMD");
+__attribute__((constructor(200))) static void choose_width(void) {
+  const char *want = getenv("NMT_ISA");
   const nn_vmath *widest = NULL;
   for (int s = NN_SIMD_N - 1; s >= 0; s--) {
     const nn_vmath *t = nn_vmath_at((nn_simd)s);
@@ -38,7 +38,7 @@ __attribute__((constructor)) static void choose_width(void) {
     }
   }
   if (want && *want)
-    fprintf(stderr, "nmt: NMT_SIMD=%s is not sse, avx2 or avx512 that this core runs; using %s\n",
+    fprintf(stderr, "nmt: NMT_ISA=%s is not sse, avx2 or avx512 that this core runs; using %s\n",
             want, widest->name);
   used = widest;
 }

@@ -22,7 +22,7 @@ double nn_vsumsq(const float *x, size_t n);
 
 /* One width's loops, the same contracts as above. */
 typedef struct {
-  const char *name; /* NMT_SIMD's spelling: "sse", "avx2", "avx512" */
+  const char *name; /* NMT_ISA's spelling: "sse", "avx2", "avx512" */
   int lanes;
   float (*exp_sum)(float *y, const float *x, float shift, size_t n);
   void (*sigmoid)(float *y, const float *x, size_t n);
@@ -36,7 +36,7 @@ typedef struct {
 typedef enum { NN_SIMD_SSE, NN_SIMD_AVX2, NN_SIMD_AVX512, NN_SIMD_N } nn_simd;
 /* Width s's loops, or NULL where this core (or build) lacks it. */
 const nn_vmath *nn_vmath_at(nn_simd s);
-/* The loops the nn_v* calls use: $NMT_SIMD's width when the core has it
+/* The loops the nn_v* calls use: $NMT_ISA's width when the core has it
  * (benchmarks and tests force one so), else the widest the core has. */
 const nn_vmath *nn_vmath_used(void);
 

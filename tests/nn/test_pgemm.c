@@ -1,5 +1,5 @@
 /* The packed-weight GEMM (nn/pgemm.h), both the rows as this process runs them
- * and the AVX2 panels directly where the core has them (NMT_SIMD=sse runs the
+ * and the AVX2 panels directly where the core has them (NMT_ISA=sse runs the
  * rows on the plain matrix): W and Wᵀ packed, odd shapes (M across blocks of
  * 6, N across panels of 16), padded lda/ldc, beta 0 (C not read) and 1,
  * against a double-precision product; with the panels, a row's result alone

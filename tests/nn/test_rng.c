@@ -59,7 +59,7 @@ TEST(nn_rng_fill_matches_per_index) {
         CHECK(u[i] == nn_rng_uniform(0x123456789abcdefULL, 0xfedcba987654321ULL, offsets[o] + i));
     }
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (!__builtin_cpu_supports("avx2")) return; /* NMT_SIMD=sse still tests the AVX2 blocks here */
+  if (!__builtin_cpu_supports("avx2")) return; /* NMT_ISA=sse still tests the AVX2 blocks here */
   float w[32];
   nn_rng_units_avx2(w, 42, 7, 12345);
   for (int i = 0; i < 32; i++) CHECK(w[i] == nn_rng_uniform(42, 7, 4 * 12345 + (uint64_t)i));

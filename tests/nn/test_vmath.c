@@ -97,9 +97,9 @@ TEST(nn_vmath_widths_match_reference) {
   if (!widths) T_SKIP("this core runs only the 4-lane reference");
 }
 
-/* NMT_SIMD picks the calls' width when the core has it (make test runs so). */
+/* NMT_ISA picks the calls' width when the core has it (make test runs so). */
 TEST(nn_vmath_env_picks_width) {
-  const char *want = getenv("NMT_SIMD");
+  const char *want = getenv("NMT_ISA");
   const nn_vmath *widest = NULL;
   for (int s = 0; s < NN_SIMD_N; s++)
     if (nn_vmath_at((nn_simd)s)) widest = nn_vmath_at((nn_simd)s);

@@ -53,12 +53,17 @@ if [ -z "${NMT_PEER:-}" ] && ! /usr/bin/python3 -c 'import torch' 2>/dev/null; t
   NMT_PEER=0
 fi
 
-# The OpenBLAS core type and the vector width the benches run on, as the environment
-# selects them; rebuilt each time (0.1 s), so it follows the library.
-cores() {
-  cc -O2 -Ilib -o "$BENCH_DIR/cores" bench/cores.c build/libnmt.a -lopenblas -lm || return 1
-  "$BENCH_DIR/cores"
+# bench_cc NAME: bench/NAME.c built against build/libnmt.a as $BENCH_DIR/NAME; rebuilt
+# each time (0.1 s), so it follows the library.
+bench_cc() {
+  mkdir -p "$BENCH_DIR"
+  cc -O2 -Ilib -o "$BENCH_DIR/$1" "bench/$1.c" build/libnmt.a -pthread -Wl,--as-needed \
+    -lopenblas -ldnnl -lgomp -lm
 }
+
+# cores [cpu]: the GEMM engine, vector width and OpenBLAS core type the benches run on, as
+# the environment selects them, and the CPU (bench/cores.c); `cpu`: the CPU alone.
+cores() { bench_cc cores && "$BENCH_DIR/cores" "$@"; }
 
 # Run FN once per OpenBLAS kernel of NMT_KERNELS, side by side in one run: "native" (the
 # CPU's own: OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), "Haswell", or any core type

@@ -17,7 +17,7 @@ train_bench() {
   local d=$M30K out=$BENCH_DIR/train peer=$SHARED/peers/torch_rnn_nmt.py
   multi30k_bpe || return 1
   mkdir -p "$out"
-  cc -O2 -o "$out/sgemm" bench/sgemm.c -lopenblas || return 1
+  bench_cc sgemm || return 1
   echo
   echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads," \
     "medians of ${TRAIN_REPS:-3} runs, $(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -88,7 +88,7 @@ train_once() {
     printf "%.0f", 6 * (tgt + r * src) }')
   # sgemm on the step's shapes, each weighted by how often one step runs it (B 64, 16 steps;
   # the recurrent dx as nn_recur runs it, a plain GEMM on Wᵀ).
-  "$out/sgemm" 0.2 1024x1024x256:NN*2 64x1024x256:NN*32 1024x512x512:NN 1024x2048x256:NN \
+  "$BENCH_DIR/sgemm" 0.2 1024x1024x256:NN*2 64x1024x256:NN*32 1024x512x512:NN 1024x2048x256:NN \
     64x2048x1024:NN*16 64x512x1024:NN*16 1024x5012x512:NN 1024x512x5012:NT 512x5012x1024:TN \
     64x1024x512:NT*16 1024x512x64:TN*16 64x1024x2048:NN*16 1024x2048x1024:TN 1024x256x2048:NT \
     256x2048x1024:TN 1024x512x512:NT 512x512x1024:TN 64x256x1024:NN*32 256x1024x1024:TN*2 \

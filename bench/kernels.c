@@ -86,7 +86,7 @@ int main(void) {
   if (!W || !A || !C || !P) return 1;
   for (size_t i = 0; i < (size_t)K * N; i++) W[i] = (float)((i * 2654435761u) % 1000) / 1000.0f - 0.5f;
   for (int i = 0; i < 320 * K; i++) A[i] = (float)((i * 40503u) % 1000) / 1000.0f - 0.5f;
-  nn_pgemm_pack_avx2(P, W, K, N, false);
+  nn_pgemm_pack_avx2(P, W, N, K, N, false);
   if (nn_qmat_pack(&q, W, K, N, N)) return 1;
   void *scratch = aligned_alloc(64, nn_qgemm_scratch(320, &q) + 64);
   double v[ROUNDS];

@@ -178,6 +178,7 @@ static int parse(parse_state *ps, int argc, char **argv, nmt_strlist *pos) {
     }
     if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
       printf("%s %s\n", cli->prog, NMT_VERSION);
+      if (cli->version_detail) printf("%s\n", cli->version_detail());
       return NMT_DONE;
     }
     int dashes = a[1] == '-' ? 2 : 1;

@@ -53,6 +53,8 @@ typedef struct {
   /* Extra option spellings (not shown): Moses/subword-nmt style single-dash long
    * options like "-no-escape" are accepted when listed here as "no-escape". */
   bool single_dash_long;
+  /* A second line for --version (what the tool runs on), or NULL. */
+  const char *(*version_detail)(void);
 } nmt_cli;
 
 /* Parse argv[1..argc). Positionals are returned in *pos (argv-owned strings,

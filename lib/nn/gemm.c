@@ -1,8 +1,11 @@
-/* GEMM on OpenBLAS and the matmul and linear ops. */
+/* GEMM on the engine nn/gemm_path.h chose, and the matmul and linear ops. */
+#include "nn/gemm_path.h"
 #include "nn/gemm_rows.h"
 #include "nn/kernels.h"
 #include "nn/ops.h"
 #include "nn/qgemm.h"
+#include "nn/sgemm_avx2.h"
+#include "nn/sgemm_onednn.h"
 #include <cblas.h>
 #include <string.h>
 
@@ -18,8 +21,17 @@ void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A,
                   ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta, C + (size_t)m * ldc, 1);
     return;
   }
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
-              N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  switch (nn_gemm_engine_used()) {
+  case NN_GEMM_NMT:
+    nn_sgemm_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  case NN_GEMM_ONEDNN:
+    nn_sgemm_onednn(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  default:
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
+                N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
 }
 
 void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alpha,

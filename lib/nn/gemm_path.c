@@ -1,5 +1,7 @@
 /* The GEMM engine and the line that names it (nn/gemm_path.h). */
 #include "nn/gemm_path.h"
+#include "nn/qgemm.h"
+#include "nn/sgemm_onednn.h"
 #include "nn/vmath.h"
 #include <cblas.h>
 #include <stdbool.h>
@@ -88,9 +90,11 @@ const char *nn_cpu_line(void) {
 const char *nn_gemm_path_line(void) {
   static char line[320];
   if (line[0]) return line;
-  static const char *const how[NN_GEMM_ENGINES] = {"", " (AVX2+FMA panels)", " (its JIT's choice by CPUID)"};
+  const char *how[NN_GEMM_ENGINES] = {"", " (AVX2+FMA panels)", " (its JIT's choice by CPUID)"};
+  if (used == NN_GEMM_ONEDNN && !nn_sgemm_onednn_loaded()) how[used] = " (libdnnl.so.2 missing: OpenBLAS's sgemm)";
   const nn_vmath *v = nn_vmath_used();
-  snprintf(line, sizeof line, "GEMM %s%s, vector math %s (%d lanes), OpenBLAS core %s; CPU %s",
-           names[used], how[used], v->name, v->lanes, openblas_get_corename(), nn_cpu_line());
+  const char *int8 = nn_qgemm_vnni() ? "avx512 vnni" : nn_qgemm_avx2() ? "avx2" : "portable";
+  snprintf(line, sizeof line, "GEMM %s%s, int8 %s, vector math %s (%d lanes), OpenBLAS core %s; CPU %s",
+           names[used], how[used], int8, v->name, v->lanes, openblas_get_corename(), nn_cpu_line());
   return line;
 }

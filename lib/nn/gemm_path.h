@@ -21,8 +21,8 @@ nn_gemm_engine nn_gemm_engine_used(void);
 const char *nn_gemm_engine_name(nn_gemm_engine e);
 /* One line for logs and --version: the engine and its instructions, the vector
  * math's width, OpenBLAS's own core type and the CPU (vendor, family, model,
- * features), e.g. "GEMM nmt (AVX2+FMA panels), vector math avx2 (8 lanes),
- * OpenBLAS core Zen; CPU AuthenticAMD family 25 model 1: avx2 fma". */
+ * features), e.g. "GEMM nmt (AVX2+FMA panels), int8 avx2, vector math avx2
+ * (8 lanes), OpenBLAS core Zen; CPU AuthenticAMD family 25 model 1: avx2 fma". */
 const char *nn_gemm_path_line(void);
 /* The CPU part alone: "AuthenticAMD family 25 model 1: avx2 fma". */
 const char *nn_cpu_line(void);

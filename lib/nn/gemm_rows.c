@@ -6,6 +6,7 @@
  * groups of up to 6 (24 accumulators). AVX-512, chosen at run time. */
 #include "nn/gemm_rows.h"
 #include "nn/parallel.h"
+#include "nn/vmath.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -77,8 +78,8 @@ static void run(void *ctx, int part, int parts) {
 
 bool nn_gemm_rows(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc) {
-  static int avx512 = -1;
-  if (avx512 < 0) avx512 = __builtin_cpu_supports("avx512f");
+  /* at AVX-512's width only (NMT_ISA=avx2 lowers it) */
+  bool avx512 = nn_vmath_used()->lanes == 16;
   /* one row: sgemv streams B row by row, which beats the panels' strided reads */
   if (!avx512 || M < 2 || M > NN_GEMM_ROWS || N < 1 || K < 1) return false;
   job j = {M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};

@@ -1,6 +1,7 @@
 /* The packed-weight GEMM's rows (nn/pgemm.h): the layout is chosen once, from
  * the core and NMT_SIMD. */
 #include "nn/pgemm.h"
+#include "nn/gemm_path.h"
 #include "nn/kernels.h"
 #include "nn/parallel.h"
 #include "nn/vmath.h"
@@ -10,28 +11,13 @@ size_t nn_packed_floats(int K, int N) {
   return (size_t)K * (size_t)((N + NN_PANEL - 1) / NN_PANEL * NN_PANEL);
 }
 
-bool nn_pgemm_panels(void) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static int panels = -1; /* racing first calls compute the same answer */
-  if (panels < 0) {
-    __builtin_cpu_init();
-    /* Not on AVX-512 cores: there OpenBLAS's own sgemm runs twice the AVX2
-     * kernel's speed (424 against 211 GFLOP/s measured on one), and no
-     * AVX-512 panel kernel has been measured yet. */
-    panels = nn_vmath_used()->lanes == 8 && __builtin_cpu_supports("avx2") &&
-             __builtin_cpu_supports("fma");
-  }
-  return panels;
-#else
-  return false;
-#endif
-}
+bool nn_pgemm_panels(void) { return nn_gemm_engine_used() == NN_GEMM_NMT; }
 
 /* W (K,N), or Wᵀ where trans (W then is (N,K)); W itself when it is already
  * the plain form. */
 const float *nn_pack_weight(float *P, const float *W, int K, int N, bool trans) {
   if (nn_pgemm_panels())
-    nn_pgemm_pack_avx2(P, W, K, N, trans);
+    nn_pgemm_pack_avx2(P, W, trans ? K : N, K, N, trans);
   else if (trans)
     cblas_somatcopy(CblasRowMajor, CblasTrans, N, K, 1.0f, W, K, P, N);
   else

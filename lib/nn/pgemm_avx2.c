@@ -10,6 +10,7 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "nn/compile_for.h"
 NN_COMPILE_FOR("avx2,fma")
+#include "nn/avx2_inline.h"
 #include <immintrin.h>
 #include <string.h>
 
@@ -33,22 +34,8 @@ enum { MR = 6 };
         s[i][1] = _mm256_fmadd_ps(a, b1, s[i][1]);                                             \
       }                                                                                        \
     }                                                                                          \
-    _Pragma("GCC unroll 6") for (int i = 0; i < R; i++) store(s[i], beta, C + (size_t)i * ldc, w); \
+    _Pragma("GCC unroll 6") for (int i = 0; i < R; i++) nn_avx2_store_row(s[i], beta, C + (size_t)i * ldc, w); \
   }
-
-/* c[0..w) = s + beta·c (beta 0 does not read c: it may hold anything). */
-static inline void store(__m256 s[2], float beta, float *c, int w) {
-  __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  __m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(w), lane);
-  __m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(w - 8), lane);
-  if (beta != 0) {
-    __m256 vb = _mm256_set1_ps(beta);
-    s[0] = _mm256_add_ps(s[0], _mm256_mul_ps(vb, _mm256_maskload_ps(c, m0)));
-    s[1] = _mm256_add_ps(s[1], _mm256_mul_ps(vb, _mm256_maskload_ps(c + 8, m1)));
-  }
-  _mm256_maskstore_ps(c, m0, s[0]);
-  _mm256_maskstore_ps(c + 8, m1, s[1]);
-}
 
 BLOCK(1)
 BLOCK(2)
@@ -62,63 +49,51 @@ static void (*const blocks[MR + 1])(int, const float *, int, const float *, floa
 
 /* Rows [k0, k1) of every panel from W (K,N): W's rows are read in order and
  * each panel gets a block of whole 64-byte rows. */
-static void pack_rows(float *P, const float *W, int K, int N, int k0, int k1) {
+static void pack_rows(float *P, const float *W, size_t ldw, int K, int N, int k0, int k1) {
   for (int j0 = 0; j0 < N; j0 += NN_PANEL) {
     int w = N - j0 < NN_PANEL ? N - j0 : NN_PANEL;
     float *p = P + (size_t)j0 * K;
-    for (int k = k0; k < k1; k++) memcpy(p + (size_t)k * NN_PANEL, W + (size_t)k * N + j0, sizeof(float) * w);
-  }
-}
-
-/* r[0..8) (8 rows of 8) transposed in registers. */
-static inline void transpose8(__m256 r[8]) {
-  __m256 t[8], u[8];
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {
-    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
-    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
-    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-  }
-  for (int i = 0; i < 4; i++) {
-    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
-    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+    if (w == NN_PANEL) /* two registers, not a call to memcpy per 64 bytes */
+      for (int k = k0; k < k1; k++) {
+        const float *src = W + (size_t)k * ldw + j0;
+        _mm256_storeu_ps(p + (size_t)k * NN_PANEL, _mm256_loadu_ps(src));
+        _mm256_storeu_ps(p + (size_t)k * NN_PANEL + 8, _mm256_loadu_ps(src + 8));
+      }
+    else
+      for (int k = k0; k < k1; k++) memcpy(p + (size_t)k * NN_PANEL, W + (size_t)k * ldw + j0, sizeof(float) * w);
   }
 }
 
 /* Rows [k0, k1) of every panel from Wᵀ (W is (N,K)): column c of panel j0 is
  * row j0 + c of W. Whole panels go 8 k's at a time through two 8×8
  * transposes in registers; the last panel and the last k's element by element. */
-static void pack_cols(float *P, const float *W, int K, int N, int k0, int k1) {
+static void pack_cols(float *P, const float *W, size_t ldw, int K, int N, int k0, int k1) {
   for (int j0 = 0; j0 < N; j0 += NN_PANEL) {
     int w = N - j0 < NN_PANEL ? N - j0 : NN_PANEL, k = k0;
     float *p = P + (size_t)j0 * K;
-    const float *row = W + (size_t)j0 * K;
+    const float *row = W + (size_t)j0 * ldw;
     for (; w == NN_PANEL && k + 8 <= k1; k += 8)
       for (int h = 0; h < 2; h++) { /* columns [8h, 8h + 8) of the panel */
         __m256 r[8];
-        for (int c = 0; c < 8; c++) r[c] = _mm256_loadu_ps(row + (size_t)(8 * h + c) * K + k);
+        for (int c = 0; c < 8; c++) r[c] = _mm256_loadu_ps(row + (size_t)(8 * h + c) * ldw + k);
         transpose8(r);
         for (int i = 0; i < 8; i++) _mm256_storeu_ps(p + (size_t)(k + i) * NN_PANEL + 8 * h, r[i]);
       }
     for (; k < k1; k++)
-      for (int c = 0; c < w; c++) p[(size_t)k * NN_PANEL + c] = row[(size_t)c * K + k];
+      for (int c = 0; c < w; c++) p[(size_t)k * NN_PANEL + c] = row[(size_t)c * ldw + k];
   }
 }
 
 enum { PACK_ROWS = 8 }; /* W's rows per pass over the panels: they stay in cache */
 
-void nn_pgemm_pack_avx2(float *P, const float *W, int K, int N, bool trans) {
+void nn_pgemm_pack_avx2(float *P, const float *W, int ldw, int K, int N, bool trans) {
   if (N % NN_PANEL) /* the last panel's padding */
     memset(P + (size_t)(N / NN_PANEL * NN_PANEL) * K, 0, sizeof(float) * NN_PANEL * (size_t)K);
   if (trans) /* a panel's 16 rows of W are contiguous: one panel at a time */
-    pack_cols(P, W, K, N, 0, K);
+    pack_cols(P, W, (size_t)ldw, K, N, 0, K);
   else
     for (int k0 = 0; k0 < K; k0 += PACK_ROWS)
-      pack_rows(P, W, K, N, k0, K - k0 < PACK_ROWS ? K : k0 + PACK_ROWS);
+      pack_rows(P, W, (size_t)ldw, K, N, k0, K - k0 < PACK_ROWS ? K : k0 + PACK_ROWS);
 }
 
 void nn_pgemm_avx2(int M, int N, int K, const float *A, int lda, const float *P, float beta,
@@ -138,7 +113,7 @@ void nn_pgemm_avx2(int M, int N, int K, const float *A, int lda, const float *P,
 }
 NN_COMPILE_END
 #else /* not built elsewhere: nn_pgemm_panels() is false */
-void nn_pgemm_pack_avx2(float *P, const float *W, int K, int N, bool trans) {
+void nn_pgemm_pack_avx2(float *P, const float *W, int ldw, int K, int N, bool trans) {
   (void)P, (void)W, (void)K, (void)N, (void)trans;
 }
 void nn_pgemm_avx2(int M, int N, int K, const float *A, int lda, const float *P, float beta,

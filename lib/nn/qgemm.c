@@ -4,6 +4,7 @@
  * the last bit except where the compiler contracts the portable epilogue into
  * an FMA. */
 #include "nn/qgemm.h"
+#include "nn/vmath.h"
 #include "base/err.h"
 #include "nn/parallel.h"
 #include <math.h>
@@ -229,7 +230,8 @@ __attribute__((target("avx2"))) static void qpanel_avx2(
 
 static bool has_vnni(void) {
   static int ok = -1;
-  if (ok < 0) ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+  /* at AVX-512's width only: NMT_ISA lowers int8 with the rest */
+  if (ok < 0) ok = nn_vmath_used()->lanes == 16 && __builtin_cpu_supports("avx512vnni");
   return ok;
 }
 
@@ -237,7 +239,7 @@ bool nn_qgemm_vnni(void) { return has_vnni() && forced == NN_QGEMM_BEST; }
 
 bool nn_qgemm_avx2(void) {
   static int ok = -1;
-  if (ok < 0) ok = __builtin_cpu_supports("avx2");
+  if (ok < 0) ok = nn_vmath_used()->lanes >= 8 && __builtin_cpu_supports("avx2");
   return ok && (forced == NN_QGEMM_AVX2 || (forced == NN_QGEMM_BEST && !has_vnni()));
 }
 #else

@@ -60,7 +60,7 @@ static void against_double(impl f) {
 }
 
 static const float *pack_avx2(float *out, const float *w, int K, int N, bool trans) {
-  nn_pgemm_pack_avx2(out, w, K, N, trans);
+  nn_pgemm_pack_avx2(out, w, trans ? K : N, K, N, trans);
   return out;
 }
 

@@ -15,7 +15,7 @@ typedef struct {
   const char *shard;   /* --shard K/N or auto */
   int shard_k, shard_n; /* from it: 0-based k of n; n 0: the whole input */
   double normalize, max_length_factor;
-  bool n_best, no_postprocess, raw, replace_unk, zstd;
+  bool n_best, no_postprocess, raw, replace_unk, verbose, zstd;
   nmt_align_kind align_kind; /* from alignment */
   float align_threshold;
 } decode_args;

@@ -4,6 +4,7 @@
 #include "decode/stream.h"
 #include "decode_tool.h"
 #include "nn/device.h"
+#include "nn/gemm_path.h"
 #include "base/err.h"
 #include "tool.h"
 #include <cblas.h>
@@ -63,6 +64,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
       {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores, at most 8)",
        .min = 1, .max = 256},
       {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
+      {"verbose", 'v', NMT_OPT_FLAG, &a->verbose, NULL, "say on stderr what the CPU runs: its GEMM engine, vector width and core"},
       {"shard", 0, NMT_OPT_STR, &a->shard, "K/N|auto",
        "translate only the lines that start in the K-th of N byte ranges of the -i file: the N outputs, "
        "one after the other, are the whole output (auto: K and N from mpirun or srun)"},
@@ -78,7 +80,7 @@ static int parse_args(decode_args *a, int argc, char **argv) {
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
                        "  " PROG " -m fr-en.bin --raw < test.fr > test.en\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4 < test.bpe.fr > test.en   (an ensemble: docs/decode.md)", opts,
-                       false};
+                       false, nn_gemm_path_line};
   nmt_strlist pos = {0};
   int st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
@@ -148,6 +150,7 @@ int main(int argc, char **argv) {
   if (be != &nn_cpu_backend && !strcmp(a.gemm_type, "int8"))
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "--gemm-type int8 runs on the CPU only; with --device %s use float32", a.device));
   if (notice[0]) nmt_warn(PROG, "%s", notice);
+  if (a.verbose && be == &nn_cpu_backend) fprintf(stderr, "%s: %s\n", PROG, nn_gemm_path_line());
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
   for (int i = 0; i < e.n && !st; i++) {

@@ -1,6 +1,7 @@
 /* nmt-train's options: Marian's names where Marian has the option. The model
  * options' rows come from the option table (models/options.def). */
 #include "base/err.h"
+#include "nn/gemm_path.h"
 #include "train_tool.h"
 #include <float.h> /* the rates are floats in the optimizer */
 #include <stdio.h>
@@ -237,7 +238,7 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
       PROG, "--train-sets SRC TGT -m MODEL [options]", summary,
       PROG " --preset peer --train-sets train.bpe.fr train.bpe.en --valid-sets val.bpe.fr val.bpe.en\n"
            "           -m fr-en.bin --after-epochs 10 --valid-freq 500",
-      opts, false};
+      opts, false, nn_gemm_path_line};
   nmt_strlist pos = {0};
   int st = p ? train_preset_apply(p, &cli, fold_layer, a) : NMT_OK;
   if (!st && cfg && !(st = train_config_apply(cfg, &cli, negation))) st = fold_layer(a);

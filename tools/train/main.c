@@ -4,6 +4,7 @@
 #include "base/err.h"
 #include "dist/comm.h"
 #include "nn/device.h"
+#include "nn/gemm_path.h"
 #include "io/io.h"
 #include "nn/parallel.h"
 #include "train/loop.h"
@@ -267,6 +268,7 @@ int main(int argc, char **argv) {
   console_say(&con, "%ld sentence pairs, %ld dropped over --max-length %ld; vocabularies %d / %d; %zu parameters",
           corpus.n, corpus.dropped, a.max_length, nmt_vocab_size(model.src), nmt_vocab_size(model.tgt),
           weight_count(&model.params));
+  if (be == &nn_cpu_backend) console_say(&con, "%s", nn_gemm_path_line());
   if (comm->size > 1)
     console_say(&con, "%d ranks (%s) x %d worker threads: %d slots per update", comm->size, comm->ops->name,
                 workers, comm->size * workers);

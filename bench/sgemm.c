@@ -1,12 +1,13 @@
-/* Float GEMM rate on given shapes under one engine. The training and decoding
- * benches take the best of every engine and OpenBLAS kernel the core runs as
- * their ceiling (gemm_rates in bench/multi30k.bash, which builds this).
+/* Float GEMM rate on given shapes under one engine. The training bench takes
+ * the best of every engine and OpenBLAS kernel the core runs as its ceiling,
+ * and the peers run on the best kernel (bench/multi30k.bash, which builds this).
  *   sgemm [-e openblas|onednn|nmt] SECONDS SHAPE...
  *   SHAPE = MxNxK[:TATB][*COUNT], e.g. 512x5012x1024:TN*2
  * openblas: cblas_sgemm on the kernel OPENBLAS_CORETYPE names or the CPU's own;
  * onednn: dnnl_sgemm; nmt: libnmt's nn_gemm, on the engine nmt chose (NMT_GEMM
- * and NMT_ISA apply). The first line names what ran ("sgemm engine
- * openblas:haswell"); then one line per shape, each run for about SECONDS, and,
+ * and NMT_ISA apply). Threads: OPENBLAS_NUM_THREADS (OpenBLAS, and nmt's own
+ * count), OMP_NUM_THREADS (oneDNN). The first line names what ran ("sgemm engine
+ * openblas:Haswell"); then one line per shape, each run for about SECONDS, and,
  * last, the rate of the whole mix: every shape COUNT times (a training step's
  * GEMMs). */
 #include "nn/gemm_path.h"

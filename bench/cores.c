@@ -1,12 +1,12 @@
-/* What the benches' figures ran on, as the environment selects it: the OpenBLAS core
- * type (OPENBLAS_CORETYPE or the CPU's own) and nmt's vector-math width (NMT_ISA or
- * the widest the core has). Built against build/libnmt.a by bench/multi30k.bash. */
-#include "nn/vmath.h"
-#include <cblas.h>
+/* What the benches' figures ran on, as the environment selects it: nmt's GEMM
+ * engine, its vector-math width, OpenBLAS's core type (OPENBLAS_CORETYPE or the
+ * CPU's own) and the CPU (vendor, family, model, features); `cores cpu`: the
+ * CPU alone. Built against build/libnmt.a by bench/multi30k.bash. */
+#include "nn/gemm_path.h"
 #include <stdio.h>
+#include <string.h>
 
-int main(void) {
-  const nn_vmath *v = nn_vmath_used();
-  printf("OpenBLAS core %s, vector math %s (%d lanes)\n", openblas_get_corename(), v->name, v->lanes);
+int main(int argc, char **argv) {
+  puts(argc > 1 && !strcmp(argv[1], "cpu") ? nn_cpu_line() : nn_gemm_path_line());
   return 0;
 }

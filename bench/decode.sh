@@ -7,8 +7,9 @@
 # the decoder step of bench/train.sh's formula, plus the encoder per source token.
 # Sourced by bench/run, or alone: bash bench/decode.sh (NMT_THREADS, NMT_PEER=0 to skip
 # the peer, NMT_DECODE_B1=0 to skip batch 1, NMT_SHORTLIST: the --shortlist rows, 1000,
-# NMT_DEVICE=cuda: both sides decode on the GPU; NMT_KERNELS="native Haswell": a table per
-# OpenBLAS kernel; DECODE_REPS: runs per figure, the median shown, 3).
+# NMT_DEVICE=cuda: both sides decode on the GPU; NMT_KERNELS="native best": a table per
+# OpenBLAS kernel of nmt-decode; DECODE_REPS: runs per figure, the median shown, 3).
+# The peer decodes on this core's best OpenBLAS kernel (best_kernel in bench/multi30k.bash).
 # The int8 rows (--gemm-type int8) reuse the peer's figures of the float rows.
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
@@ -25,7 +26,7 @@ decode_row() {
 decode_once() {
   local out=$BENCH_DIR/decode who=$1 k=$2 bs=$3 sl=${4:-0} gt=${5:-float32} th=${NMT_THREADS:-2} in=$M30K/test.bpe.fr
   if [ "$who" = peer ]; then
-    /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \
+    OPENBLAS_CORETYPE=$NMT_BEST_KERNEL /usr/bin/python3 "$SHARED/peers/torch_rnn_nmt.py" translate --model "$out/peer.pt" --input "$in" \
       --output "$out/peer.$k.$bs.out" --beam "$k" --batch-size "$bs" --threads "$th" --device "${NMT_DEVICE:-cpu}" >"$out/peer.log" 2>&1 ||
       { echo "peer failed: $(tail -n1 "$out/peer.log")" >&2; return 1; }
     awk '{ n += NF + 1 } END { printf "%s %d\n", s, n }' s="$(sed -n 's/.* sents\/s=\([0-9.]*\).*/\1/p' "$out/peer.log")" "$out/peer.$k.$bs.out"
@@ -99,8 +100,8 @@ decode_bench() {
   mkdir -p "$out"
   decode_models "$out" "$th" || return 1
   echo
-  echo "Decoding test2016 (1,000 sentences), peer config models trained one epoch, $th threads," \
-    "$(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "Decoding test2016 (1,000 sentences), peer config models trained one epoch, $th threads;" \
+    "nmt-decode: $(cores); the peer: OpenBLAS core ${NMT_BEST_KERNEL:--}; load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "| search | batch | peer sent/s | nmt-decode sent/s | speed-up | nmt out tokens | nmt GFLOP/s |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   local vt src k bs p n peers=""
@@ -126,4 +127,5 @@ decode_bench() {
   [ "${NMT_DECODE_B1:-1}" = 0 ] || decode_shortlist_rows
   decode_int8_rows "$peers"
 }
+[ "${NMT_PEER:-1}" = 0 ] || best_kernel || return 1 2>/dev/null || exit 1
 for_kernels decode_bench

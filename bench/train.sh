@@ -3,11 +3,16 @@
 # config: bi-LSTM 256 per direction, emb 256, decoder 512, general attention, input feeding,
 # dropout 0.3, Adam 1e-3, batch 64 sentences, clip 5, max length 80. Each runs WARMUP steps,
 # then STEPS timed steps, one after the other. Also: FLOPs per target token, achieved
-# GFLOP/s, and OpenBLAS sgemm on the step's own GEMM shapes (bench/sgemm.c) in the same run.
+# GFLOP/s, and the share of the core's ceiling on the step's own GEMM shapes in the same
+# run: the best rate of every GEMM the core runs (each OpenBLAS kernel it can, oneDNN,
+# nmt's own choice: gemm_ceiling in bench/multi30k.bash). The peer runs on the best
+# OpenBLAS kernel of them (best_kernel), so that it is not slowed by the one OpenBLAS
+# picks for a core it does not know; nmt-train on the environment's (or NMT_KERNELS').
 # Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
 # NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides,
-# NMT_KERNELS="native Haswell" for a table per OpenBLAS kernel, TRAIN_REPS: runs of the
-# peer, nmt-train and sgemm in turn, each figure the median, 3: this VM's speed drifts).
+# NMT_KERNELS="native best" for a table per OpenBLAS kernel of nmt-train, TRAIN_REPS: runs
+# of the peer, nmt-train and the ceiling in turn, each figure the median, 3: this VM's
+# speed drifts; GEMM_SECS: seconds per shape and engine, 0.2; NMT_BEST_KERNEL: skips the search).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 
@@ -17,38 +22,41 @@ train_bench() {
   local d=$M30K out=$BENCH_DIR/train peer=$SHARED/peers/torch_rnn_nmt.py
   multi30k_bpe || return 1
   mkdir -p "$out"
-  cc -O2 -o "$out/sgemm" bench/sgemm.c -lopenblas || return 1
   echo
   echo "Training, Multi30k Fr→En BPE 8000, peer config, $warm warm-up + $steps timed steps, $th threads," \
-    "medians of ${TRAIN_REPS:-3} runs, $(cores); load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "medians of ${TRAIN_REPS:-3} runs; nmt-train: $(cores); the peer: OpenBLAS core $NMT_BEST_KERNEL" \
+    "(this core's best on the step's GEMMs); load $(cut -d' ' -f1-3 /proc/loadavg)"
   local r runs=()
   for ((r = 0; r < ${TRAIN_REPS:-3}; r++)); do runs+=("$(train_once)") || return 1; done
-  # each run: peer tok/s, peer RSS, nmt tok/s, nmt RSS, sgemm GFLOP/s, FLOPs per target
-  # token; then its own shares of sgemm and nmt / peer, whose medians the table shows
-  # (the run's sides saw the same machine)
+  # each run: peer tok/s, peer RSS, nmt tok/s, nmt RSS, the ceiling (GFLOP/s, the engine
+  # that gave it, the best OpenBLAS kernel, every engine's rate), FLOPs per target token;
+  # then its own shares of the ceiling and nmt / peer, whose medians the table shows (the
+  # run's sides saw the same machine)
   local all
-  all=$(printf '%s\n' "${runs[@]}" | awk '{f = $6 / 1e9; print $0, ($1 * f / $5), ($3 * f / $5), ($1 > 0 ? $3 / $1 : 0)}')
+  all=$(printf '%s\n' "${runs[@]}" | awk '{f = $9 / 1e9; print $0, ($1 * f / $5), ($3 * f / $5), ($1 > 0 ? $3 / $1 : 0)}')
   runs_median() { awk -v c="$1" '{print $c}' <<<"$all" | median; } # of column $1 (not `col`: a command)
   awk -v p="$(runs_median 1)" -v pr="$(runs_median 2)" -v n="$(runs_median 3)" -v nr="$(runs_median 4)" \
-    -v sg="$(runs_median 5)" -v f="$(runs_median 6)" -v ps="$(runs_median 7)" -v ns="$(runs_median 8)" \
-    -v up="$(runs_median 9)" 'BEGIN {
-    print "| trainer | target tok/s | GFLOP/s | of sgemm | peak MiB |"
+    -v ce="$(awk '{print $5, $6}' <<<"$all" | median)" -v f="$(runs_median 9)" -v ps="$(runs_median 10)" \
+    -v ns="$(runs_median 11)" -v up="$(runs_median 12)" 'BEGIN {
+    print "| trainer | target tok/s | GFLOP/s | of ceiling | peak MiB |"
     print "| --- | --- | --- | --- | --- |"
     if (p > 0) printf "| peer (PyTorch) | %.0f | %.1f | %.0f%% | %.0f |\n", p, p * f / 1e9, 100 * ps, pr / 1024
     printf "| nmt-train | %.0f | %.1f | %.0f%% | %.0f |\n", n, n * f / 1e9, 100 * ns, nr / 1024
-    printf "FLOPs per target token %.1f M; sgemm on the step shapes %.1f GFLOP/s", f / 1e6, sg
+    split(ce, c, " ")
+    printf "FLOPs per target token %.1f M; ceiling on the step shapes %.1f GFLOP/s (%s)", f / 1e6, c[1], c[2]
     if (p > 0) printf "; nmt-train / peer = %.2fx", up
     print "" }'
-  awk '{printf "run %d: peer %.0f, nmt-train %.0f tok/s (%.0f%% of sgemm), sgemm %.1f GFLOP/s, nmt-train / peer %.2fx\n",
-    NR, $1, $3, 100 * $8, $5, $9}' <<<"$all"
-  echo "(tok/s, GFLOP/s and sgemm: the medians of the runs; of sgemm and nmt-train / peer: the medians of each run's own)"
+  awk '{gsub(/=/, " ", $8); gsub(/,/, ", ", $8)
+    printf "run %d: peer %.0f, nmt-train %.0f tok/s (%.0f%% of ceiling), ceiling %.1f GFLOP/s by %s (best OpenBLAS %s; %s), nmt-train / peer %.2fx\n",
+    NR, $1, $3, 100 * $11, $5, $6, $7, $8, $12}' <<<"$all"
+  echo "(tok/s, GFLOP/s and the ceiling: the medians of the runs; of ceiling and nmt-train / peer: the medians of each run's own)"
 }
 
 # One run of each, in the caller's settings: prints the figures train_bench takes medians of.
 train_once() {
   local ptok=0 prss=0 psrc=0 ptgt=0
   if [ "${NMT_PEER:-1}" != 0 ]; then
-    /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \
+    OPENBLAS_CORETYPE=$NMT_BEST_KERNEL /usr/bin/time -f '%M' -o "$out/peer.rss" /usr/bin/python3 "$peer" train --train-src "$d/train.bpe.fr" \
       --train-tgt "$d/train.bpe.en" --val-src "$d/val.bpe.fr" --val-tgt "$d/val.bpe.en" \
       --bench "$steps" --warmup "$warm" --threads "$th" --device "$dev" --batch-size "$bs" --save /dev/null >"$out/peer.log" 2>&1 ||
       { echo "peer failed: $(tail -n1 "$out/peer.log")" >&2; return 1; }
@@ -86,13 +94,9 @@ train_once() {
   flop=$(awk -v E=256 -v H=512 -v V="$vt" -v S="$S" -v r="$ratio" 'BEGIN { h = H / 2
     tgt = (E + 2 * H) * 4 * H + 2 * S * H + 2 * H * H + H * V; src = 2 * (E + h) * 4 * h + H * H
     printf "%.0f", 6 * (tgt + r * src) }')
-  # sgemm on the step's shapes, each weighted by how often one step runs it (B 64, 16 steps;
-  # the recurrent dx as nn_recur runs it, a plain GEMM on Wᵀ).
-  "$out/sgemm" 0.2 1024x1024x256:NN*2 64x1024x256:NN*32 1024x512x512:NN 1024x2048x256:NN \
-    64x2048x1024:NN*16 64x512x1024:NN*16 1024x5012x512:NN 1024x512x5012:NT 512x5012x1024:TN \
-    64x1024x512:NT*16 1024x512x64:TN*16 64x1024x2048:NN*16 1024x2048x1024:TN 1024x256x2048:NT \
-    256x2048x1024:TN 1024x512x512:NT 512x512x1024:TN 64x256x1024:NN*32 256x1024x1024:TN*2 \
-    1024x256x1024:NT*2 256x1024x1024:TN*2 >"$out/sgemm.log"
-  echo "$ptok $prss $ntok $(tail -n1 "$out/nmt.rss") $(awk '/^sgemm all/ { print $3 }' "$out/sgemm.log") $flop"
+  local ceiling
+  ceiling=$(gemm_ceiling "${GEMM_SECS:-0.2}" "${GEMM_SHAPES[@]}") || return 1
+  echo "$ptok $prss $ntok $(tail -n1 "$out/nmt.rss") $ceiling $flop"
 }
+best_kernel || return 1 2>/dev/null || exit 1 # here: once for every kernel's table
 for_kernels train_bench

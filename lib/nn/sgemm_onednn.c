@@ -1,9 +1,11 @@
 /* oneDNN's dnnl_sgemm (nn/sgemm_onednn.h), loaded when first needed: its 40 MB
  * library stays out of the tools and cores that never use it (an AVX2 core,
  * nmt-model under a tight ulimit -v). Debian's oneDNN runs on OpenMP, whose
- * team size is per calling thread: each thread sets its own from nn_threads(),
- * so a training worker's products stay on its thread and a decoder's only
- * batch gets every core, as with OpenBLAS. */
+ * spinning team collapsed (100 -> 4 GFLOP/s) when another process held a core
+ * and fought OpenBLAS's idle pool; so each calling thread keeps a team of one
+ * (the team size is per thread) and the columns are split over nmt's own
+ * threads (nn/parallel.h), as nmt's engine does: a training worker's products
+ * stay on its thread, a decoder's only batch gets every core. */
 #include "nn/sgemm_onednn.h"
 #include "nn/parallel.h"
 #include <cblas.h>
@@ -34,15 +36,35 @@ bool nn_sgemm_onednn_loaded(void) {
   return sgemm != NULL;
 }
 
+typedef struct {
+  char ta, tb;
+  int M, N, K, lda, ldb, ldc;
+  float alpha, beta;
+  const float *A, *B;
+  float *C;
+} job;
+
+/* Columns [n0, n1) of C, whole cache lines per part where N allows. */
+static void run(void *ctx, int part, int parts) {
+  static _Thread_local bool alone;
+  const job *j = ctx;
+  int lines = (j->N + 15) / 16, n0 = lines * part / parts * 16, n1 = lines * (part + 1) / parts * 16;
+  if (n1 > j->N) n1 = j->N;
+  if (n1 <= n0) return;
+  if (!alone) set_team(1), alone = true;
+  const float *B = j->tb == 'T' ? j->B + (size_t)n0 * j->ldb : j->B + n0;
+  if (sgemm(j->ta, j->tb, j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb, j->beta, j->C + n0, j->ldc) != dnnl_success)
+    cblas_sgemm(CblasRowMajor, j->ta == 'T' ? CblasTrans : CblasNoTrans, j->tb == 'T' ? CblasTrans : CblasNoTrans,
+                j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb, j->beta, j->C + n0, j->ldc);
+}
+
 void nn_sgemm_onednn(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc) {
-  static _Thread_local int team;
-  if (nn_sgemm_onednn_loaded()) {
-    int n = nn_threads();
-    if (n != team) set_team(team = n);
-    if (sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, lda, B, ldb, beta, C, ldc) == dnnl_success)
-      return;
+  if (!nn_sgemm_onednn_loaded()) {
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K,
+                alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
   }
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K,
-              alpha, A, lda, B, ldb, beta, C, ldc);
+  job j = {ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
+  nn_parallel((size_t)M * N * (size_t)K / 4, run, &j);
 }

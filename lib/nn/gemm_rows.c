@@ -5,6 +5,7 @@
  * panels of 64 columns, with the panel's M×64 sums in registers; rows go in
  * groups of up to 6 (24 accumulators). AVX-512, chosen at run time. */
 #include "nn/gemm_rows.h"
+#include "nn/gemm_args.h"
 #include "nn/parallel.h"
 #include "nn/vmath.h"
 
@@ -50,19 +51,13 @@ typedef void panel_fn(int, float, const float *, int, const float *, int, float,
                       const __mmask16 *);
 static panel_fn *const panels[MR + 1] = {0, panel1, panel2, panel3, panel4, panel5, panel6};
 
-typedef struct {
-  int M, N, K, lda, ldb, ldc;
-  float alpha, beta;
-  const float *A, *B;
-  float *C;
-} job;
-
-/* Panels [part·P/parts, (part+1)·P/parts) of the P = ⌈N/64⌉. */
+/* This part's panels of 64 columns. */
 static void run(void *ctx, int part, int parts) {
-  const job *j = ctx;
-  int P = (j->N + NR - 1) / NR;
-  for (int p = P * part / parts; p < P * (part + 1) / parts; p++) {
-    int n0 = p * NR, w = j->N - n0 < NR ? j->N - n0 : NR;
+  const nn_gemm_args *j = ctx;
+  int lo, hi;
+  nn_gemm_part_columns(j->N, NR, part, parts, &lo, &hi);
+  for (int n0 = lo; n0 < hi; n0 += NR) {
+    int w = j->N - n0 < NR ? j->N - n0 : NR;
     __mmask16 m[4];
     for (int q = 0; q < 4; q++) {
       int left = w - 16 * q;
@@ -82,7 +77,7 @@ bool nn_gemm_rows(int M, int N, int K, float alpha, const float *A, int lda, con
   bool avx512 = nn_vmath_used()->lanes == 16;
   /* one row: sgemv streams B row by row, which beats the panels' strided reads */
   if (!avx512 || M < 2 || M > NN_GEMM_ROWS || N < 1 || K < 1) return false;
-  job j = {M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
+  nn_gemm_args j = {false, false, M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
   nn_parallel((size_t)K * N, run, &j); /* each thread its own panels of B */
   return true;
 }

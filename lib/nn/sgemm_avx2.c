@@ -7,6 +7,7 @@
  * thread packs only its own panels, so the threads never wait on each other.
  * A row's result does not depend on the other rows (only k is blocked). */
 #include "nn/sgemm_avx2.h"
+#include "nn/gemm_args.h"
 #include "nn/parallel.h"
 #include "nn/pgemm.h"
 #include <cblas.h>
@@ -48,13 +49,7 @@ static float *thread_scratch(size_t floats) {
   return s->p;
 }
 
-typedef struct {
-  bool ta, tb;
-  int M, N, K, lda, ldb, ldc;
-  float alpha, beta;
-  const float *A, *B;
-  float *C;
-} job;
+typedef nn_gemm_args job;
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "nn/compile_for.h"
@@ -163,8 +158,8 @@ NN_COMPILE_END
 
 static void run(void *ctx, int part, int parts) {
   const job *j = ctx;
-  int Q = (j->N + NN_PANEL - 1) / NN_PANEL, q0 = Q * part / parts, q1 = Q * (part + 1) / parts;
-  int n0 = q0 * NN_PANEL, n1 = q1 * NN_PANEL < j->N ? q1 * NN_PANEL : j->N;
+  int n0, n1;
+  nn_gemm_part_columns(j->N, NN_PANEL, part, parts, &n0, &n1);
   if (n1 > n0) columns(j, n0, n1);
 }
 

@@ -7,6 +7,7 @@
  * threads (nn/parallel.h), as nmt's engine does: a training worker's products
  * stay on its thread, a decoder's only batch gets every core. */
 #include "nn/sgemm_onednn.h"
+#include "nn/gemm_args.h"
 #include "nn/parallel.h"
 #include <cblas.h>
 #include <dlfcn.h>
@@ -36,26 +37,19 @@ bool nn_sgemm_onednn_loaded(void) {
   return sgemm != NULL;
 }
 
-typedef struct {
-  char ta, tb;
-  int M, N, K, lda, ldb, ldc;
-  float alpha, beta;
-  const float *A, *B;
-  float *C;
-} job;
-
 /* Columns [n0, n1) of C, whole cache lines per part where N allows. */
 static void run(void *ctx, int part, int parts) {
   static _Thread_local bool alone;
-  const job *j = ctx;
-  int lines = (j->N + 15) / 16, n0 = lines * part / parts * 16, n1 = lines * (part + 1) / parts * 16;
-  if (n1 > j->N) n1 = j->N;
+  const nn_gemm_args *j = ctx;
+  int n0, n1;
+  nn_gemm_part_columns(j->N, 16, part, parts, &n0, &n1);
   if (n1 <= n0) return;
   if (!alone) set_team(1), alone = true;
-  const float *B = j->tb == 'T' ? j->B + (size_t)n0 * j->ldb : j->B + n0;
-  if (sgemm(j->ta, j->tb, j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb, j->beta, j->C + n0, j->ldc) != dnnl_success)
-    cblas_sgemm(CblasRowMajor, j->ta == 'T' ? CblasTrans : CblasNoTrans, j->tb == 'T' ? CblasTrans : CblasNoTrans,
-                j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb, j->beta, j->C + n0, j->ldc);
+  const float *B = j->tb ? j->B + (size_t)n0 * j->ldb : j->B + n0;
+  if (sgemm(j->ta ? 'T' : 'N', j->tb ? 'T' : 'N', j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb,
+            j->beta, j->C + n0, j->ldc) != dnnl_success)
+    cblas_sgemm(CblasRowMajor, j->ta ? CblasTrans : CblasNoTrans, j->tb ? CblasTrans : CblasNoTrans, j->M,
+                n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb, j->beta, j->C + n0, j->ldc);
 }
 
 void nn_sgemm_onednn(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
@@ -65,6 +59,6 @@ void nn_sgemm_onednn(bool ta, bool tb, int M, int N, int K, float alpha, const f
                 alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
-  job j = {ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
+  nn_gemm_args j = {ta, tb, M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
   nn_parallel((size_t)M * N * (size_t)K / 4, run, &j);
 }

@@ -3,11 +3,14 @@
 #include "nn/gemm_rows.h"
 #include "nn/kernels.h"
 #include "nn/ops.h"
+#include "nn/pgemm.h"
 #include "nn/qgemm.h"
 #include "nn/sgemm_avx2.h"
 #include "nn/sgemm_onednn.h"
 #include <cblas.h>
 #include <string.h>
+
+enum { THIN_WORK = 1 << 15 }; /* M·N·K below which nmt's engine leaves a product to OpenBLAS */
 
 void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
              const float *B, int ldb, float beta, float *C, int ldc) {
@@ -23,15 +26,22 @@ void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A,
   }
   switch (nn_gemm_engine_used()) {
   case NN_GEMM_NMT:
-    nn_sgemm_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    return;
+    /* Not the thin products (the attention's scores: one column per sentence) nor the
+     * tiny ones: 16-column panels would compute mostly padding, and packing costs more
+     * than the product; OpenBLAS's sgemm runs them as a matrix-vector product. */
+    if (N >= NN_PANEL / 2 && (size_t)M * N * K >= THIN_WORK) {
+      nn_sgemm_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+      return;
+    }
+    break;
   case NN_GEMM_ONEDNN:
     nn_sgemm_onednn(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   default:
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
-                N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    break;
   }
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
+              N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alpha,

@@ -37,6 +37,26 @@ enum { MR = 6 };
     _Pragma("GCC unroll 6") for (int i = 0; i < R; i++) nn_avx2_store_row(s[i], beta, C + (size_t)i * ldc, w); \
   }
 
+/* One row × 4 whole panels (64 columns): a lone row's 2 sums per panel wait on
+ * each other's FMA latency, 8 chains do not (decoding one sentence greedily ran
+ * 85% of its time in block1). Each sum is still one FMA chain over k in order,
+ * so the result is block1's, bit for bit. */
+static void row_4panels(int K, const float *A, const float *p, float beta, float *C) {
+  __m256 s[8];
+  const size_t step = (size_t)K * NN_PANEL; /* from one panel to the next */
+  _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) s[i] = _mm256_setzero_ps();
+  _Pragma("GCC unroll 2") for (int k = 0; k < K; k++) {
+    __m256 a = _mm256_broadcast_ss(A + k);
+    _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) {
+      const float *b = p + q * step + (size_t)k * NN_PANEL;
+      _mm_prefetch((const char *)(b + 16 * NN_PANEL), _MM_HINT_T0);
+      s[2 * q] = _mm256_fmadd_ps(a, _mm256_loadu_ps(b), s[2 * q]);
+      s[2 * q + 1] = _mm256_fmadd_ps(a, _mm256_loadu_ps(b + 8), s[2 * q + 1]);
+    }
+  }
+  _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) nn_avx2_store_row(s + 2 * q, beta, C + q * NN_PANEL, NN_PANEL);
+}
+
 BLOCK(1)
 BLOCK(2)
 BLOCK(3)
@@ -100,8 +120,10 @@ void nn_pgemm_avx2(int M, int N, int K, const float *A, int lda, const float *P,
                    float *C, int ldc) {
   /* the rows as even blocks of at most MR: 32 rows are 6,6,5,5,5,5, not a 2-row
    * tail whose 4 sums cannot keep the FMA pipes full */
-  int nb = (M + MR - 1) / MR;
-  for (int j0 = 0; j0 < N; j0 += NN_PANEL) {
+  int nb = (M + MR - 1) / MR, j0 = 0;
+  if (M == 1)
+    for (; j0 + 4 * NN_PANEL <= N; j0 += 4 * NN_PANEL) row_4panels(K, A, P + (size_t)j0 * K, beta, C + j0);
+  for (; j0 < N; j0 += NN_PANEL) {
     const float *p = P + (size_t)j0 * K;
     int w = N - j0 < NN_PANEL ? N - j0 : NN_PANEL;
     for (int b = 0, i0 = 0; b < nb; b++) {

@@ -1,6 +1,7 @@
 /* GEMM on the engine nn/gemm_path.h chose, and the matmul and linear ops. */
 #include "nn/gemm_path.h"
 #include "nn/gemm_rows.h"
+#include "nn/gemv_avx2.h"
 #include "nn/kernels.h"
 #include "nn/ops.h"
 #include "nn/pgemm.h"
@@ -12,12 +13,30 @@
 
 enum { THIN_WORK = 1 << 15 }; /* M·N·K below which nmt's engine leaves a product to OpenBLAS */
 
+/* nmt's engine's matrix-vector products: a few rows (decoding one sentence, a small
+ * beam), each one vector times op(B), or one column (the attention's scores, one per
+ * sentence), op(A) times a vector; so that they too do not run in whatever kernel
+ * OpenBLAS's model table picked (decoding ran 9-55% slower under its Prescott kernel). */
+static bool thin_avx2(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
+                      const float *B, int ldb, float beta, float *C, int ldc) {
+  if (M <= NN_GEMM_ROWS) {
+    for (int m = 0; m < M; m++) /* refused (K too long to gather) on the first row or never */
+      if (!nn_gemv_avx2(tb, N, K, alpha, B, ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta,
+                        C + (size_t)m * ldc, 1))
+        return false;
+    return true;
+  }
+  return N == 1 && nn_gemv_avx2(!ta, M, K, alpha, A, lda, B, tb ? 1 : ldb, beta, C, ldc);
+}
+
 void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
              const float *B, int ldb, float beta, float *C, int ldc) {
   /* A few rows times a weight matrix (decoding one sentence, a small beam): sgemm
    * would copy (pack) all of B for them, which costs more than the product;
    * nn_gemm_rows reads B once for all rows, else one sgemv per row reads it as it is. */
   if (!ta && !tb && nn_gemm_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+  if (nn_gemm_engine_used() == NN_GEMM_NMT && K > 0 && thin_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
+    return;
   if (M <= NN_GEMM_ROWS && K > 0) {
     for (int m = 0; m < M; m++)
       cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, tb ? N : K, tb ? K : N, alpha, B,
@@ -26,9 +45,8 @@ void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A,
   }
   switch (nn_gemm_engine_used()) {
   case NN_GEMM_NMT:
-    /* Not the thin products (the attention's scores: one column per sentence) nor the
-     * tiny ones: 16-column panels would compute mostly padding, and packing costs more
-     * than the product; OpenBLAS's sgemm runs them as a matrix-vector product. */
+    /* Not the tiny products, whose packing costs more than the product, nor 2 to 7
+     * columns, where 16-column panels would compute mostly padding. */
     if (N >= NN_PANEL / 2 && (size_t)M * N * K >= THIN_WORK) {
       nn_sgemm_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
       return;

@@ -3,7 +3,8 @@
  * the engine chosen (NMT_ISA / NMT_GEMM). Each against a double-precision
  * product over transposes, alpha, beta 0 (C not read: it holds NaN), 1 and
  * 0.5, padded leading dimensions, and shapes across the AVX2 engine's blocks
- * (6 rows, 16 columns; 120 rows, 256 k's, 512 columns); with nmt's panels a
+ * (6 rows, 16 columns; 120 rows, 256 k's, 512 columns) and matrix-vector
+ * shapes (up to 8 rows, one column); with nmt's panels a
  * row's result alone equals the same row among others, bit for bit. */
 #include "nn/gemm_path.h"
 #include "nn/kernels.h"
@@ -81,8 +82,10 @@ static void against_double(gemm_fn f, const char *name, bool rows_apart) {
              it % 3, &seed))
       return;
   }
-  static const int big[][3] = {{125, 530, 260}, {121, 1030, 100}, {64, 520, 300}, {7, 515, 513}};
-  for (int b = 0; b < 4; b++)
+  /* across the blocks; then a few rows and one column (nmt's engine: matrix-vector products) */
+  static const int big[][3] = {{125, 530, 260}, {121, 1030, 100}, {64, 520, 300}, {7, 515, 513},
+                               {40, 1, 300}, {3, 70, 300}};
+  for (int b = 0; b < 6; b++)
     for (int t = 0; t < 4; t++)
       if (!one(f, name, rows_apart, big[b][0], big[b][1], big[b][2], t & 1, t >> 1, 1, t == 3 ? 1 : 0,
                b % 2, &seed))

@@ -26,8 +26,10 @@ static bool has(const char *feature) {
   if (!strcmp(feature, "avx512bw")) return __builtin_cpu_supports("avx512bw");
   if (!strcmp(feature, "avx512vl")) return __builtin_cpu_supports("avx512vl");
   if (!strcmp(feature, "avx512vnni")) return __builtin_cpu_supports("avx512vnni");
-  if (!strcmp(feature, "avx512bf16")) return __builtin_cpu_supports("avx512bf16");
-  if (!strcmp(feature, "amx-tile")) return __builtin_cpu_supports("amx-tile");
+  /* from CPUID itself: clang 14's builtin does not know these two */
+  unsigned a, b, c, d;
+  if (!strcmp(feature, "avx512bf16")) return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 5 & 1);
+  if (!strcmp(feature, "amx-tile")) return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d >> 24 & 1);
 #endif
   (void)feature;
   return false;

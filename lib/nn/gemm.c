@@ -1,4 +1,5 @@
 /* GEMM on the engine nn/gemm_path.h chose, and the matmul and linear ops. */
+#include "nn/gemm_args.h"
 #include "nn/gemm_path.h"
 #include "nn/gemm_rows.h"
 #include "nn/gemv_avx2.h"
@@ -13,53 +14,44 @@
 
 enum { THIN_WORK = 1 << 15 }; /* M·N·K below which nmt's engine leaves a product to OpenBLAS */
 
-/* nmt's engine's matrix-vector products: a few rows (decoding one sentence, a small
- * beam), each one vector times op(B), or one column (the attention's scores, one per
- * sentence), op(A) times a vector; so that they too do not run in whatever kernel
- * OpenBLAS's model table picked (decoding ran 9-55% slower under its Prescott kernel). */
-static bool thin_avx2(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
-                      const float *B, int ldb, float beta, float *C, int ldc) {
-  if (M <= NN_GEMM_ROWS) {
-    for (int m = 0; m < M; m++) /* refused (K too long to gather) on the first row or never */
-      if (!nn_gemv_avx2(tb, N, K, alpha, B, ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta,
-                        C + (size_t)m * ldc, 1))
+/* Matrix-vector products: a few rows (decoding one sentence, a small beam), each
+ * one vector times op(B), or one column (the attention's scores, one per sentence),
+ * op(A) times a vector. On either engine beside OpenBLAS they are nmt's own AVX2
+ * code, so they do not run in whatever kernel OpenBLAS's model table picked
+ * (decoding ran 9-55% slower under its Prescott kernel). */
+static bool thin_avx2(const nn_gemm_args *j) {
+  if (j->M <= NN_GEMM_ROWS) {
+    for (int m = 0; m < j->M; m++) /* refused (K too long to gather) on the first row or never */
+      if (!nn_gemv_avx2(j->tb, j->N, j->K, j->alpha, j->B, j->ldb, j->ta ? j->A + m : j->A + (size_t)m * j->lda,
+                        j->ta ? j->lda : 1, j->beta, j->C + (size_t)m * j->ldc, 1))
         return false;
     return true;
   }
-  return N == 1 && nn_gemv_avx2(!ta, M, K, alpha, A, lda, B, tb ? 1 : ldb, beta, C, ldc);
+  return j->N == 1 && nn_gemv_avx2(!j->ta, j->M, j->K, j->alpha, j->A, j->lda, j->B, j->tb ? 1 : j->ldb, j->beta,
+                                   j->C, j->ldc);
 }
 
 void nn_gemm(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
              const float *B, int ldb, float beta, float *C, int ldc) {
-  /* A few rows times a weight matrix (decoding one sentence, a small beam): sgemm
-   * would copy (pack) all of B for them, which costs more than the product;
-   * nn_gemm_rows reads B once for all rows, else one sgemv per row reads it as it is. */
+  nn_gemm_args j = {ta, tb, M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
+  nn_gemm_engine e = nn_gemm_engine_used();
+  /* A few rows times a weight matrix at AVX-512's width: nn_gemm_rows reads B once for all rows */
   if (!ta && !tb && nn_gemm_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
-  if (nn_gemm_engine_used() == NN_GEMM_NMT && K > 0 && thin_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
-    return;
-  if (M <= NN_GEMM_ROWS && K > 0) {
+  if (e != NN_GEMM_OPENBLAS && K > 0 && nn_gemm_avx2_allowed() && thin_avx2(&j)) return;
+  if (M <= NN_GEMM_ROWS && K > 0) { /* sgemm would pack all of B for them: one sgemv per row */
     for (int m = 0; m < M; m++)
       cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, tb ? N : K, tb ? K : N, alpha, B,
                   ldb, ta ? A + m : A + (size_t)m * lda, ta ? lda : 1, beta, C + (size_t)m * ldc, 1);
     return;
   }
-  switch (nn_gemm_engine_used()) {
-  case NN_GEMM_NMT:
-    /* Not the tiny products, whose packing costs more than the product, nor 2 to 7
-     * columns, where 16-column panels would compute mostly padding. */
-    if (N >= NN_PANEL / 2 && (size_t)M * N * K >= THIN_WORK) {
-      nn_sgemm_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-      return;
-    }
-    break;
-  case NN_GEMM_ONEDNN:
+  /* nmt's panels: not the tiny products, whose packing costs more than the product,
+   * nor 2 to 7 columns, where 16-column panels would compute mostly padding */
+  if (e == NN_GEMM_NMT && N >= NN_PANEL / 2 && (size_t)M * N * K >= THIN_WORK)
+    nn_sgemm_avx2(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  else if (e == NN_GEMM_ONEDNN)
     nn_sgemm_onednn(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    return;
-  default:
-    break;
-  }
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M,
-              N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  else
+    nn_gemm_args_openblas(&j, 0, N);
 }
 
 void nn_gemm_batched(int batch, bool ta, bool tb, int M, int N, int K, float alpha,

@@ -3,6 +3,7 @@
  * columns each thread takes. */
 #ifndef NMT_NN_GEMM_ARGS_H
 #define NMT_NN_GEMM_ARGS_H
+#include <cblas.h>
 #include <stdbool.h>
 
 typedef struct {
@@ -21,6 +22,14 @@ static inline void nn_gemm_part_columns(int N, int group, int part, int parts, i
   *n0 = groups * part / parts * group;
   *n1 = groups * (part + 1) / parts * group;
   if (*n1 > N) *n1 = N;
+}
+
+/* Columns [n0, n1) of j by OpenBLAS's sgemm: the reference engine, and where
+ * another cannot run (no memory to pack in, no oneDNN). */
+static inline void nn_gemm_args_openblas(const nn_gemm_args *j, int n0, int n1) {
+  cblas_sgemm(CblasRowMajor, j->ta ? CblasTrans : CblasNoTrans, j->tb ? CblasTrans : CblasNoTrans, j->M,
+              n1 - n0, j->K, j->alpha, j->A, j->lda, j->tb ? j->B + (size_t)n0 * j->ldb : j->B + n0, j->ldb,
+              j->beta, j->C + n0, j->ldc);
 }
 
 #endif

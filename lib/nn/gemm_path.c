@@ -43,13 +43,15 @@ static bool runs(nn_gemm_engine e) {
 
 static nn_gemm_engine used = NN_GEMM_OPENBLAS;
 
+bool nn_gemm_avx2_allowed(void) { return nn_vmath_used()->lanes >= 8 && runs(NN_GEMM_NMT); }
+
 nn_gemm_engine nn_gemm_engine_used(void) { return used; }
 
 /* After the vector width (nn/vmath.c's constructor, priority 200), which
  * NMT_ISA may have lowered: the engine follows that width unless NMT_GEMM says. */
 __attribute__((constructor(210))) static void choose_engine(void) {
   int lanes = nn_vmath_used()->lanes;
-  used = lanes >= 16 ? NN_GEMM_ONEDNN : lanes == 8 && runs(NN_GEMM_NMT) ? NN_GEMM_NMT : NN_GEMM_OPENBLAS;
+  used = lanes >= 16 ? NN_GEMM_ONEDNN : nn_gemm_avx2_allowed() ? NN_GEMM_NMT : NN_GEMM_OPENBLAS;
   const char *want = getenv("NMT_GEMM");
   if (!want || !*want) return;
   for (int e = 0; e < NN_GEMM_ENGINES; e++)

@@ -12,11 +12,15 @@
  * inside a library loaded by another program. */
 #ifndef NMT_NN_GEMM_PATH_H
 #define NMT_NN_GEMM_PATH_H
+#include <stdbool.h>
 
 typedef enum { NN_GEMM_OPENBLAS, NN_GEMM_NMT, NN_GEMM_ONEDNN, NN_GEMM_ENGINES } nn_gemm_engine;
 
 /* The engine the CPU rows use. */
 nn_gemm_engine nn_gemm_engine_used(void);
+/* Whether nmt's own AVX2 + FMA code may run: the core has both and NMT_ISA
+ * leaves 8 lanes or more. */
+bool nn_gemm_avx2_allowed(void);
 /* NMT_GEMM's spelling of e: "openblas", "nmt", "onednn". */
 const char *nn_gemm_engine_name(nn_gemm_engine e);
 /* One line for logs and --version: the engine and its instructions, the vector

@@ -1,10 +1,9 @@
-/* The packed-weight GEMM's rows (nn/pgemm.h): the layout is chosen once, from
- * the core and NMT_SIMD. */
+/* The packed-weight GEMM's rows (nn/pgemm.h): the panels where nmt's own
+ * engine runs (nn/gemm_path.h), else the plain matrix. */
 #include "nn/pgemm.h"
 #include "nn/gemm_path.h"
 #include "nn/kernels.h"
 #include "nn/parallel.h"
-#include "nn/vmath.h"
 #include <cblas.h>
 
 size_t nn_packed_floats(int K, int N) {

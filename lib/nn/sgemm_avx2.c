@@ -10,7 +10,6 @@
 #include "nn/gemm_args.h"
 #include "nn/parallel.h"
 #include "nn/pgemm.h"
-#include <cblas.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,9 +146,7 @@ static void columns(const job *j, int n0, int n1) {
   size_t pfl = nn_packed_floats(kcmax, n1 - n0 < NC ? n1 - n0 : NC);
   float *P = thread_scratch(pfl + (size_t)(mcmax + MR) * kcmax + MR * 8);
   if (!P) { /* no memory to pack in: these columns by OpenBLAS, C not yet touched */
-    cblas_sgemm(CblasRowMajor, j->ta ? CblasTrans : CblasNoTrans, j->tb ? CblasTrans : CblasNoTrans,
-                j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, j->tb ? j->B + (size_t)n0 * j->ldb : j->B + n0,
-                j->ldb, j->beta, j->C + n0, j->ldc);
+    nn_gemm_args_openblas(j, n0, n1);
     return;
   }
   for (int c = n0; c < n1; c += NC) chunk(j, c, n1 - c < NC ? n1 - c : NC, P, P + pfl);
@@ -171,7 +168,7 @@ void nn_sgemm_avx2(bool ta, bool tb, int M, int N, int K, float alpha, const flo
 #else /* not built elsewhere: the engine is never NN_GEMM_NMT there */
 void nn_sgemm_avx2(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
                    const float *B, int ldb, float beta, float *C, int ldc) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N,
-              K, alpha, A, lda, B, ldb, beta, C, ldc);
+  nn_gemm_args j = {ta, tb, M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
+  nn_gemm_args_openblas(&j, 0, N);
 }
 #endif

@@ -9,7 +9,6 @@
 #include "nn/sgemm_onednn.h"
 #include "nn/gemm_args.h"
 #include "nn/parallel.h"
-#include <cblas.h>
 #include <dlfcn.h>
 #include <dnnl.h>
 #include <pthread.h>
@@ -48,17 +47,14 @@ static void run(void *ctx, int part, int parts) {
   const float *B = j->tb ? j->B + (size_t)n0 * j->ldb : j->B + n0;
   if (sgemm(j->ta ? 'T' : 'N', j->tb ? 'T' : 'N', j->M, n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb,
             j->beta, j->C + n0, j->ldc) != dnnl_success)
-    cblas_sgemm(CblasRowMajor, j->ta ? CblasTrans : CblasNoTrans, j->tb ? CblasTrans : CblasNoTrans, j->M,
-                n1 - n0, j->K, j->alpha, j->A, j->lda, B, j->ldb, j->beta, j->C + n0, j->ldc);
+    nn_gemm_args_openblas(j, n0, n1);
 }
 
 void nn_sgemm_onednn(bool ta, bool tb, int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc) {
-  if (!nn_sgemm_onednn_loaded()) {
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K,
-                alpha, A, lda, B, ldb, beta, C, ldc);
-    return;
-  }
   nn_gemm_args j = {ta, tb, M, N, K, lda, ldb, ldc, alpha, beta, A, B, C};
-  nn_parallel((size_t)M * N * (size_t)K / 4, run, &j);
+  if (nn_sgemm_onednn_loaded())
+    nn_parallel((size_t)M * N * (size_t)K / 4, run, &j);
+  else
+    nn_gemm_args_openblas(&j, 0, N);
 }

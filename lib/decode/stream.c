@@ -82,20 +82,22 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
 }
 
 int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const int *const *src,
-                     const int *len, int n, int mini_batch, int part, int parts, nmt_nbest *out,
-                     nmt_batch_done then, void *ctx) {
-  int st = NMT_OK;
-  for (int at = part * mini_batch; !st && at < n; at += parts * mini_batch) {
-    int nb = n - at < mini_batch ? n - at : mini_batch;
+                     const int *len, int n, int mini_batch, atomic_int *taken, nmt_batch_done then, void *ctx,
+                     nmt_nbest *out) {
+  int st = NMT_OK, batches = (n + mini_batch - 1) / mini_batch, mine = 0;
+  for (int k; !st && (k = taken ? atomic_fetch_add(taken, 1) : mine++) < batches;) {
+    int at = (batches - 1 - k) * mini_batch, nb = n - at < mini_batch ? n - at : mini_batch;
     st = nmt_search(d, e, src + at, len + at, nb, o, out + at);
     if (!st && then) st = then(ctx, d, at, nb);
   }
+  if (st && taken) atomic_store(taken, batches);
   return st;
 }
 
 /* One thread's share of a window, and its error (messages are per thread). */
 typedef struct {
   stream *s;
+  atomic_int *taken; /* the window's mini-batches taken so far */
   int k, status;
   char msg[512];
 } share;
@@ -110,8 +112,8 @@ static void translate_share(void *ctx, int part, int parts) {
   share *sh = (share *)ctx + part;
   stream *s = sh->s;
   if (parts > 1) nn_parallel_nested(true);
-  int st = nmt_decode_share(&s->dec[part], s->e, &s->o->search, s->ids, s->lens, sh->k, s->o->mini_batch, part, parts,
-                            s->outs, window_align, s);
+  int st = nmt_decode_share(&s->dec[part], s->e, &s->o->search, s->ids, s->lens, sh->k, s->o->mini_batch, sh->taken,
+                            window_align, s, s->outs);
   nn_parallel_nested(false);
   sh->status = st;
   if (st) snprintf(sh->msg, sizeof sh->msg, "%s", nmt_errmsg());
@@ -130,7 +132,8 @@ static int translate_window(stream *s, int n) {
   int parts = batches < s->threads ? (batches ? batches : 1) : s->threads;
   openblas_set_num_threads(parts > 1 ? 1 : s->threads);
   share sh[NMT_MAX_DECODE_THREADS];
-  for (int p = 0; p < parts; p++) sh[p] = (share){s, k, NMT_OK, ""};
+  atomic_int taken = 0;
+  for (int p = 0; p < parts; p++) sh[p] = (share){s, &taken, k, NMT_OK, ""};
   nmt_pool_run(parts, translate_share, sh);
   for (int p = 0; p < parts && !st; p++)
     if (sh[p].status) st = p ? nmt_fail(sh[p].status, "%s", sh[p].msg) : sh[p].status;

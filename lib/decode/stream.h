@@ -5,6 +5,7 @@
  * short when the input stalls, and the answers are flushed before waiting. */
 #ifndef NMT_DECODE_STREAM_H
 #define NMT_DECODE_STREAM_H
+#include <stdatomic.h>
 #include "decode/align.h"
 #include "decode/search.h"
 #include "decode/text.h"
@@ -31,17 +32,20 @@ typedef struct {
   void *warn_ctx;
 } nmt_decode_opts;
 
-/* One thread's share of sorted sentences: src[i] (len[i] > 0 ids) for i in
- * [0, n), cut into mini-batches of mini_batch; the thread `part` of `parts`
- * decodes mini-batches part, part + parts, ... on its decoder d (lengths
- * ascend, so the shares are even), out[i] each sentence's hypotheses. After
- * each mini-batch [at, at + nb), then(ctx, d, at, nb) when not NULL (the
- * attention passes). NMT_OK or the first error. nmt_decode_stream and
+/* A thread's share of sorted sentences: src[i] (len[i] > 0 ids) for i in
+ * [0, n), cut into mini-batches of mini_batch, decoded on d the longest first
+ * (the decoder's memory reaches its size on the first). The threads of a
+ * window share `taken` (0 at the start): each takes the next mini-batch when
+ * it is free, so none waits on another's long tail; NULL: this thread decodes
+ * them all. A mini-batch's output does not depend on the thread. out[i] each
+ * sentence's hypotheses. After each mini-batch [at, at + nb), then(ctx, d, at,
+ * nb) when not NULL (the attention passes). NMT_OK or the first error (which
+ * stops the other threads at their next mini-batch). nmt_decode_stream and
  * nmt-serve's lanes decode through it. */
 typedef int (*nmt_batch_done)(void *ctx, nmt_dec *d, int at, int nb);
 int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const int *const *src,
-                     const int *len, int n, int mini_batch, int part, int parts, nmt_nbest *out,
-                     nmt_batch_done then, void *ctx);
+                     const int *len, int n, int mini_batch, atomic_int *taken, nmt_batch_done then, void *ctx,
+                     nmt_nbest *out);
 
 /* Translate r's lines into w with the models e (one, or an ensemble): text is
  * the source and output text handling, first the first model (its

@@ -10,8 +10,13 @@ enum { ALIGN = 64 };
 
 struct nn_arena_block {
   nn_arena_block *next;
-  void *mem;
+  char *mem;
+  size_t cap;
 };
+
+/* The first block's bytes: small graphs (tests, the host's pointer arrays)
+ * stay small, big ones reach their size in a few doublings. */
+enum { FIRST_BLOCK = 256 << 10 };
 
 static size_t round_up(size_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
 
@@ -41,53 +46,50 @@ static void *aligned(const nn_arena *a, size_t bytes) {
   return backend(a)->alloc(&p, bytes) == NMT_OK ? p : NULL;
 }
 
-void *nn_arena_alloc(nn_arena *a, size_t bytes) {
-  bytes = round_up(bytes);
-  a->peak += bytes;
-  if (a->used + bytes <= a->cap) {
-    void *p = a->base + a->used;
-    a->used += bytes;
-    return p;
-  }
+/* A new last block for at least `bytes`, to be filled next. */
+static void *append(nn_arena *a, size_t bytes) {
+  size_t cap = a->cap > FIRST_BLOCK ? a->cap : FIRST_BLOCK;
+  if (cap < bytes) cap = bytes;
   nn_arena_block *b = malloc(sizeof *b);
-  void *mem = b ? aligned(a, bytes) : NULL;
+  void *mem = b ? aligned(a, cap) : NULL;
   if (!mem) {
     free(b);
     fail_alloc(bytes);
     return NULL;
   }
-  b->mem = mem;
-  b->next = a->spill;
-  a->spill = b;
+  *b = (nn_arena_block){.mem = mem, .cap = cap};
+  nn_arena_block **end = a->cur ? &a->cur->next : &a->first;
+  while (*end) end = &(*end)->next;
+  *end = a->cur = b;
+  a->cap += cap;
+  a->used = bytes;
   return mem;
 }
 
-static void free_spill(nn_arena *a) {
-  while (a->spill) {
-    nn_arena_block *b = a->spill;
-    a->spill = b->next;
-    backend(a)->free(b->mem);
-    free(b);
-  }
+void *nn_arena_alloc(nn_arena *a, size_t bytes) {
+  bytes = round_up(bytes);
+  if (!a->cur) a->cur = a->first;
+  for (; a->cur; a->cur = a->cur->next, a->used = 0) /* the rest of a block too small is left for this step */
+    if (a->used + bytes <= a->cur->cap) {
+      void *p = a->cur->mem + a->used;
+      a->used += bytes;
+      return p;
+    }
+  return append(a, bytes);
 }
 
 int nn_arena_reset(nn_arena *a) {
-  int status = NMT_OK;
-  if (a->spill) {
-    free_spill(a);
-    backend(a)->free(a->base);
-    size_t cap = round_up(a->peak + a->peak / 2); /* headroom: a longer batch still fits */
-    a->base = aligned(a, cap);
-    a->cap = a->base ? cap : 0;
-    if (!a->base) status = fail_alloc(a->peak);
-  }
+  a->cur = a->first;
   a->used = 0;
-  a->peak = 0;
-  return status;
+  return NMT_OK;
 }
 
 void nn_arena_free(nn_arena *a) {
-  free_spill(a);
-  backend(a)->free(a->base);
+  while (a->first) {
+    nn_arena_block *b = a->first;
+    a->first = b->next;
+    backend(a)->free(b->mem);
+    free(b);
+  }
   *a = (nn_arena){.be = a->be};
 }

@@ -1,5 +1,5 @@
-/* What the AVX2 panels' kernels share: the store of a row of 16 sums and an
- * 8×8 transpose (nn/pgemm_avx2.c and nn/sgemm_avx2.c include it inside their
+/* What the AVX2 panels' kernels share: the store of a row of 16 sums, an 8×8
+ * transpose and the packing of a few rows k-major (nn/pgemm_avx2.c and nn/sgemm_avx2.c include it inside their
  * NN_COMPILE_FOR("avx2,fma") part). */
 #ifndef NMT_NN_AVX2_INLINE_H
 #define NMT_NN_AVX2_INLINE_H
@@ -50,6 +50,22 @@ static inline void transpose8(__m256 r[8]) {
     r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
     r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
   }
+}
+
+/* T[k·stride + i] = A[i·lda + k] for rows i < rows (<= stride <= 8), k < kc:
+ * 8 k's at a time through a transpose in registers, whose 8 groups are stored
+ * 8 floats wide in order, each group's floats past `stride` overwritten by the
+ * next (T has 8 floats to spare for the last). */
+static inline void nn_avx2_pack_rows(float *T, const float *A, int lda, int rows, int kc, int stride) {
+  int k = 0;
+  for (; k + 8 <= kc; k += 8) {
+    __m256 r[8];
+    for (int i = 0; i < 8; i++) r[i] = i < rows ? _mm256_loadu_ps(A + (size_t)i * lda + k) : _mm256_setzero_ps();
+    transpose8(r);
+    for (int i = 0; i < 8; i++) _mm256_storeu_ps(T + (size_t)(k + i) * stride, r[i]);
+  }
+  for (; k < kc; k++)
+    for (int i = 0; i < rows; i++) T[(size_t)k * stride + i] = A[(size_t)i * lda + k];
 }
 
 #endif

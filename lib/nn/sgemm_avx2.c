@@ -10,43 +10,13 @@
 #include "nn/gemm_args.h"
 #include "nn/parallel.h"
 #include "nn/pgemm.h"
-#include <pthread.h>
-#include <stdlib.h>
+#include "nn/thread_scratch.h"
 #include <string.h>
 
 /* KC k's (a panel of 16 KB and a micro-panel of 6 KB in L1), MC rows (120 KB
  * of A in L2), NC columns (the C rows they write stay in cache between blocks
  * of k: 44 -> 65 GFLOP/s at 1024x5012x512 on one Zen 3 core). */
 enum { MR = 6, KC = 256, MC = 120, NC = 512 };
-
-/* One buffer per thread, kept between calls (a call's packing must not pay
- * for malloc and page faults), freed when the thread ends. */
-static pthread_key_t key;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-typedef struct {
-  float *p;
-  size_t floats;
-} scratch;
-
-static void drop(void *s) {
-  free(((scratch *)s)->p);
-  free(s);
-}
-static void make_key(void) { pthread_key_create(&key, drop); }
-
-static float *thread_scratch(size_t floats) {
-  pthread_once(&once, make_key);
-  scratch *s = pthread_getspecific(key);
-  if (!s && (s = calloc(1, sizeof *s)) && pthread_setspecific(key, s)) free(s), s = NULL;
-  if (!s) return NULL;
-  if (s->floats < floats) {
-    float *p = NULL;
-    if (posix_memalign((void **)&p, 64, floats * sizeof *p)) return NULL;
-    free(s->p);
-    s->p = p, s->floats = floats;
-  }
-  return s->p;
-}
 
 typedef nn_gemm_args job;
 
@@ -55,22 +25,6 @@ typedef nn_gemm_args job;
 NN_COMPILE_FOR("avx2,fma")
 #include "nn/avx2_inline.h"
 #include <immintrin.h>
-
-/* T = the micro-panel of rows [0, rows) of A (row stride lda), k's [0, kc):
- * 8 k's at a time through a transpose in registers, whose 8 groups are stored
- * 8 floats wide in order, each group's 2 extra floats overwritten by the next
- * (the buffer has MR·8 floats to spare for the last). */
-static void pack_rows_a(float *T, const float *A, int lda, int rows, int kc) {
-  int k = 0;
-  for (; k + 8 <= kc; k += 8) {
-    __m256 r[8];
-    for (int i = 0; i < 8; i++) r[i] = i < rows ? _mm256_loadu_ps(A + (size_t)i * lda + k) : _mm256_setzero_ps();
-    transpose8(r);
-    for (int i = 0; i < 8; i++) _mm256_storeu_ps(T + (size_t)(k + i) * MR, r[i]);
-  }
-  for (; k < kc; k++)
-    for (int i = 0; i < rows; i++) T[(size_t)k * MR + i] = A[(size_t)i * lda + k];
-}
 
 /* op(A)'s rows [i0, i0+mc) × k's [p0, p0+kc) as micro-panels of MR rows, each
  * kc groups of MR floats (rows past mc zero). */
@@ -83,7 +37,7 @@ static void pack_a(float *T, const job *j, int i0, int mc, int p0, int kc) {
       for (int k = 0; k < kc; k++) /* 8 floats stored, the 2 past the group overwritten next */
         _mm256_storeu_ps(T + (size_t)k * MR, _mm256_maskload_ps(j->A + (size_t)(p0 + k) * j->lda + i0 + r0, m));
     } else
-      pack_rows_a(T, j->A + (size_t)(i0 + r0) * j->lda + p0, j->lda, rows, kc);
+      nn_avx2_pack_rows(T, j->A + (size_t)(i0 + r0) * j->lda + p0, j->lda, rows, kc, MR);
   }
 }
 
@@ -144,7 +98,7 @@ static void chunk(const job *j, int n0, int w, float *P, float *T) {
 static void columns(const job *j, int n0, int n1) {
   int kcmax = j->K < KC ? j->K : KC, mcmax = j->M < MC ? j->M : MC;
   size_t pfl = nn_packed_floats(kcmax, n1 - n0 < NC ? n1 - n0 : NC);
-  float *P = thread_scratch(pfl + (size_t)(mcmax + MR) * kcmax + MR * 8);
+  float *P = nn_thread_scratch(NN_SCRATCH_SGEMM, pfl + (size_t)(mcmax + MR) * kcmax + MR * 8);
   if (!P) { /* no memory to pack in: these columns by OpenBLAS, C not yet touched */
     nn_gemm_args_openblas(j, n0, n1);
     return;

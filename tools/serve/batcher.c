@@ -402,7 +402,7 @@ static int decode_round(serve_batcher *b, lane *l) {
   int n = l->njobs - l->first;
   for (int k = 0; k < n; k++) l->src[k] = l->jobs[l->first + k].ids, l->len[k] = l->jobs[l->first + k].n;
   nmt_search_opts o = {l->beam, (float)b->a->normalize, (float)b->a->max_length_factor, 0};
-  return nmt_decode_share(&l->dec, b->e, &o, l->src, l->len, n, (int)b->a->mini_batch, 0, 1, l->out, batch_done, l);
+  return nmt_decode_share(&l->dec, b->e, &o, l->src, l->len, n, (int)b->a->mini_batch, NULL, batch_done, l, l->out);
 }
 
 /* A JSON string of s, its JSON bytes added to *bytes; NULL: out of memory (or not UTF-8). */

@@ -66,21 +66,27 @@ static bool shape_is(const nn_tensor *t, int rows, int cols) {
   return t && t->rows == rows && t->cols == cols;
 }
 
-void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, nn_tensor *c_prev,
-                  const float *mask, nn_tensor *h_out, nn_tensor *c_out) {
+/* The cell into act (B·5H floats: a fresh buffer when training, since the
+ * tape keeps it; one scratch buffer for every step of a layer otherwise). */
+static void cell(nn_graph *g, float *act, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, nn_tensor *c_prev,
+                 const float *mask, nn_tensor *h_out, nn_tensor *c_out) {
   if (g->failed) return;
   int B = h_out->rows, H = h_out->cols;
   if (!nn_require(g, shape_is(gx, B, 4 * H) && (!gh || shape_is(gh, B, 4 * H)) &&
                          shape_is(h_prev, B, H) && shape_is(c_prev, B, H) && shape_is(c_out, B, H),
                   "lstm_cell: gates must be (%d,%d), states (%d,%d)", B, 4 * H, B, H))
     return;
-  float *act = nn_floats(g, (size_t)B * 5 * H, NULL);
-  if (!act) return;
+  if (!act && !(act = nn_floats(g, (size_t)B * 5 * H, NULL))) return;
   g->be->lstm_cell_fwd(h_out->v, c_out->v, act, gx->v, gh ? gh->v : NULL, h_prev->v, c_prev->v, mask, B, H);
   nn_entry *e = nn_record(g, &cell_op);
   if (e)
     *e = (nn_entry){.op = &cell_op, .in = {gx, gh, h_prev, c_prev}, .out = {h_out, c_out},
                     .save = {act}, .mask = mask};
+}
+
+void nn_lstm_cell(nn_graph *g, nn_tensor *gx, nn_tensor *gh, nn_tensor *h_prev, nn_tensor *c_prev,
+                  const float *mask, nn_tensor *h_out, nn_tensor *c_out) {
+  cell(g, NULL, gx, gh, h_prev, c_prev, mask, h_out, c_out);
 }
 
 nn_tensor *nn_lstm_layer(nn_graph *g, const nn_lstm_w *w, nn_tensor *X, const float *mask, int T,
@@ -91,13 +97,16 @@ nn_tensor *nn_lstm_layer(nn_graph *g, const nn_lstm_w *w, nn_tensor *X, const fl
   nn_tensor *G = nn_linear(g, X, w->Wx, w->b); /* (T*B, 4H); each step adds h·Wh */
   nn_tensor *Hs = nn_new(g, T * B, H), *Cs = nn_new(g, T * B, H);
   nn_tensor *h = h0 ? h0 : nn_zeros(g, B, H), *c = c0 ? c0 : nn_zeros(g, B, H);
+  /* decoding keeps no tape: the steps share one buffer for the gates (a
+   * source's worth of them was 5/11 of the encoder's memory) */
+  float *act = g->train ? NULL : nn_floats(g, (size_t)B * 5 * H, NULL);
   nn_recur rec;
   if (!G || !nn_recur_begin(g, &rec, w->Wh, G, T, B)) return NULL;
   for (int t = 0; t < T && !g->failed; t++) {
     nn_tensor *gates = nn_recur_step(g, &rec, t, h);
     nn_tensor *h_t = nn_rows(g, Hs, t * B, B), *c_t = nn_rows(g, Cs, t * B, B);
     if (g->failed) break;
-    nn_lstm_cell(g, gates, NULL, h, c, mask ? mask + (size_t)t * B : NULL, h_t, c_t);
+    cell(g, act, gates, NULL, h, c, mask ? mask + (size_t)t * B : NULL, h_t, c_t);
     h = h_t;
     c = c_t;
   }

@@ -2,7 +2,9 @@
  * multi-value options ("-m bleu chrf ter"), positionals, "--" to end options,
  * "--help" (usage from the table plus an example) and "--version". Numbers are
  * checked against their row's bounds, and a value option given twice is a
- * usage error, both with one line naming the option. */
+ * usage error, both with one line naming the option as it was spelled. A row
+ * holds everything about its option once: names, default, bounds, help; a
+ * tool's table may be a file of rows (NMT_CLI_FIELD, NMT_CLI_ROW below). */
 #ifndef NMT_CLI_H
 #define NMT_CLI_H
 #include <math.h> /* INFINITY, for a row with no upper bound */
@@ -42,7 +44,28 @@ typedef struct {
    * the row alone. The next argument is the value unless it looks like an
    * option; "--opt=VAL" always is. NULL: the value is required. */
   const char *implicit;
+  /* The value before any layer gives one, as the command line would give it ("64", "adam"):
+   * nmt_cli_defaults sets it, and --help ends the row's help with it and the bounds,
+   * "(64; between 1 and 10000)". NULL: the destination keeps what the tool put there
+   * (a default that is no value of the row, "the cores", is said in the help). */
+  const char *dflt;
+  /* Another long name of the row, shown beside it in --help ("--tokenize, --tok"). */
+  const char *alias;
 } nmt_opt;
+
+/* A tool's option table as a file of rows, each
+ *   ROW(KIND, field, "long", 's', "META", "help", .dflt = "64", .min = 1, .max = 10000)
+ * with KIND one of FLAG, INT, DOUBLE, STR, LIST and nmt_opt's other fields by name. Included
+ * with `#define ROW NMT_CLI_FIELD` inside a struct, the rows declare its fields; with
+ * `#define ROW(...) NMT_CLI_ROW(a, __VA_ARGS__)` inside an array, they are nmt_opt rows
+ * writing into *a (tools/bleu/options.def, tools/train/options.def). */
+#define NMT_CLI_CTYPE_FLAG bool
+#define NMT_CLI_CTYPE_INT long
+#define NMT_CLI_CTYPE_DOUBLE double
+#define NMT_CLI_CTYPE_STR const char *
+#define NMT_CLI_CTYPE_LIST nmt_strlist
+#define NMT_CLI_FIELD(kind, field, ...) NMT_CLI_CTYPE_##kind field;
+#define NMT_CLI_ROW(a, kind, field, lng, shrt, meta, ...) {lng, shrt, NMT_OPT_##kind, &(a)->field, meta, __VA_ARGS__},
 
 typedef struct {
   const char *prog;     /* "nmt-bpe" */
@@ -65,13 +88,16 @@ typedef struct {
  * are successive calls on the same table; a LIST given in a call replaces the
  * values an earlier call gave it. */
 int nmt_cli_parse(const nmt_cli *cli, int argc, char **argv, nmt_strlist *pos);
+/* Set every row that has a default to it (before the first layer). NMT_OK, or NMT_EUSAGE
+ * naming a default the row refuses (a bug in the table). */
+int nmt_cli_defaults(const nmt_cli *cli);
 /* Set row o's destination from val as the command line would (bounds checked):
  * for values given as positionals; NULL is the row's implicit value. NMT_OK or
  * NMT_EUSAGE (message set). */
 int nmt_cli_set(const nmt_opt *o, const char *val);
 /* Whether v is within numeric row o's bounds. */
 bool nmt_cli_in_bounds(const nmt_opt *o, double v);
-/* The row whose long name is `lng`, or NULL. */
+/* The row whose long name or alias is `lng`, or NULL. */
 const nmt_opt *nmt_cli_find(const nmt_cli *cli, const char *lng);
 void nmt_cli_usage(const nmt_cli *cli, void *file /* FILE* */);
 

@@ -22,12 +22,10 @@ static const char *PROG = "nmt-bleu";
 #define SACRE_VERSION "2.6.0"
 
 typedef struct {
-  nmt_strlist refs, input, metrics;
-  const char *tokenize, *smooth, *format;
-  double smooth_value;
-  bool lowercase, force, sentence, score_only, quiet, multibleu, confidence, paired_bs, paired_ar;
-  long width, cc, cw, beta, confidence_n, paired_bs_n, paired_ar_n;
-  bool chrf_ws, chrf_lc, chrf_eps, ter_cs, ter_asian, ter_nopunct, ter_norm;
+  nmt_strlist refs; /* the positionals */
+#define OPTION NMT_CLI_FIELD
+#include "options.def"
+#undef OPTION
 } args;
 
 /* Input streams: references then systems, read in lock step. */
@@ -188,54 +186,14 @@ static void report_systems(const args *a, metric *ms, int nm, int nsys, int nref
   }
 }
 
-int main(int argc, char **argv) {
-  tool_init(PROG);
-  args a = {.smooth = "exp", .format = "json", .smooth_value = -1, .width = 1, .cc = 6, .cw = 0,
-            .beta = 2, .confidence_n = 1000, .paired_bs_n = 1000, .paired_ar_n = 10000};
+/* The command line over the table's defaults; a usage error ends the run. */
+static void parse_args(args *a, int argc, char **argv) {
+  *a = (args){.smooth_value = -1}; /* the smoothing method's own value */
   const nmt_opt opts[] = {
-      {"input", 'i', NMT_OPT_LIST, &a.input, "HYP", "system output file(s); stdin without -i. Several: the first is the baseline"},
-      {"metrics", 'm', NMT_OPT_LIST, &a.metrics, "M", "bleu, chrf, ter (default: bleu)"},
-      {"tokenize", 0, NMT_OPT_STR, &a.tokenize, "TOK", "BLEU tokenizer: 13a (default), intl, none, char"},
-      {"tok", 0, NMT_OPT_STR, &a.tokenize, "TOK", "= --tokenize"},
-      {"lowercase", 0, NMT_OPT_FLAG, &a.lowercase, NULL, "case-insensitive BLEU (also -lc)"},
-      {"lc", 0, NMT_OPT_FLAG, &a.lowercase, NULL, "= --lowercase"},
-      {"smooth-method", 's', NMT_OPT_STR, &a.smooth, "M", "BLEU smoothing: exp (default), floor, add-k, none"},
-      {"smooth-value", 0, NMT_OPT_DOUBLE, &a.smooth_value, "V", "value for floor (0.1) and add-k (1); 0 to 100", .min = 0, .max = 100},
-      {"force", 0, NMT_OPT_FLAG, &a.force, NULL, "no warning about tokenized-looking input"},
-      {"chrf-char-order", 0, NMT_OPT_INT, &a.cc, "N", "chrF character n-gram order (6)", .min = 0, .max = NMT_CHRF_MAX_ORDER},
-      {"chrf-word-order", 0, NMT_OPT_INT, &a.cw, "N", "chrF word n-gram order (0; 2 = chrF++); the orders sum to 1..16",
-       .min = 0, .max = NMT_CHRF_MAX_ORDER},
-      {"chrf-beta", 0, NMT_OPT_INT, &a.beta, "N", "chrF recall weight (2; 0 to 100)", .min = 0, .max = 100},
-      {"chrf-whitespace", 0, NMT_OPT_FLAG, &a.chrf_ws, NULL, "keep whitespace in character n-grams"},
-      {"chrf-lowercase", 0, NMT_OPT_FLAG, &a.chrf_lc, NULL, "case-insensitive chrF"},
-      {"chrf-eps-smoothing", 0, NMT_OPT_FLAG, &a.chrf_eps, NULL, "chrF++.py's eps smoothing"},
-      {"ter-case-sensitive", 0, NMT_OPT_FLAG, &a.ter_cs, NULL, "case-sensitive TER"},
-      {"ter-asian-support", 0, NMT_OPT_FLAG, &a.ter_asian, NULL, "TER: split CJK characters"},
-      {"ter-no-punct", 0, NMT_OPT_FLAG, &a.ter_nopunct, NULL, "TER: remove punctuation"},
-      {"ter-normalized", 0, NMT_OPT_FLAG, &a.ter_norm, NULL, "TER: tokenize like tercom's normaliser"},
-      {"cc", 0, NMT_OPT_INT, &a.cc, "N", "= --chrf-char-order", .min = 0, .max = NMT_CHRF_MAX_ORDER},
-      {"cw", 0, NMT_OPT_INT, &a.cw, "N", "= --chrf-word-order", .min = 0, .max = NMT_CHRF_MAX_ORDER},
-      {"sv", 0, NMT_OPT_DOUBLE, &a.smooth_value, "V", "= --smooth-value", .min = 0, .max = 100},
-      {"sentence-level", 0, NMT_OPT_FLAG, &a.sentence, NULL, "one score per line (one metric)"},
-      {"sl", 0, NMT_OPT_FLAG, &a.sentence, NULL, "= --sentence-level"},
-      {"confidence", 0, NMT_OPT_FLAG, &a.confidence, NULL, "bootstrap 95% confidence interval"},
-      {"confidence-n", 0, NMT_OPT_INT, &a.confidence_n, "N", "bootstrap resamples (1000; up to 1000000)", .min = 1, .max = 1000000},
-      {"ci", 0, NMT_OPT_FLAG, &a.confidence, NULL, "= --confidence"},
-      {"cin", 0, NMT_OPT_INT, &a.confidence_n, "N", "= --confidence-n", .min = 1, .max = 1000000},
-      {"paired-bs", 0, NMT_OPT_FLAG, &a.paired_bs, NULL, "paired bootstrap test against the first system"},
-      {"paired-bs-n", 0, NMT_OPT_INT, &a.paired_bs_n, "N", "paired bootstrap resamples (1000; up to 1000000)", .min = 1, .max = 1000000},
-      {"paired-ar", 0, NMT_OPT_FLAG, &a.paired_ar, NULL, "paired approximate randomization test"},
-      {"paired-ar-n", 0, NMT_OPT_INT, &a.paired_ar_n, "N", "randomization trials (10000; up to 1000000)", .min = 1, .max = 1000000},
-      {"pbs", 0, NMT_OPT_FLAG, &a.paired_bs, NULL, "= --paired-bs"},
-      {"pbsn", 0, NMT_OPT_INT, &a.paired_bs_n, "N", "= --paired-bs-n", .min = 1, .max = 1000000},
-      {"par", 0, NMT_OPT_FLAG, &a.paired_ar, NULL, "= --paired-ar"},
-      {"part", 0, NMT_OPT_INT, &a.paired_ar_n, "N", "= --paired-ar-n", .min = 1, .max = 1000000},
-      {"score-only", 'b', NMT_OPT_FLAG, &a.score_only, NULL, "print only the score"},
-      {"width", 'w', NMT_OPT_INT, &a.width, "N", "decimals (1; up to 30)", .min = 0, .max = 30},
-      {"format", 'f', NMT_OPT_STR, &a.format, "F", "json (default, as sacreBLEU) or text"},
-      {"quiet", 'q', NMT_OPT_FLAG, &a.quiet, NULL, "no warnings"},
-      {"multi-bleu", 0, NMT_OPT_FLAG, &a.multibleu, NULL, "Moses multi-bleu.perl on tokenized text (REF is its stem)"},
-      {NULL, 0, 0, NULL, NULL, NULL}};
+#define OPTION(...) NMT_CLI_ROW(a, __VA_ARGS__)
+#include "options.def"
+#undef OPTION
+      {0}};
   const nmt_cli cli = {
       .prog = PROG,
       .usage = "REF [REF...] [-i HYP...] [options]",
@@ -243,145 +201,182 @@ int main(int argc, char **argv) {
       .example = "nmt-bleu newstest.de -i output.de -m bleu chrf ter --format text",
       .opts = opts,
       .single_dash_long = true};
-  int st = nmt_cli_parse(&cli, argc, argv, &a.refs);
-  if (st) nmt_die(PROG, st);
-  if (!a.refs.n) { nmt_fail(NMT_EUSAGE, "need at least one reference file (see --help)"); nmt_die(PROG, NMT_EUSAGE); }
-  if (a.multibleu) {
-    if (a.input.n > 1) { nmt_fail(NMT_EUSAGE, "--multi-bleu scores one system"); nmt_die(PROG, NMT_EUSAGE); }
-    st = multibleu_run(a.refs.v, a.refs.n, a.input.n ? a.input.v[0] : NULL, a.lowercase);
-    if (st) nmt_die(PROG, st);
-    free(a.refs.v); free(a.input.v); free(a.metrics.v);
-    return 0;
-  }
-  bool json = !strcmp(a.format, "json");
-  if (!json && strcmp(a.format, "text")) { nmt_fail(NMT_EUSAGE, "unknown format '%s' (json, text)", a.format); nmt_die(PROG, NMT_EUSAGE); }
+  int st = nmt_cli_defaults(&cli);
+  check(st ? st : nmt_cli_parse(&cli, argc, argv, &a->refs));
+  if (!a->refs.n) check(nmt_fail(NMT_EUSAGE, "need at least one reference file (see --help)"));
+}
 
-  /* metrics, in sacreBLEU's output order */
+static void free_args(args *a) { free(a->refs.v), free(a->input.v), free(a->metrics.v); }
+
+/* --multi-bleu: Moses' script on one system. */
+static int multi_bleu(args *a) {
+  if (a->input.n > 1) check(nmt_fail(NMT_EUSAGE, "--multi-bleu scores one system"));
+  check(multibleu_run(a->refs.v, a->refs.n, a->input.n ? a->input.v[0] : NULL, a->lowercase));
+  free_args(a);
+  return 0;
+}
+
+/* The metrics -m names, opened in sacreBLEU's output order (BLEU, chrF, TER); their count. */
+static int open_metrics(const args *a, metric *ms) {
   metric_opts mo = {.bleu = nmt_bleu_defaults(), .chrf = nmt_chrf_defaults()};
-  mo.bleu.tokenize = a.tokenize ? a.tokenize : "13a";
-  mo.bleu.lowercase = a.lowercase;
-  mo.bleu.smooth = a.smooth;
-  mo.bleu.smooth_value = a.smooth_value;
-  mo.bleu.effective_order = a.sentence;
-  mo.chrf = (nmt_chrf_opts){(int)a.cc, (int)a.cw, (int)a.beta, a.chrf_lc, a.chrf_ws, a.chrf_eps};
-  mo.ter = (nmt_tercom_opts){a.ter_norm, a.ter_nopunct, a.ter_asian, a.ter_cs};
+  mo.bleu.tokenize = a->tokenize;
+  mo.bleu.lowercase = a->lowercase;
+  mo.bleu.smooth = a->smooth;
+  mo.bleu.smooth_value = a->smooth_value;
+  mo.bleu.effective_order = a->sentence;
+  mo.chrf = (nmt_chrf_opts){(int)a->cc, (int)a->cw, (int)a->beta, a->chrf_lc, a->chrf_ws, a->chrf_eps};
+  mo.ter = (nmt_tercom_opts){a->ter_norm, a->ter_nopunct, a->ter_asian, a->ter_cs};
   static const char *const order[] = {"bleu", "chrf", "ter"};
-  metric ms[3];
-  int nm = 0;
-  for (int i = 0; i < a.metrics.n; i++) {
+  for (int i = 0; i < a->metrics.n; i++) {
     bool known = false;
-    for (int k = 0; k < 3; k++) known |= !strcmp(a.metrics.v[i], order[k]);
-    if (!known) { nmt_fail(NMT_EUSAGE, "unknown metric '%s' (bleu, chrf, ter)", a.metrics.v[i]); nmt_die(PROG, NMT_EUSAGE); }
+    for (int k = 0; k < 3; k++) known |= !strcmp(a->metrics.v[i], order[k]);
+    if (!known) check(nmt_fail(NMT_EUSAGE, "unknown metric '%s' (bleu, chrf, ter)", a->metrics.v[i]));
   }
+  int nm = 0;
   for (int k = 0; k < 3; k++) {
-    bool want = !a.metrics.n && k == 0;
-    for (int i = 0; i < a.metrics.n; i++) want |= !strcmp(a.metrics.v[i], order[k]);
-    if (want && (st = metric_open(&ms[nm++], order[k], &mo))) nmt_die(PROG, st);
+    bool want = !a->metrics.n && k == 0;
+    for (int i = 0; i < a->metrics.n; i++) want |= !strcmp(a->metrics.v[i], order[k]);
+    if (want) check(metric_open(&ms[nm++], order[k], &mo));
   }
-  int nsys = a.input.n ? a.input.n : 1, nrefs = a.refs.n;
-  bool paired = a.paired_bs || a.paired_ar;
-  if (a.sentence && nm > 1) { nmt_fail(NMT_EUSAGE, "--sentence-level takes one metric"); nmt_die(PROG, NMT_EUSAGE); }
-  if (a.sentence && (nsys > 1 || a.confidence || paired)) { nmt_fail(NMT_EUSAGE, "--sentence-level scores one system, without statistical tests"); nmt_die(PROG, NMT_EUSAGE); }
-  if (a.paired_bs && a.paired_ar) { nmt_fail(NMT_EUSAGE, "--paired-bs and --paired-ar exclude each other"); nmt_die(PROG, NMT_EUSAGE); }
-  if (paired && nsys < 2) { nmt_fail(NMT_EUSAGE, "paired tests need several systems given to -i"); nmt_die(PROG, NMT_EUSAGE); }
-  if (a.confidence && nsys > 1) { nmt_fail(NMT_EUSAGE, "use --paired-bs or --paired-ar for several systems"); nmt_die(PROG, NMT_EUSAGE); }
+  return nm;
+}
 
-  streams s = {.n = nrefs + nsys};
-  s.r = need(calloc((size_t)s.n, sizeof *s.r));
-  s.name = need(calloc((size_t)s.n, sizeof *s.name));
-  s.count = need(calloc((size_t)s.n, sizeof *s.count));
-  s.line = need(calloc((size_t)s.n, sizeof *s.line));
-  s.len = need(calloc((size_t)s.n, sizeof *s.len));
-  for (int i = 0; i < s.n; i++) {
-    const char *path = i < nrefs ? a.refs.v[i] : (a.input.n ? a.input.v[i - nrefs] : NULL);
-    if ((st = nmt_reader_open(&s.r[i], path))) nmt_die(PROG, st);
-    s.name[i] = nmt_reader_name(s.r[i]);
+/* The modes that exclude each other. */
+static void check_modes(const args *a, int nm, int nsys) {
+  bool paired = a->paired_bs || a->paired_ar;
+  if (a->sentence && nm > 1) check(nmt_fail(NMT_EUSAGE, "--sentence-level takes one metric"));
+  if (a->sentence && (nsys > 1 || a->confidence || paired))
+    check(nmt_fail(NMT_EUSAGE, "--sentence-level scores one system, without statistical tests"));
+  if (a->paired_bs && a->paired_ar) check(nmt_fail(NMT_EUSAGE, "--paired-bs and --paired-ar exclude each other"));
+  if (paired && nsys < 2) check(nmt_fail(NMT_EUSAGE, "paired tests need several systems given to -i"));
+  if (a->confidence && nsys > 1) check(nmt_fail(NMT_EUSAGE, "use --paired-bs or --paired-ar for several systems"));
+}
+
+/* The references, then the systems (stdin without -i). */
+static void open_streams(const args *a, streams *s) {
+  int nrefs = a->refs.n;
+  s->r = need(calloc((size_t)s->n, sizeof *s->r));
+  s->name = need(calloc((size_t)s->n, sizeof *s->name));
+  s->count = need(calloc((size_t)s->n, sizeof *s->count));
+  s->line = need(calloc((size_t)s->n, sizeof *s->line));
+  s->len = need(calloc((size_t)s->n, sizeof *s->len));
+  for (int i = 0; i < s->n; i++) {
+    const char *path = i < nrefs ? a->refs.v[i] : (a->input.n ? a->input.v[i - nrefs] : NULL);
+    check(nmt_reader_open(&s->r[i], path));
+    s->name[i] = nmt_reader_name(s->r[i]);
   }
+}
+
+static void close_streams(streams *s) {
+  for (int i = 0; i < s->n; i++) nmt_reader_close(s->r[i]);
+  free(s->r), free(s->name), free(s->count), free(s->line), free(s->len);
+}
+
+/* What the lines add up to: per system, the metrics' statistics one after another (width
+ * numbers) summed and, when a test needs them, each line's kept (line by line, system by
+ * system). */
+typedef struct {
+  int width;
+  bool keep;
+  double *sum, *seg, *kept;
+  size_t nseg, kcap;
+  long tokenized_looking; /* hypotheses ending in " ." */
+} tally;
+
+/* --sentence-level: the line's score, as sacreBLEU prints it. */
+static void print_sentence(const args *a, const metric *m, const double *seg) {
+  char verbose[256], sig[256], *out;
+  double sc = metric_score(m, seg, false, verbose, sizeof verbose);
+  signature(a, m, a->refs.n, false, 0, sig, sizeof sig);
+  result r = {m->name, sig, verbose, sc, false, 0, 0};
+  format_result(&r, (int)a->width, a->score_only, false, &out);
+  puts(out);
+  free(out);
+}
+
+/* One line of the references and of every system into the tally. */
+static void score_line(const args *a, const streams *s, metric *ms, int nm, tally *t) {
+  int nrefs = a->refs.n, nsys = s->n - nrefs, width = t->width;
+  const char *const *refs = (const char *const *)s->line;
+  for (int sy = 0; sy < nsys; sy++) {
+    const char *hyp = s->line[nrefs + sy];
+    size_t hl = s->len[nrefs + sy];
+    if (hl >= 2 && hyp[hl - 1] == '.' && hyp[hl - 2] == ' ') t->tokenized_looking++;
+    for (int m = 0, off = 0; m < nm; off += ms[m].nstats, m++) {
+      int st = metric_segment(&ms[m], hyp, hl, refs, s->len, nrefs, t->seg + off);
+      if (st == NMT_EINPUT) { /* bad input names its line; other failures stand alone */
+        char why[256];
+        snprintf(why, sizeof why, "%s", nmt_errmsg());
+        nmt_fail(st, "%s:%ld: %s", s->name[nrefs + sy], s->count[nrefs + sy], why);
+      }
+      check(st);
+      if (a->sentence) print_sentence(a, &ms[m], t->seg + off);
+    }
+    for (int k = 0; k < width; k++) t->sum[sy * width + k] += t->seg[k];
+    if (!t->keep) continue;
+    if ((t->nseg + 1) * nsys > t->kcap) {
+      t->kcap = t->kcap ? t->kcap * 2 : 1024 * (size_t)nsys;
+      t->kept = need(realloc(t->kept, sizeof *t->kept * t->kcap * width));
+    }
+    memcpy(t->kept + (t->nseg * nsys + sy) * width, t->seg, sizeof *t->seg * width);
+  }
+  t->nseg++;
+}
+
+/* One system: each metric's score and, with --confidence, its bootstrap interval. */
+static void report_one(const args *a, metric *ms, int nm, const tally *t, bool json) {
+  char *lines[3];
+  for (int m = 0, off = 0; m < nm; off += ms[m].nstats, m++) {
+    char verbose[256], sig[256];
+    int ns = ms[m].nstats;
+    result r = {ms[m].name, sig, verbose, metric_score(&ms[m], t->sum + off, false, verbose, sizeof verbose), false, 0, 0};
+    if (a->confidence) {
+      double *st_m = need(malloc(sizeof *st_m * t->nseg * ns)), *scores = need(malloc(sizeof *scores * a->confidence_n));
+      for (size_t i = 0; i < t->nseg; i++) memcpy(st_m + i * ns, t->kept + i * t->width + off, sizeof *st_m * ns);
+      const double *one[1] = {st_m};
+      check(nmt_bootstrap_scores(one, 1, t->nseg, ns, (int)a->confidence_n, seed_value(), metric_score_fn, &ms[m], scores));
+      nmt_estimate_ci(scores, (int)a->confidence_n, ms[m].kind == M_TER, &r.mean, &r.ci);
+      r.has_ci = true;
+      free(st_m), free(scores);
+    }
+    signature(a, &ms[m], a->refs.n, a->confidence, a->confidence_n, sig, sizeof sig);
+    format_result(&r, (int)a->width, a->score_only, json, &lines[m]);
+  }
+  print_results(stdout, lines, nm, json);
+}
+
+int main(int argc, char **argv) {
+  tool_init(PROG);
+  args a;
+  parse_args(&a, argc, argv);
+  if (a.multibleu) return multi_bleu(&a);
+  bool json = !strcmp(a.format, "json");
+  if (!json && strcmp(a.format, "text")) check(nmt_fail(NMT_EUSAGE, "unknown format '%s' (json, text)", a.format));
+  metric ms[3];
+  int nm = open_metrics(&a, ms), nsys = a.input.n ? a.input.n : 1, nrefs = a.refs.n;
+  check_modes(&a, nm, nsys);
+  streams s = {.n = nrefs + nsys};
+  open_streams(&a, &s);
 
   /* statistics: corpus sums, and per segment when a test needs them */
-  bool keep = a.confidence || paired;
-  int width = 0;
-  for (int m = 0; m < nm; m++) width += ms[m].nstats;
-  double *sum = need(calloc((size_t)nsys * width, sizeof *sum)), *seg = need(calloc((size_t)width, sizeof *seg));
-  double *kept = NULL;
-  size_t nseg = 0, kcap = 0;
-  long tokenized_looking = 0;
+  tally t = {.keep = a.confidence || a.paired_bs || a.paired_ar};
+  for (int m = 0; m < nm; m++) t.width += ms[m].nstats;
+  t.sum = need(calloc((size_t)nsys * t.width, sizeof *t.sum)), t.seg = need(calloc((size_t)t.width, sizeof *t.seg));
   for (;;) {
     int done = 0;
-    if ((st = read_all(&s, &done))) nmt_die(PROG, st);
+    check(read_all(&s, &done));
     if (done) break;
-    const char *const *refs = (const char *const *)s.line;
-    for (int sy = 0; sy < nsys; sy++) {
-      const char *hyp = s.line[nrefs + sy];
-      size_t hl = s.len[nrefs + sy];
-      if (hl >= 2 && hyp[hl - 1] == '.' && hyp[hl - 2] == ' ') tokenized_looking++;
-      int off = 0;
-      for (int m = 0; m < nm; m++) {
-        if ((st = metric_segment(&ms[m], hyp, hl, refs, s.len, nrefs, seg + off))) {
-          /* bad input names its line; other failures stand alone */
-          if (st == NMT_EINPUT) {
-            char why[256];
-            snprintf(why, sizeof why, "%s", nmt_errmsg());
-            nmt_fail(st, "%s:%ld: %s", s.name[nrefs + sy], s.count[nrefs + sy], why);
-          }
-          nmt_die(PROG, st);
-        }
-        if (a.sentence) {
-          char verbose[256], sig[256], *out;
-          double sc = metric_score(&ms[m], seg + off, false, verbose, sizeof verbose);
-          signature(&a, &ms[m], nrefs, false, 0, sig, sizeof sig);
-          result r = {ms[m].name, sig, verbose, sc, false, 0, 0};
-          format_result(&r, (int)a.width, a.score_only, false, &out);
-          puts(out);
-          free(out);
-        }
-        off += ms[m].nstats;
-      }
-      for (int k = 0; k < width; k++) sum[sy * width + k] += seg[k];
-      if (keep) {
-        if ((nseg + 1) * nsys > kcap) {
-          kcap = kcap ? kcap * 2 : 1024 * (size_t)nsys;
-          kept = need(realloc(kept, sizeof *kept * kcap * width));
-        }
-        memcpy(kept + (nseg * nsys + sy) * width, seg, sizeof *seg * width);
-      }
-    }
-    nseg++;
+    score_line(&a, &s, ms, nm, &t);
   }
-  if (!nseg) { nmt_fail(NMT_EINPUT, "%s: no input lines", s.name[nrefs]); nmt_die(PROG, NMT_EINPUT); }
-  bool has_bleu = ms[0].kind == M_BLEU;
-  if (has_bleu && !a.force && !a.quiet && tokenized_looking >= 100)
-    nmt_warn(PROG, "%ld lines end in a tokenized period (' .'): detokenize your output, or pass --force", tokenized_looking);
-  if (a.sentence) goto out;
-
-  if (nsys == 1) {
-    char *lines[3];
-    for (int m = 0, off = 0; m < nm; off += ms[m].nstats, m++) {
-      char verbose[256], sig[256];
-      result r = {ms[m].name, sig, verbose, metric_score(&ms[m], sum + off, false, verbose, sizeof verbose), false, 0, 0};
-      if (a.confidence) {
-        double *st_m = need(malloc(sizeof *st_m * nseg * ms[m].nstats)), *scores = need(malloc(sizeof *scores * a.confidence_n));
-        for (size_t i = 0; i < nseg; i++) memcpy(st_m + i * ms[m].nstats, kept + i * width + off, sizeof *st_m * ms[m].nstats);
-        const double *one[1] = {st_m};
-        check(nmt_bootstrap_scores(one, 1, nseg, ms[m].nstats, (int)a.confidence_n, seed_value(), metric_score_fn, &ms[m], scores));
-        nmt_estimate_ci(scores, (int)a.confidence_n, ms[m].kind == M_TER, &r.mean, &r.ci);
-        r.has_ci = true;
-        free(st_m); free(scores);
-      }
-      signature(&a, &ms[m], nrefs, a.confidence, a.confidence_n, sig, sizeof sig);
-      format_result(&r, (int)a.width, a.score_only, json, &lines[m]);
-    }
-    print_results(stdout, lines, nm, json);
-    goto out;
-  }
-
-  report_systems(&a, ms, nm, nsys, nrefs, sum, width, kept, nseg, json);
-out:
-  for (int i = 0; i < s.n; i++) nmt_reader_close(s.r[i]);
+  if (!t.nseg) check(nmt_fail(NMT_EINPUT, "%s: no input lines", s.name[nrefs]));
+  if (ms[0].kind == M_BLEU && !a.force && !a.quiet && t.tokenized_looking >= 100)
+    nmt_warn(PROG, "%ld lines end in a tokenized period (' .'): detokenize your output, or pass --force", t.tokenized_looking);
+  if (!a.sentence && nsys == 1) report_one(&a, ms, nm, &t, json); /* --sentence-level printed line by line */
+  if (!a.sentence && nsys > 1) report_systems(&a, ms, nm, nsys, nrefs, t.sum, t.width, t.kept, t.nseg, json);
+  close_streams(&s);
   for (int m = 0; m < nm; m++) metric_close(&ms[m]);
-  free(sum); free(seg); free(kept);
-  free(s.r); free(s.name); free(s.count); free(s.line); free(s.len);
-  free(a.refs.v); free(a.input.v); free(a.metrics.v);
-  if (fflush(stdout)) { nmt_fail_errno(NMT_EIO, "<stdout>: write error"); nmt_die(PROG, NMT_EIO); }
+  free(t.sum), free(t.seg), free(t.kept);
+  free_args(&a);
+  if (fflush(stdout)) check(nmt_fail_errno(NMT_EIO, "<stdout>: write error"));
   return 0;
 }

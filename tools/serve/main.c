@@ -21,84 +21,31 @@
 /* The exit status of a SIGTERM whose drain --drain-timeout cut short. */
 enum { SERVE_EXIT_DRAIN_CUT = 4 };
 
+static const char *const SUMMARY =
+    "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
+    "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
+    "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
+    "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
+    "websocket protocol (a message of lines in, their translations out).\n"
+    "A bad request gets a 4xx and {\"error\": \"...\"} (docs/serve.md lists every limit). SIGTERM\n"
+    "finishes the requests in flight and exits 0; those still in flight after --drain-timeout\n"
+    "get 503, and the exit status is 4. Exit 1 usage, 2 bad model, 3 I/O.";
+
 static int parse_args(serve_args *a, int argc, char **argv) {
-  *a = (serve_args){.host = "127.0.0.1", .port = 8080, .mini_batch = 64, .max_batch_words = 4096,
-                    .max_request_bytes = 1 << 20, .max_sentence_words = 200, .max_length = 1000,
-                    .max_alignment_cells = 200000, .max_answer_bytes = 32 << 20, .max_queued = 100000, .beam = 5,
-                    .max_beam = 16, .normalize = 0.6, .max_length_factor = 3, .gemm_type = "float32",
-                    .bpe_cache_bytes = NMT_BPE_CACHE_BYTES, .ws_idle_timeout = 300, .ws_message_timeout = 60,
-                    .max_request_sentences = 20000, .max_connections = 64, .receive_timeout = 30, .send_timeout = 60,
-                    .drain_timeout = 30};
+  *a = (serve_args){.bpe_cache_bytes = NMT_BPE_CACHE_BYTES}; /* the others: the rows' defaults */
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
-       .once = true},
-      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
-      {"host", 0, NMT_OPT_STR, &a->host, "ADDR", "IPv4 address to listen on (127.0.0.1; 0.0.0.0: every interface)"},
-      {"port", 'p', NMT_OPT_INT, &a->port, "N", "TCP port (8080); 0 picks a free one, told on stderr", .min = 0, .max = 65535},
-      {"threads", 0, NMT_OPT_INT, &a->threads, "N", "decoding threads (the cores, at most 8)", .min = 1, .max = NMT_MAX_DECODE_THREADS},
-      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64; up to 10000)", .min = 1, .max = 10000},
-      {"max-batch-words", 0, NMT_OPT_INT, &a->max_batch_words, "N",
-       "words of queued sentences taken into one round, a mini-batch (4096)", .min = 1, .max = 10000000},
-      {"max-request-bytes", 0, NMT_OPT_INT, &a->max_request_bytes, "N", "larger request bodies get 413 (1048576)",
-       .min = 16, .max = 1 << 30},
-      {"max-request-sentences", 0, NMT_OPT_INT, &a->max_request_sentences, "N",
-       "a request (websocket message) of more sentences gets 413 (20000)", .min = 1, .max = 10000000},
-      {"max-connections", 0, NMT_OPT_INT, &a->max_connections, "N",
-       "connections served at once; more wait to be accepted (64)", .min = 1, .max = 100000},
-      {"receive-timeout", 0, NMT_OPT_DOUBLE, &a->receive_timeout, "S",
-       "408 for a request not received in full within S seconds (30)", .min = 0,
-       .max = 86400, .open_min = true},
-      {"send-timeout", 0, NMT_OPT_DOUBLE, &a->send_timeout, "S",
-       "an answer not taken whole by its client within S seconds: the connection is closed (60)", .min = 0,
-       .max = 86400, .open_min = true},
-      {"drain-timeout", 0, NMT_OPT_DOUBLE, &a->drain_timeout, "S",
-       "SIGTERM's wait for the requests in flight; then 503, exit 4 (30)", .min = 0,
-       .max = 86400},
-      {"allow-origin", 0, NMT_OPT_STR, &a->allow_origin, "LIST",
-       "origins whose pages may use it (CORS), comma-separated, or * (its own)"},
-      {"ws-idle-timeout", 0, NMT_OPT_DOUBLE, &a->ws_idle_timeout, "S",
-       "a websocket with no message for S seconds is closed, 1001 (300)", .min = 0, .max = 86400, .open_min = true},
-      {"ws-message-timeout", 0, NMT_OPT_DOUBLE, &a->ws_message_timeout, "S",
-       "a websocket message not received, or its answer not taken, within S seconds: close 1008 (60)", .min = 0,
-       .max = 86400, .open_min = true},
-      {"max-sentence-words", 0, NMT_OPT_INT, &a->max_sentence_words, "N", "a longer sentence gets 413 (200)", .min = 1,
-       .max = 100000},
-      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer sources: translate the first N subwords, warn (1000)",
-       .min = 1, .max = 100000},
-      {"bpe-cache-bytes", 0, NMT_OPT_INT, &a->bpe_cache_bytes, "N",
-       "plain-text requests: bytes of BPE'd words kept for reuse, all threads together (64 MiB; 0: none)", .min = 0,
-       .max = 1L << 40},
-      {"max-alignment-cells", 0, NMT_OPT_INT, &a->max_alignment_cells, "N",
-       "an \"alignment\" whose grid, (subwords + 1) x the longest translation, could pass N gets 413 before decoding "
-       "(200000)", .min = 1, .max = 1e9},
-      {"max-answer-bytes", 0, NMT_OPT_INT, &a->max_answer_bytes, "N",
-       "a request whose answer passes N bytes of JSON gets 413, its decoding stopped (33554432)", .min = 64, .max = 1L << 40},
-      {"max-queued-sentences", 0, NMT_OPT_INT, &a->max_queued, "N",
-       "sentences queued for decoding: a request past it gets 503, one over it alone 413 (100000)", .min = 1, .max = 1e8},
-      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size when a request names none (5)", .min = 1, .max = 1000},
-      {"max-beam-size", 0, NMT_OPT_INT, &a->max_beam, "N", "the largest beam_size a request may ask (16)", .min = 1, .max = 1000},
-      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
-      {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
-       "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
-      {"bpe-input", 0, NMT_OPT_FLAG, &a->bpe_input, NULL, "requests hold BPE'd text (nmt-decode without --raw)"},
-      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "answer subwords as the model writes them"},
-      {"gemm-type", 0, NMT_OPT_STR, &a->gemm_type, "T", "float32, or int8: weights quantized per column (float32)"},
+#define OPTION(...) NMT_CLI_ROW(a, __VA_ARGS__)
+#include "options.def"
+#undef OPTION
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL [options]",
-                       "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
-                       "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
-                       "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
-                       "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
-                       "websocket protocol (a message of lines in, their translations out).\n"
-                       "A bad request gets a 4xx and {\"error\": \"...\"} (docs/serve.md lists every limit). SIGTERM\n"
-                       "finishes the requests in flight and exits 0; those still in flight after --drain-timeout\n"
-                       "get 503, and the exit status is 4. Exit 1 usage, 2 bad model, 3 I/O.",
+  const nmt_cli cli = {PROG, "-m MODEL [options]", SUMMARY,
                        PROG " -m fr-en.bin --port 8080 &\n"
                        "  curl -s localhost:8080/translate -d '{\"text\": \"Bonjour le monde !\"}'\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4   (an ensemble, as nmt-decode's)",
                        opts, false};
   nmt_strlist pos = {0};
-  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  int st = nmt_cli_defaults(&cli);
+  if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");

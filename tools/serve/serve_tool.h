@@ -13,18 +13,11 @@
 
 #define PROG "nmt-serve"
 
+/* The options, as given or their defaults (options.def). */
 typedef struct {
-  nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
-  const char *host, *gemm_type;
-  long port, threads, bpe_cache_bytes, mini_batch, max_batch_words, max_request_bytes, max_sentence_words, max_length;
-  long max_alignment_cells, max_answer_bytes, max_queued; /* answer budgets, the queue's bound (batcher.c) */
-  long beam, max_beam;
-  double ws_idle_timeout, ws_message_timeout; /* seconds: a websocket without a message; one message's receipt */
-  double normalize, max_length_factor;
-  bool bpe_input, no_postprocess;
-  long max_request_sentences, max_connections; /* the HTTP side's limits (docs/serve.md) */
-  double receive_timeout, send_timeout, drain_timeout; /* seconds */
-  const char *allow_origin;                    /* --allow-origin's list, or NULL: same-origin only */
+#define OPTION NMT_CLI_FIELD
+#include "options.def"
+#undef OPTION
 } serve_args;
 
 /* A request's "alignment": none, false; hard, true or "hard" ("s-t ..."); soft

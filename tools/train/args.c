@@ -1,5 +1,5 @@
-/* nmt-train's options: Marian's names where Marian has the option. The model
- * options' rows come from the option table (models/options.def). */
+/* nmt-train's command line: its own options' rows (options.def) around the model
+ * options' (models/options.def), under a preset and -c's file. */
 #include "base/err.h"
 #include "nn/gemm_path.h"
 #include "train_tool.h"
@@ -8,11 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_ROWS = 64 + 2 * NMT_NOPTIONS };
+/* The rows: options.def's, a model option's and a BOOL's negation, the end. */
+enum {
+  MAX_ROWS = 2 * NMT_NOPTIONS + 1
+#define INPUT(...) +1
+#define TRAINING(...) +1
+#include "options.def"
+#undef INPUT
+#undef TRAINING
+};
 
-/* The nmt-train rows of the model options: one per option, a BOOL's negation beside it. */
+/* The nmt-train rows of the model options: one per option with the row's default (a number
+ * as text that reads back the same; a NAME's, NULL when it is the family's), a BOOL's
+ * negation beside it. */
 static int model_rows(nmt_opt *rows, train_model_flags *v) {
-  static char neg_names[NMT_NOPTIONS][64], neg_help[NMT_NOPTIONS][96];
+  static char neg_names[NMT_NOPTIONS][64], neg_help[NMT_NOPTIONS][96], dflt[NMT_NOPTIONS][32];
   static const char *const meta[] = {"N", NULL, "X", "P", "NAME", "FAMILY"};
   static const int kinds[] = {NMT_OPT_INT, NMT_OPT_FLAG, NMT_OPT_DOUBLE, NMT_OPT_DOUBLE, NMT_OPT_STR, NMT_OPT_STR};
   int n = 0;
@@ -22,25 +32,18 @@ static int model_rows(nmt_opt *rows, train_model_flags *v) {
                 : r->kind == NMT_KIND_BOOL ? (void *)&v->on[k]
                 : r->kind == NMT_KIND_FLOAT || r->kind == NMT_KIND_PROB ? (void *)&v->f[k] : (void *)&v->s[k];
     bool number = r->kind == NMT_KIND_INT || r->kind == NMT_KIND_FLOAT || r->kind == NMT_KIND_PROB;
+    snprintf(dflt[k], sizeof dflt[k], "%.15g", r->dflt);
+    if (strtod(dflt[k], NULL) != r->dflt) snprintf(dflt[k], sizeof dflt[k], "%.17g", r->dflt);
     rows[n++] = (nmt_opt){r->flag, 0, kinds[r->kind], dst, meta[r->kind], r->help,
                           .min = number ? r->min : 0, .max = number ? r->max : 0,
-                          .open_max = r->kind == NMT_KIND_PROB};
+                          .open_max = r->kind == NMT_KIND_PROB,
+                          .dflt = number ? dflt[k] : r->kind == NMT_KIND_BOOL ? NULL : r->dflt_name};
     if (r->kind != NMT_KIND_BOOL) continue;
     if (!r->neg) snprintf(neg_names[k], sizeof neg_names[k], "no-%s", r->flag);
     snprintf(neg_help[k], sizeof neg_help[k], "without --%s (over a preset's)", r->flag);
     rows[n++] = (nmt_opt){r->neg ? r->neg : neg_names[k], 0, NMT_OPT_FLAG, &v->off[k], NULL, neg_help[k]};
   }
   return n;
-}
-
-/* Every option at its default, before any layer. */
-static void model_defaults(train_model_flags *v, nmt_model_opts *arch) {
-  memset(v, 0, sizeof *v);
-  nmt_model_opts_defaults(arch);
-  for (int k = 0; k < nmt_noptions; k++) {
-    const nmt_option *r = &nmt_options[k];
-    v->i[k] = (long)r->dflt, v->f[k] = r->dflt, v->s[k] = r->dflt_name;
-  }
 }
 
 /* After a layer of flags: its BOOLs over the layers below (both spellings in one
@@ -118,129 +121,57 @@ static int schedules(train_args *a) {
   return NMT_OK;
 }
 
-/* The command line over the defaults and, given a preset p, over p's options, then
- * over cfg's (-c) when given. */
-static int parse(train_args *a, const train_preset *p, const train_config *cfg, int argc, char **argv) {
-  *a = (train_args){.config = cfg ? *cfg : (train_config){0}, .mini_batch = 64, .maxi_batch = 100, .optimizer_delay = 1, .comm_timeout = 600, .max_length = 100,
-                    .valid_freq = "1000", .save_freq = "0", .log_freq = "100", .early_stopping = 10, .seed = 1234, .learn_rate = 1e-3, .lr_decay = 0.5,
-                    .clip_norm = 5, .optimizer_name = "adam", .valid_beam = 1, .valid_max_length_factor = 2};
-  model_defaults(&a->flags, &a->arch);
-  const char *src_lang = NULL, *tgt_lang = NULL; /* tokenizer settings recorded in the model */
-  bool tok_aggressive = false, tok_no_escape = false, tok_normalize = false;
-  const nmt_opt before[] = {
-      {"config", 'c', NMT_OPT_STR, &a->config_path, "FILE.yml",
-       "options from a YAML file (keys: these long options); over a preset, under the flags given"},
-      {"dump-config", 0, NMT_OPT_FLAG, &a->dump_config, NULL, "print the effective options as YAML for -c, and exit"},
-      {"preset", 0, NMT_OPT_STR, &a->preset, "NAME", "a paper's configuration (listed above); flags given override it"},
-      {"train-sets", 't', NMT_OPT_LIST, &a->train, "SRC TGT", "parallel BPE'd training text (zstd allowed)"},
-      {"valid-sets", 0, NMT_OPT_LIST, &a->valid, "SRC TGT", "validation text (--valid-metrics)"},
-      {"model", 'm', NMT_OPT_STR, &a->model, "FILE", "best model; MODEL.ckpt holds the last state (required)"},
-      {"vocabs", 'v', NMT_OPT_LIST, &a->vocabs, "SRC TGT",
-       "vocabulary files (built from the training data), or SentencePiece models (X.model, nmt-spm train): "
-       "then the sets are raw text, segmented as read, and the models go into MODEL for nmt-decode --raw"},
-      {"bpe-codes", 0, NMT_OPT_STR, &a->bpe_codes, "CODES", "BPE codes to embed in the model"},
-      {"src-lang", 0, NMT_OPT_STR, &src_lang, "L", "the source's nmt-tokenize -l (recorded for nmt-decode --raw)"},
-      {"tgt-lang", 0, NMT_OPT_STR, &tgt_lang, "L", "the target's: nmt-decode detokenizes as L"},
-      {"tok-aggressive", 0, NMT_OPT_FLAG, &tok_aggressive, NULL, "the text was tokenized with -a (recorded)"},
-      {"tok-no-escape", 0, NMT_OPT_FLAG, &tok_no_escape, NULL, "the text was tokenized with --no-escape (recorded)"},
-      {"tok-normalize", 0, NMT_OPT_FLAG, &tok_normalize, NULL, "the text was tokenized with --normalize (recorded)"},
+/* nmt-train's rows: the INPUT rows of options.def, the model options' rows, the TRAINING rows. */
+static void train_rows(train_args *a, nmt_opt *rows) {
+  const nmt_opt input[] = {
+#define INPUT(...) NMT_CLI_ROW(a, __VA_ARGS__)
+#define TRAINING(...)
+#include "options.def"
+#undef INPUT
+#undef TRAINING
       {0}};
-  const nmt_opt after[] = {
-      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences per batch (64; up to 10000)", .min = 1, .max = 10000},
-      {"mini-batch-words", 0, NMT_OPT_INT, &a->mini_batch_words, "N", "padded target tokens per batch (0: no limit)",
-       .min = 0, .max = INFINITY},
-      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "batches sorted by length together (100; up to 1000)",
-       .min = 1, .max = 1000},
-      {"optimizer-delay", 0, NMT_OPT_INT, &a->optimizer_delay, "D",
-       "an update sums the gradients of D batches' worth, run one after the other (1; up to 64): "
-       "a batch D times bigger in the memory of one", .min = 1, .max = 64},
-      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "drop pairs with a side over N tokens (100, up to 100000; 0: none)",
-       .min = 0, .max = 100000},
-      {"after-epochs", 'e', NMT_OPT_INT, &a->after_epochs, "N", "stop after N epochs (0: no limit)", .min = 0, .max = INFINITY},
-      {"after-batches", 0, NMT_OPT_INT, &a->after_batches, "N", "stop after N steps (0: no limit)", .min = 0, .max = INFINITY},
-      {"after", 0, NMT_OPT_STR, &a->after, "N[u|e|t]",
-       "stop after N updates (u, the default), epochs (e) or target tokens (t): the limit of that unit (Marian's)"},
-      {"valid-freq", 0, NMT_OPT_STR, &a->valid_freq, "N[u|e|t]",
-       "validate every N updates (1000), epochs (Ne) or target tokens (Nt); 0: never"},
-      {"save-freq", 0, NMT_OPT_STR, &a->save_freq, "N[u|e|t]", "checkpoint every N updates, epochs or tokens (0: at --valid-freq)"},
-      {"valid-metrics", 0, NMT_OPT_LIST, &a->valid_metrics_given, "M",
-       "what validation computes, of perplexity, ce-mean-words (ln ppl), bleu and chrf (default: perplexity bleu "
-       "chrf); the first decides the best model, --keep-best, --lr-decay and --early-stopping (BLEU, chrF: "
-       "higher is better); translations only for bleu and chrf", .once = true},
-      {"valid-beam-size", 0, NMT_OPT_INT, &a->valid_beam, "K", "beam of the validation's translations (1: greedy)",
-       .min = 1, .max = 100},
-      {"valid-max-length-factor", 0, NMT_OPT_DOUBLE, &a->valid_max_length_factor, "F",
-       "their length: at most F times (source tokens + 1) (2)", .min = 0, .max = 100, .open_min = true},
-      {"early-stopping", 0, NMT_OPT_INT, &a->early_stopping, "N", "stop after N validations without improvement (10; 0: never)",
-       .min = 0, .max = 1000000},
-      {"early-stopping-epsilon", 0, NMT_OPT_DOUBLE, &a->early_stopping_epsilon, "E",
-       "an improvement of the first metric by at most E is no improvement for --early-stopping and --lr-decay; "
-       "the model is still saved as the best (0)",
-       .min = 0, .max = FLT_MAX},
-      {"keep-best", 0, NMT_OPT_INT, &a->keep_best, "N",
-       "also keep the N best validated models (by the first --valid-metrics) as MODEL.best-STEP, for nmt-model "
-       "average (0: none)",
-       .min = 0, .max = NMT_MAX_KEEP},
-      {"optimizer", 0, NMT_OPT_STR, &a->optimizer_name, "NAME",
-       "adam (the default; betas 0.9, 0.999, eps 1e-8) or sgd: plain w -= lr * g, no momentum (Luong 2015)"},
-      {"learn-rate", 'l', NMT_OPT_DOUBLE, &a->learn_rate, "LR", "learning rate (0.001)", .min = 0, .max = FLT_MAX,
-       .open_min = true},
-      {"learn-rate-recurrent", 0, NMT_OPT_DOUBLE, &a->lr_recurrent, "LR", "rate for recurrent weight matrices (deep-att; 0: --learn-rate)",
-       .min = 0, .max = FLT_MAX},
-      {"lr-decay", 0, NMT_OPT_DOUBLE, &a->lr_decay, "F", "multiply the rate by F when validation stalls (0.5; > 0, up to 1)",
-       .min = 0, .max = 1, .open_min = true},
-      {"lr-decay-start-epoch", 0, NMT_OPT_INT, &a->lr_decay_start_epoch, "N", "also after epoch N and every epoch after it (Luong: 5; 0: off)",
-       .min = 0, .max = INFINITY},
-      {"lr-warmup", 0, NMT_OPT_INT, &a->lr_warmup, "N", "raise the rate linearly over the first N updates (0: off)",
-       .min = 0, .max = INFINITY},
-      {"lr-decay-inv-sqrt", 0, NMT_OPT_INT, &a->lr_decay_inv_sqrt, "N",
-       "after N updates, the rate times sqrt(N / updates) (0: off)", .min = 0, .max = INFINITY},
-      {"clip-norm", 0, NMT_OPT_DOUBLE, &a->clip_norm, "N", "clip the gradient norm to N (5; 0: off)", .min = 0, .max = INFINITY},
-      {"exponential-smoothing", 0, NMT_OPT_DOUBLE, &a->exp_smoothing, "[F]",
-       "validate and save the weights' moving average, decay F (alone: 1e-4; 0: off)",
-       .min = 0, .max = 1, .implicit = "1e-4"},
-      {"seed", 0, NMT_OPT_INT, &a->seed, "N", "seed of init, shuffling and dropout (1234; any integer >= 0)",
-       .min = 0, .max = INFINITY},
-      {"comm-timeout", 0, NMT_OPT_DOUBLE, &a->comm_timeout, "S",
-       "under mpirun: end the job when a rank waits over S seconds for the others (600; 0: never)",
-       .min = 0, .max = 1e9},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "worker threads, each a part of every batch (the cores, at most 8)",
-       .min = 1, .max = 256},
-      {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
-      {"log-freq", 0, NMT_OPT_STR, &a->log_freq, "N[u|e|t]", "log every N updates (100), epochs or target tokens; 0: never"},
-      {"disp-freq", 0, NMT_OPT_STR, &a->log_freq, "N[u|e|t]", "= --log-freq (Marian's name)"},
-      {"quiet", 'q', NMT_OPT_FLAG, &a->quiet, NULL, "no log lines or progress line (warnings and errors only; --log still gets every line)"},
-      {"metrics", 0, NMT_OPT_STR, &a->metrics, "FILE",
-       "CSV: step,epoch,tokens,loss,ppl,lr,grad_norm,tokens_per_s,elapsed_s,peak_rss_mib, a row per log line;\n"
-       "                                 valid_ppl,valid_bleu,valid_chrf,best_valid_ppl, a row per validation (the last:\n"
-       "                                 best_valid_bleu etc. when --valid-metrics puts another metric first)"},
-      {"plot", 0, NMT_OPT_STR, &a->plot, "FILE.svg",
-       "at each validation, draw the --metrics file as an SVG learning curve (or: nmt-model plot)"},
-      {"log", 0, NMT_OPT_STR, &a->log, "FILE", "append every line stderr gets (not the progress line) with its time"},
-      {"resume", 0, NMT_OPT_FLAG, &a->resume, NULL, "continue from MODEL.ckpt when it exists"},
-      {"overwrite", 0, NMT_OPT_FLAG, &a->overwrite, NULL, "start afresh even if MODEL or MODEL.ckpt exists (replaced once saved)"},
+  const nmt_opt training[] = {
+#define INPUT(...)
+#define TRAINING(...) NMT_CLI_ROW(a, __VA_ARGS__)
+#include "options.def"
+#undef INPUT
+#undef TRAINING
       {0}};
-  nmt_opt opts[MAX_ROWS];
   int n = 0;
-  for (const nmt_opt *o = before; o->lng; o++) opts[n++] = *o;
-  n += model_rows(opts + n, &a->flags);
-  for (const nmt_opt *o = after; o->lng; o++) opts[n++] = *o;
-  opts[n] = (nmt_opt){0};
-  char summary[8192];
-  snprintf(summary, sizeof summary, "%s%s",
+  for (const nmt_opt *o = input; o->lng; o++) rows[n++] = *o;
+  n += model_rows(rows + n, &a->flags);
+  for (const nmt_opt *o = training; o->lng; o++) rows[n++] = *o;
+  rows[n] = (nmt_opt){0};
+}
+
+/* --help's text above the options: the exit codes, the rate schedule, the presets. */
+static const char *summary(void) {
+  static char text[8192];
+  snprintf(text, sizeof text, "%s%s",
            "Train a recurrent NMT model (--type) on BPE'd parallel text. Exit 0 done, 1 usage,\n"
            "2 bad input or divergence, 3 I/O; SIGINT/SIGTERM/SIGHUP save MODEL.ckpt and exit 128+signal.\n"
            "The rate schedule: --optimizer at --learn-rate, times --lr-decay after each validation that\n"
            "does not improve the first --valid-metrics and, with --lr-decay-start-epoch N, after every epoch from N on;\n"
            "update t's rate is that times min(1, t / --lr-warmup) and, past --lr-decay-inv-sqrt D, sqrt(D / t).",
            train_presets_help());
+  return text;
+}
+
+/* The command line over the defaults and, given a preset p, over p's options, then
+ * over cfg's (-c) when given. */
+static int parse(train_args *a, const train_preset *p, const train_config *cfg, int argc, char **argv) {
+  *a = (train_args){.config = cfg ? *cfg : (train_config){0}}; /* the rows' defaults below */
+  nmt_model_opts_defaults(&a->arch);
+  nmt_opt opts[MAX_ROWS];
+  train_rows(a, opts);
   const nmt_cli cli = {
-      PROG, "--train-sets SRC TGT -m MODEL [options]", summary,
+      PROG, "--train-sets SRC TGT -m MODEL [options]", summary(),
       PROG " --preset peer --train-sets train.bpe.fr train.bpe.en --valid-sets val.bpe.fr val.bpe.en\n"
            "           -m fr-en.bin --after-epochs 10 --valid-freq 500",
       opts, false, nn_gemm_path_line};
   nmt_strlist pos = {0};
-  int st = p ? train_preset_apply(p, &cli, fold_layer, a) : NMT_OK;
+  int st = nmt_cli_defaults(&cli);
+  if (!st && p) st = train_preset_apply(p, &cli, fold_layer, a);
   if (!st && cfg && !(st = train_config_apply(cfg, &cli, negation))) st = fold_layer(a);
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   /* the first pass reads -c's file against these rows: a bad key ends it there */
@@ -252,7 +183,8 @@ static int parse(train_args *a, const train_preset *p, const train_config *cfg, 
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   a->argc = argc, a->argv = argv;
-  if (!st) st = nmt_tok_settings_set(&a->tok, src_lang, tgt_lang, tok_aggressive, !tok_no_escape, tok_normalize);
+  if (!st)
+    st = nmt_tok_settings_set(&a->tok, a->src_lang, a->tgt_lang, a->tok_aggressive, !a->tok_no_escape, a->tok_normalize);
   return st;
 }
 

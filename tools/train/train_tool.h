@@ -44,30 +44,21 @@ typedef struct {
 int train_freq_parse(const char *flag, const char *s, train_freq *f);
 
 typedef struct {
-  nmt_strlist train, valid, vocabs;
-  nmt_strlist valid_metrics_given;   /* --valid-metrics' names, as given */
-  nmt_valid_opts valid_opts;         /* parsed, with --valid-beam-size and --valid-max-length-factor */
-  long valid_beam;
-  double valid_max_length_factor;
-  const char *optimizer_name;        /* --optimizer */
-  nmt_optimizer optimizer;
-  const char *model, *metrics, *bpe_codes, *preset, *config_path;
-  train_config config;     /* -c's entries (none without -c) */
-  nmt_strbuf effective;    /* every option's value as YAML (--dump-config, stored in the model) */
-  nmt_model_opts arch;     /* the model options: defaults, the preset's, the command line's */
-  train_model_flags flags; /* their parsed values, row by row */
-  double lr_recurrent;
-  long mini_batch, mini_batch_words, maxi_batch, optimizer_delay, max_length;
-  long after_epochs, after_batches, after_tokens, early_stopping, keep_best;
-  const char *after, *valid_freq, *save_freq, *log_freq; /* as given: N[u|e|t] */
-  train_freq valid_every, save_every, log_every;         /* parsed */
-  long lr_decay_start_epoch, lr_warmup, lr_decay_inv_sqrt;
-  long seed, cpu_threads;
-  const char *device;
-  double learn_rate, lr_decay, clip_norm, exp_smoothing, early_stopping_epsilon;
-  double comm_timeout;     /* --comm-timeout: seconds */
-  bool resume, overwrite, quiet, dump_config;
-  const char *log, *plot;  /* --log FILE (stderr's lines, timestamped), --plot FILE.svg */
+  /* the options as given, or their defaults (options.def) */
+#define INPUT NMT_CLI_FIELD
+#define TRAINING NMT_CLI_FIELD
+#include "options.def"
+#undef INPUT
+#undef TRAINING
+  /* what parsing makes of them */
+  nmt_valid_opts valid_opts; /* --valid-metrics with --valid-beam-size and --valid-max-length-factor */
+  nmt_optimizer optimizer;   /* --optimizer */
+  long after_tokens;         /* --after Nt (--after Ne, Nu set after_epochs, after_batches) */
+  train_freq valid_every, save_every, log_every; /* --valid-freq, --save-freq, --log-freq */
+  train_config config;       /* -c's entries (none without -c) */
+  nmt_strbuf effective;      /* every option's value as YAML (--dump-config, stored in the model) */
+  nmt_model_opts arch;       /* the model options: defaults, the preset's, the command line's */
+  train_model_flags flags;   /* their parsed values, row by row */
   int argc;
   char **argv; /* the command line (a --preset's flags are parsed apart, before it) */
   nmt_tok_settings tok;

@@ -25,7 +25,7 @@ LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm -lsentence
 LDLIBS_serve := -lmicrohttpd -ljansson -lnettle
 LDLIBS_train := -lyaml
 # Open MPI (mpirun -np N nmt-train, docs/distributed.md), found by pkg-config: compiled into
-# lib/dist/comm_mpi.c, which only nmt-train calls; without it the build goes on and a run
+# lib/comm/comm_mpi.c, which only nmt-train calls; without it the build goes on and a run
 # under mpirun is refused with one line.
 MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
@@ -56,7 +56,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
-$(BUILD)/lib/dist/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/lib/comm/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
 # The build's git commit, recorded in the models nmt-train writes ("unknown" outside git).
 # A stamp that changes with the commit rebuilds origin.o alone.
 NMT_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -128,11 +128,11 @@ CUDA_LINK := $(CUDA_HOST) $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 CUDA_INCDIR ?= $(if $(NVCC),$(shell $(NVCC) --dryrun -x cu /dev/null -o /dev/null 2>&1 | \
   sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*$$/\1/p'))
-# NCCL (the toolkit's; docs/distributed.md, "GPUs"): lib/dist/comm_nccl.c again with
+# NCCL (the toolkit's; docs/distributed.md, "GPUs"): lib/comm/comm_nccl.c again with
 # -DNMT_NCCL, linked before libnmt.a (whose copy says "no NCCL") into the CUDA nmt-train alone.
-CUDA_OBJ_train  := $(BUILD)/cuda/lib/dist/comm_nccl.o
+CUDA_OBJ_train  := $(BUILD)/cuda/lib/comm/comm_nccl.o
 CUDA_LIBS_train := -lnccl
-$(BUILD)/cuda/lib/dist/comm_nccl.o: lib/dist/comm_nccl.c
+$(BUILD)/cuda/lib/comm/comm_nccl.o: lib/comm/comm_nccl.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNMT_NCCL -I$(CUDA_INCDIR) -MMD -MP -c $< -o $@
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \

@@ -7,7 +7,7 @@
 set -u
 lib=${1:-lib}
 # Lowest first; a file's layer is the longest folder that holds it.
-layers=(base io text metrics nn nn/cells models decode dist train)
+layers=(base io text metrics nn nn/cells models decode comm train)
 # Headers from outside lib/ that a lib file may name: the CUDA backend's API (lib/nn/device.c).
 outside=(nn_cuda.h)
 

@@ -7,8 +7,8 @@
  * do not depend on the transport or on MPI's reduction algorithms. A
  * collective that fails returns NMT_EIO with a message; the caller then ends
  * the job with nmt_comm_abort (a rank left waiting would hang). */
-#ifndef NMT_DIST_COMM_H
-#define NMT_DIST_COMM_H
+#ifndef NMT_COMM_COMM_H
+#define NMT_COMM_COMM_H
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* What every communicator shares: the sharded exchange and the step header;
- * see dist/comm.h. */
-#include "dist/comm.h"
+ * see comm/comm.h. */
+#include "comm/comm.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include <stdint.h>

@@ -2,16 +2,16 @@
  * gradient of training on a device under mpirun: NCCL's (comm_nccl.c, built
  * by `make cuda` alone), or the host-staged one over the host communicator
  * (comm_staged.c: copy to the host, Open MPI, copy back), which every build
- * has. Like every nmt_comm they move bytes and never add (dist/comm.h): the
+ * has. Like every nmt_comm they move bytes and never add (comm/comm.h): the
  * caller folds the shards on the device in (rank, part) order, so the bits do
  * not depend on the transport.
  *
  * A device communicator has alltoallv, allgatherv, abort and close (bcast
  * and allgather are NULL: the host communicator does those). Its rank and
  * size are the host's; closing it leaves the host communicator open. */
-#ifndef NMT_DIST_COMM_DEVICE_H
-#define NMT_DIST_COMM_DEVICE_H
-#include "dist/comm.h"
+#ifndef NMT_COMM_COMM_DEVICE_H
+#define NMT_COMM_COMM_DEVICE_H
+#include "comm/comm.h"
 
 /* The device's copies (the backend's to_host and to_device rows): NMT statuses. */
 typedef struct {

@@ -1,12 +1,12 @@
-/* The communicator's shared code (lib/dist/comm.c) over three ranks that are
+/* The communicator's shared code (lib/comm/comm.c) over three ranks that are
  * threads of this process, joined by a barrier: the sharded sum is the left
  * fold of every part in (rank, part) order, bit for bit, on every rank; a
  * failure on one rank is every rank's. */
 #include "base/err.h"
 #include "base/pool.h"
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "test.h"
-#include "dist/thread_comm.h"
+#include "comm/thread_comm.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +51,7 @@ static void rank_main(void *ctx, int rank, int ranks) {
   thread_comm_free(&c);
 }
 
-TEST(dist_sharded_sum_is_the_left_fold) {
+TEST(comm_sharded_sum_is_the_left_fold) {
   thread_comm_begin(RANKS);
   nmt_pool_run(RANKS, rank_main, NULL);
   thread_comm_end();
@@ -69,7 +69,7 @@ TEST(dist_sharded_sum_is_the_left_fold) {
 
 /* Shards tile the buffer at grain multiples, a grain or so each; a buffer of
  * fewer grains than ranks leaves the last ranks none. */
-TEST(dist_shards_are_whole_grains) {
+TEST(comm_shards_are_whole_grains) {
   const size_t sizes[] = {1, NMT_SHARD_GRAIN, 5 * (size_t)NMT_SHARD_GRAIN + 7};
   for (int k = 0; k < 3; k++) {
     nmt_comm c = {.rank = 0, .size = 3};
@@ -85,7 +85,7 @@ TEST(dist_shards_are_whole_grains) {
   }
 }
 
-TEST(dist_local_passes_the_parts_through) {
+TEST(comm_local_passes_the_parts_through) {
   nmt_comm *c = nmt_comm_local();
   float a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, *parts[2] = {a, b};
   int one[1] = {2};

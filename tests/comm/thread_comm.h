@@ -1,9 +1,9 @@
 /* Ranks that are threads of this test process: the communicator's table
- * (dist/comm.h) over a barrier, for tests of what the ranks exchange. Run
+ * (comm/comm.h) over a barrier, for tests of what the ranks exchange. Run
  * the ranks with nmt_pool_run(ranks, ...) between begin and end. */
 #ifndef NMT_TESTS_THREAD_COMM_H
 #define NMT_TESTS_THREAD_COMM_H
-#include "dist/comm.h"
+#include "comm/comm.h"
 
 enum { THREAD_RANKS_MAX = 8 };
 

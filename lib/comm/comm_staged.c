@@ -1,7 +1,7 @@
 /* The host-staged device communicator: each collective copies the device's
  * bytes to host buffers, runs the host communicator's, and copies the result
- * back; see dist/comm_device.h. */
-#include "dist/comm_device.h"
+ * back; see comm/comm_device.h. */
+#include "comm/comm_device.h"
 #include "base/err.h"
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* NCCL's device communicator (dist/comm_device.h): the gradient's bytes move
+/* NCCL's device communicator (comm/comm_device.h): the gradient's bytes move
  * between the GPUs' memories, never through the host. Compiled with NCCL into
  * `make cuda`'s nmt-train alone (-DNMT_NCCL, linked before libnmt.a); in
  * every other build nmt_comm_nccl says so and the staged one is used.
@@ -6,7 +6,7 @@
  * NCCL runs on a stream of its own. Before each collective the device is
  * synchronised (the gradient's kernels, on the engine's stream, are done),
  * after it the stream (the engine's next kernels read what arrived). */
-#include "dist/comm_device.h"
+#include "comm/comm_device.h"
 #include "base/err.h"
 
 #ifdef NMT_NCCL

@@ -1,6 +1,6 @@
 /* The communicator of a run in one process: every collective is a copy or
- * nothing; see dist/comm.h. */
-#include "dist/comm.h"
+ * nothing; see comm/comm.h. */
+#include "comm/comm.h"
 #include "base/err.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The communicator over Open MPI (MPI_COMM_WORLD), for runs started by
- * mpirun; see dist/comm.h. Built with Open MPI when the Makefile finds it
+ * mpirun; see comm/comm.h. Built with Open MPI when the Makefile finds it
  * (NMT_MPI); without it, a run under mpirun is refused with one line. */
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "base/err.h"
 #include <limits.h>
 #include <stdlib.h>

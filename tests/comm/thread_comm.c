@@ -1,5 +1,5 @@
 /* Ranks that are threads of this process; see thread_comm.h. */
-#include "dist/thread_comm.h"
+#include "comm/thread_comm.h"
 #include "base/err.h"
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 // matrix X (r,c) with leading dim ld is the column-major Xᵀ (c,r) with the same
 // ld, so row-major C = op(A)·op(B) is computed as the column-major
 // Cᵀ (N,M) = op(B)ᵀ·op(A)ᵀ: the operands swap, each keeps its own transpose flag.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 static cublasOperation_t op(bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; }
 

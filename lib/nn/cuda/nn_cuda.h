@@ -30,6 +30,11 @@ int nnc_sync(void);
 /* GEMMs on TF32 tensor cores (10-bit mantissa inputs, fp32 accumulation). */
 void nnc_set_tf32(bool on);
 
+/* The CUDA backend table (nn_cuda_backend.c): the rows below as nn/backend.h's
+ * fields. The tools reach it through nn/device.h's nmt_cuda_gpu; tests by name. */
+struct nn_backend;
+extern const struct nn_backend nn_cuda_backend;
+
 /* ---- memory and the op API: the rows of lib/nn/kernels.def, each row's
  * contract there ---- */
 #define NN_MEMORY(r, k, p, a) r nnc_##k p;

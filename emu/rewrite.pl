@@ -1,6 +1,6 @@
 #!/usr/bin/perl
-# rewrite.pl IN OUT: a kernels/*.cu or *.cuh file as C++ for the emulator
-# (kernels/emu/cuda_emu.h). Two rewrites, each keeping the line count:
+# rewrite.pl IN OUT: a lib/nn/cuda/*.cu or *.cuh file as C++ for the emulator
+# (emu/cuda_emu.h). Two rewrites, each keeping the line count:
 #   k<<<cfg>>>(args)   ->  emu_launch("k", __FILE__, __LINE__, emu_config(cfg),
 #                                     [](auto... a) { k(a...); }, args)
 #   __shared__ T x[N]; ->  T (&x)[N] = emu_shared<T[N]>([] {});

@@ -1,5 +1,5 @@
 // Layer norm over the C features of each row (lib/nn/norm.c): one block per row.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 __global__ static void layernorm_fwd_kernel(float *y, float *mean, float *rstd, const float *x,
                                             const float *gain, const float *bias, int C, float eps) {

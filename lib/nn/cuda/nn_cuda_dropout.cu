@@ -5,7 +5,7 @@
 // The same (seed, stream, offset) gives the CPU's mask bit for bit. nn_dropout
 // passes stream = step·2³² + op and offset = part·2³⁴, so the counter words are
 // (element/4, batch part, op, step), each a word of its own.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 #include "nn/philox.h"
 
 __device__ static uint4 philox4x32(uint4 c, uint2 k) {

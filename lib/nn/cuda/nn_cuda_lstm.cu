@@ -1,7 +1,7 @@
 // The fused LSTM cell, forward and hand-written backward (lib/nn/cells/lstm.c): one
 // thread per (sentence b, unit k) reads its four gates and writes h, c.
 // Gates (B,4H) in order i, f, o, g; act (B,5H) = σ(i), σ(f), σ(o), tanh(g), tanh(c).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_lstm_cell_fwd(float *h, float *c, float *act, const float *gx, const float *gh,
                                   const float *h_prev, const float *c_prev, const float *mask,

@@ -2,7 +2,7 @@
 // sentence at once. Sentence b's steps are rows b, B+b, ... of a and ctx, and
 // its memory rows of V likewise: matrices of leading dims B*S and B*F, one
 // batched GEMM over sentences.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_attn_context_seq_fwd(float *ctx, const float *a, const float *V, float scale,
                                          int T, int B, int S, int F) {

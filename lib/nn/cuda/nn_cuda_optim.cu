@@ -1,7 +1,7 @@
 // Loops over the whole parameter buffer (lib/nn/optim.c): the squared
 // gradient norm for clipping, the Adam update and the weights' moving
 // average. Clipping itself is nnc_scale_fwd(g, g, k, n).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 __global__ static void sumsq_kernel(const float *g, size_t n, nnc_totals *totals) {
   double s = 0;

@@ -1,7 +1,7 @@
 // The CUDA runtime of the backend: device selection, one stream and cuBLAS
 // handle, memory helpers, and errors turned into NMT statuses with a one-line
 // message (the library never exits).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 #include <stdio.h>
 #define _Noreturn [[noreturn]] // base/err.h is C11; C++ spells it as an attribute
 extern "C" {

@@ -1,4 +1,4 @@
-// Between the parts of the CUDA emulator (kernels/emu/*.cpp).
+// Between the parts of the CUDA emulator (emu/*.cpp).
 #ifndef NMT_EMU_INTERNAL_H
 #define NMT_EMU_INTERNAL_H
 #include "cuda_emu.h"

@@ -1,7 +1,7 @@
 // Max-pooling over time (lib/nn/maxpool.c): one thread per (sentence b,
 // feature f) walks the positions; the first maximum wins, as on the CPU.
 // Backward needs no atomics: each (b, f) points into its own element of dX.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 #include <float.h>
 
 extern "C" void nnc_maxpool_time_fwd(float *y, int *arg, const float *X, const float *mask, int S,

@@ -1,8 +1,10 @@
 /* The CUDA backend table: the rows of lib/nn/kernels.def bound to the nnc_
- * functions of the kernels/ .cu files. Built only into CUDA and emulated
+ * functions of this folder's .cu files, and the backend's entry that
+ * nn/device.c finds (nmt_cuda_gpu). Built only into CUDA and emulated
  * programs; a row without its nnc_ function fails their link. */
 #include "nn/backend.h"
-#include "nn_cuda.h"
+#include "nn/cuda/nn_cuda.h"
+#include "nn/device.h"
 
 #ifndef NMT_CUDA_EMU
 const nn_backend nn_cuda_backend = {
@@ -72,3 +74,5 @@ const nn_backend nn_cuda_backend = {
 #include "nn/kernels.def"
 };
 #endif
+
+const nmt_gpu nmt_cuda_gpu = {&nn_cuda_backend, nnc_count, nnc_init, nnc_shutdown};

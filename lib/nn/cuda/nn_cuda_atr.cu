@@ -1,7 +1,7 @@
 // The fused ATR cell, forward and backward (lib/nn/cells/atr.c): one thread per
 // (sentence b, unit k). i = σ(p + q), f = σ(q - p), h = i⊙q + f⊙h_prev;
 // gates (B,2H) keep i, f.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_atr_cell_fwd(float *h, float *gates, const float *q, const float *p,
                                  const float *h_prev, const float *mask, int B, int H) {

@@ -1,7 +1,7 @@
 // Attention kernels (lib/nn/cells/attn.c) over a time-major memory (S*B, F): row
 // s*B+b is position s of sentence b, so sentence b is a (S,F) matrix with
 // leading dim B*F. Dot scores and the context are batched GEMMs over sentences.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_attn_dot_fwd(float *score, const float *q, const float *K, int B, int S, int F) {
   /* score_b (S,1) = K_b (S,F) · q_b (F,1) */

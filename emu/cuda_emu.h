@@ -1,7 +1,7 @@
-// A host emulation of the CUDA runtime and cuBLAS, enough for kernels/*.cu to
+// A host emulation of the CUDA runtime and cuBLAS, enough for lib/nn/cuda/*.cu to
 // compile with g++ and run on the CPU (docs/gpu.md, "The emulator"). Included
 // first into every emulated translation unit (-include); cuda_runtime.h and
-// cublas_v2.h beside it only include it. kernels/emu/rewrite.pl has already
+// cublas_v2.h beside it only include it. emu/rewrite.pl has already
 // turned each launch `k<<<cfg>>>(args)` into emu_launch(...) and each
 // `__shared__ T x[N];` into a reference to per-block storage (emu_shared).
 //

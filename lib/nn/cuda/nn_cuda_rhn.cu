@@ -2,7 +2,7 @@
 // per (sentence b, unit k). Gates per row in the order H, T, C (coupled: H, T),
 // act keeps h, t, c; s = h⊙t + s_prev⊙c, coupled s = s_prev + t⊙(h - s_prev).
 // The bias gradient, a sum over sentences, is a column sum over the rows.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_rhn_cell_fwd(float *s, float *act, const float *z, const float *z2,
                                  const float *bias, const float *s_prev, const float *mask, int B,

@@ -1,5 +1,5 @@
 // Elementwise kernels: sigmoid, tanh, add/sub, mul, scale, bias (lib/nn/pointwise.c).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_sigmoid_fwd(float *y, const float *x, size_t n) {
   nnc_each("sigmoid_fwd", n, [=] __device__(size_t i) { y[i] = nnc_sigmoid(x[i]); });

@@ -1,6 +1,6 @@
 // Moving data: column-block copies (concat, slice) and the embedding gather
 // with its scatter-add backward (lib/nn/shape.c).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_copy_cols(float *dst, int ldd, const float *src, int lds, int R, int C,
                               float beta) {

@@ -3,7 +3,7 @@
 // steps in its unit's direction (units [0, Hf) forward, [Hf, H) backward) with
 // the state in a register; neighbouring threads read neighbouring columns.
 //   c_t = c_{t-1} + σ(g_t)⊙(x̃_t - c_{t-1}),  y = a + σ(z)⊙(x - a)
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_wscan_fwd(float *c, float *sg, const float *G, int ldg, const float *c0,
                               const float *mask, int T, int B, int H, int Hf) {

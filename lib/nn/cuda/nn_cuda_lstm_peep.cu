@@ -2,7 +2,7 @@
 // (lib/nn/cells/lstm_peep.c): one thread per (sentence b, unit k); the peephole
 // weight gradient, a sum over sentences, is a column sum over the padded-out
 // rows. peep (3H) = θ_i, θ_f, θ_o; act (B,5H) = i, f, o, g, tanh(c).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_lstm_peep_fwd(float *h, float *c, float *act, const float *gx, const float *gh,
                                   const float *peep, const float *h_prev, const float *c_prev,

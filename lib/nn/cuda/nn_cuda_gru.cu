@@ -1,7 +1,7 @@
 // The fused GRU cell, forward and backward (lib/nn/cells/gru.c): one thread per
 // (sentence b, unit k). Gates (B,3H) in order r, z, n; act (B,3H) = r, z, n.
 //   r = σ(x_r + h_r), z = σ(x_z + h_z), n = tanh(x_n + r⊙h_n), h = z⊙h_prev + (1-z)⊙n
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 extern "C" void nnc_gru_cell_fwd(float *h, float *act, const float *gx, const float *gh,
                                  const float *h_prev, const float *mask, int B, int H) {

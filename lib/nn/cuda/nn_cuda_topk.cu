@@ -1,7 +1,7 @@
 // The beam search's candidates (lib/nn/topk.c): one block per sentence picks
 // its k2 best in k2 rounds, each a block-wide maximum of a 64-bit key that
 // orders by score, then by the lower index, below the key picked before.
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 struct key_max_op {
   __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a > b ? a : b; }

@@ -1,7 +1,7 @@
 // Masked row softmax (one warp per row: attention rows are short), the
 // fused log-softmax + label-smoothed NLL and the decoder's log-softmax rows
 // (one block per row: rows are the vocabulary) (lib/nn/softmax.c, xent.c).
-#include "nn_cuda_internal.cuh"
+#include "nn/cuda/nn_cuda_internal.cuh"
 
 __global__ static void softmax_fwd_kernel(float *y, const float *x, const float *mask, int R, int C) {
   int r = nnc_warp_row(), lane = threadIdx.x % 32;

@@ -280,6 +280,8 @@ FUZZ_SRC_request  := tools/serve/request.c
 FUZZ_LIBS_request := -ljansson
 fuzz_tool_objs = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRC_$1))
 $(FUZZ_DIR)/tools/%.o: FUZZ_CFLAGS += -Itools/common
+# (a harness names a tool's header from tools/: "serve/ws_frame.h")
+$(FUZZ_DIR)/tests/fuzz/%.o: FUZZ_CFLAGS += -Itools
 $(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $$(call fuzz_tool_objs,$$*) $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(FUZZ_LIBS_$*) $(LDLIBS) -o $@
 

@@ -3,8 +3,9 @@
  * table (g->be->gemm(...)), and the tape's allocation, zeroing and copies go
  * through it too, so one op code runs on the CPU (nn_cpu_backend, the
  * reference) and on a GPU (the CUDA table, lib/nn/cuda/nn_cuda_backend.c, built
- * by `make cuda` and `make emu` only, which a tool finds through nn/device.h). The fields are the rows of nn/kernels.def,
- * one list for every backend: a kernel a backend lacks fails its link. */
+ * by `make cuda` and `make emu` only, which a tool finds through nn/device.h).
+ * The fields are the rows of nn/kernels.def, one list for every backend: a
+ * kernel a backend lacks fails its link. */
 #ifndef NMT_NN_BACKEND_H
 #define NMT_NN_BACKEND_H
 #include <stdbool.h>

@@ -1,8 +1,9 @@
 /* Where the engine computes: `--device cpu|cuda|cuda:N`. A program that links
  * the CUDA backend (make cuda, make emu: lib/nn/cuda/) opens the GPU through
  * that backend's entry, nmt_cuda_gpu below; every other program, and a CUDA one
- * on a machine without a usable GPU, runs on the CPU and says so in a notice. A GPU index that does not exist is an error, not a fallback:
- * the user named a device and a typo should not silently train on the CPU. */
+ * on a machine without a usable GPU, runs on the CPU and says so in a notice.
+ * A GPU index that does not exist is an error, not a fallback: the user named a
+ * device and a typo should not silently train on the CPU. */
 #ifndef NMT_DEVICE_H
 #define NMT_DEVICE_H
 #include <stdbool.h>

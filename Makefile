@@ -1,5 +1,5 @@
 # nmt — build, test, bench, deps, install. `make` builds bin/nmt-<tool>.
-# Every lib/**/*.c (and *.cc: C++ shims, behind C headers) goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
+# Every lib/**/*.c (and *.cc: C++ shims, behind C headers) but the CUDA backend's (lib/nn/cuda/) goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
 # with tools/common/*.c (what all tools share) linked into each; every tests/**/*.c (but cuda/, emu/, fuzz/) into bin/nmt-tests. Add a file and it is built: no list to edit.
 
 CC      ?= gcc
@@ -25,7 +25,7 @@ LDLIBS  := -lzstd -lz -lcsv -lpcre2-8 -lexttextcat-2.0 -lopenblas -lm -lsentence
 LDLIBS_serve := -lmicrohttpd -ljansson -lnettle
 LDLIBS_train := -lyaml
 # Open MPI (mpirun -np N nmt-train, docs/distributed.md), found by pkg-config: compiled into
-# lib/dist/comm_mpi.c, which only nmt-train calls; without it the build goes on and a run
+# lib/comm/comm_mpi.c, which only nmt-train calls; without it the build goes on and a run
 # under mpirun is refused with one line.
 MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
@@ -39,7 +39,9 @@ endif
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
 
-LIB_SRC   := $(sort $(shell find lib -name '*.c'))
+# The CUDA backend (lib/nn/cuda/, docs/gpu.md) is built only into the programs that run on a GPU.
+CUDA_DIR  := lib/nn/cuda
+LIB_SRC   := $(sort $(filter-out $(CUDA_DIR)/%,$(shell find lib -name '*.c')))
 LIB_CXX   := $(sort $(shell find lib -name '*.cc'))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cc=$(BUILD)/%.o)
 TOOLS     := $(filter-out common,$(notdir $(patsubst %/,%,$(dir $(wildcard tools/*/*.c)))))
@@ -56,7 +58,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
 all: $(TOOL_BINS) $(BIN)/nmt-tests
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
-$(BUILD)/lib/dist/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/lib/comm/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
 # The build's git commit, recorded in the models nmt-train writes ("unknown" outside git).
 # A stamp that changes with the commit rebuilds origin.o alone.
 NMT_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -108,9 +110,10 @@ demo: deps
 # The tools that run on a GPU (--device cuda), built a second and a third time: against the
 # emulated CUDA ($(BIN)/emu/, make emu) and the real one ($(BIN)/cuda/, make cuda).
 GPU_TOOLS := train decode
-# CUDA backend (docs/gpu.md), never part of `all`: kernels/*.cu into $(BUILD)/libnmt_cuda.a,
-# lib/nn/device.c again with -DNMT_CUDA, and $(BIN)/nmt-tests-cuda (kernels against the CPU
-# ops; every case skips without a GPU). CUDA=0 turns it off; auto builds it when nvcc exists.
+# CUDA backend (docs/gpu.md), never part of `all`: lib/nn/cuda/*.cu into $(BUILD)/libnmt_cuda.a,
+# its table (nn_cuda_backend.c: the entry nn/device.c finds, nmt_cuda_gpu), and
+# $(BIN)/nmt-tests-cuda (kernels against the CPU ops; every case skips without a GPU).
+# CUDA=0 turns it off; auto builds it when nvcc exists.
 CUDA      ?= auto
 NVCC      ?= $(if $(filter 0,$(CUDA)),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null))
 # nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc): ask it where its
@@ -119,42 +122,34 @@ CUDA_LIBDIR ?= $(if $(NVCC),$(shell $(NVCC) --dryrun -x cu /dev/null -o /dev/nul
   sed -n 's/^\#\$$ LIBRARIES=.*"-L\([^"]*\)"[^"]*$$/\1/p'))
 CUDA_ARCH ?= -gencode arch=compute_90,code=[sm_90,compute_90]
 NVCCFLAGS ?= -O3 -std=c++17 --extended-lambda $(CUDA_ARCH)
-CU_SRC    := $(wildcard kernels/*.cu)
+CU_SRC    := $(wildcard $(CUDA_DIR)/*.cu)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
-# What a CUDA program links before libnmt.a: the CUDA device.o and backend table, then
-# the kernels.
-CUDA_HOST := $(BUILD)/cuda/lib/nn/device.o $(BUILD)/cuda/kernels/nn_cuda_backend.o
+# What a CUDA program links before libnmt.a: the backend table, then the kernels.
+CUDA_HOST := $(BUILD)/$(CUDA_DIR)/nn_cuda_backend.o
 CUDA_LINK := $(CUDA_HOST) $(BUILD)/libnmt_cuda.a
 CUDA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 CUDA_INCDIR ?= $(if $(NVCC),$(shell $(NVCC) --dryrun -x cu /dev/null -o /dev/null 2>&1 | \
   sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*$$/\1/p'))
-# NCCL (the toolkit's; docs/distributed.md, "GPUs"): lib/dist/comm_nccl.c again with
+# NCCL (the toolkit's; docs/distributed.md, "GPUs"): lib/comm/comm_nccl.c again with
 # -DNMT_NCCL, linked before libnmt.a (whose copy says "no NCCL") into the CUDA nmt-train alone.
-CUDA_OBJ_train  := $(BUILD)/cuda/lib/dist/comm_nccl.o
+CUDA_OBJ_train  := $(BUILD)/cuda/lib/comm/comm_nccl.o
 CUDA_LIBS_train := -lnccl
-$(BUILD)/cuda/lib/dist/comm_nccl.o: lib/dist/comm_nccl.c
+$(BUILD)/cuda/lib/comm/comm_nccl.o: lib/comm/comm_nccl.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNMT_NCCL -I$(CUDA_INCDIR) -MMD -MP -c $< -o $@
 CUDA_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \
                  $(BUILD)/tests/decode/decode_case.o \
                  $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c))
 
-$(BUILD)/kernels/%.o: kernels/%.cu kernels/nn_cuda.h kernels/nn_cuda_internal.cuh
+$(BUILD)/$(CUDA_DIR)/%.o: $(CUDA_DIR)/%.cu $(CUDA_DIR)/nn_cuda.h $(CUDA_DIR)/nn_cuda_internal.cuh
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Ilib -Ikernels -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Ilib -c $< -o $@
 
 $(BUILD)/libnmt_cuda.a: $(CU_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/cuda/lib/nn/device.o: lib/nn/device.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DNMT_CUDA -Ikernels -MMD -MP -c $< -o $@
-$(BUILD)/cuda/kernels/%.o: kernels/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Ikernels -MMD -MP -c $< -o $@
-
-$(BUILD)/tests/cuda/%.o: CFLAGS += -Ikernels -Itests
+$(BUILD)/tests/cuda/%.o: CFLAGS += -Itests
 
 $(BIN)/nmt-tests-cuda: $(CUDA_TEST_OBJ) $(CUDA_LINK) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
@@ -175,11 +170,11 @@ test-cuda: $(BIN)/nmt-tests-cuda
 	$(if $(T),,./$(BIN)/nmt-tests-cuda gpu_)
 endif
 
-# The emulated CUDA backend (docs/gpu.md, "The emulator"): the same kernels/*.cu,
-# rewritten by kernels/emu/rewrite.pl (launches and __shared__; the build stops on one it
-# cannot handle) and compiled by g++ against kernels/emu/ (no CUDA toolkit), run on the
+# The emulated CUDA backend (docs/gpu.md, "The emulator"): the same lib/nn/cuda/*.cu,
+# rewritten by emu/rewrite.pl (launches and __shared__; the build stops on one it
+# cannot handle) and compiled by g++ against emu/ (the emulator: no CUDA toolkit), run on the
 # CPU with one fiber per CUDA thread. $(BIN)/nmt-tests-emu = tests/main.c + tests/cuda +
-# tests/emu (planted GPU bugs) + the emulated kernels + the CUDA device.o + libnmt.a.
+# tests/emu (planted GPU bugs) + the emulated kernels and table + libnmt.a.
 # At run time NMT_EMU_SCHEDULE=lockstep|warp|reverse orders the threads of a block and
 # NMT_EMU_GUARD=1 fences device memory off from host code. `make emu SAN=...` builds it
 # with the sanitizers into build-san/bin-san; ThreadSanitizer (a race between two CUDA
@@ -187,37 +182,38 @@ endif
 # BUILD=build/tsan BIN=build/tsan/bin.
 EMU          := $(BUILD)/emu
 EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthread \
-                -include kernels/emu/cuda_emu.h -I$(EMU)/kernels -Ikernels/emu -Ikernels -Ilib $(SAN)
+                -include emu/cuda_emu.h -I$(EMU)/lib -Iemu -Ilib $(SAN)
 EMU_CU       := $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC) $(wildcard tests/emu/*.cu))
-EMU_RT       := $(patsubst %.cpp,$(EMU)/%.o,$(wildcard kernels/emu/*.cpp))
+EMU_RT       := $(patsubst %.cpp,$(EMU)/%.o,$(wildcard emu/*.cpp))
 EMU_TEST_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests/models/model_case.o \
                 $(BUILD)/tests/decode/decode_case.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/cuda/*.c tests/emu/*.c))
 EMU_SCHEDULES := lockstep warp reverse
 
-$(EMU)/%.cu: %.cu kernels/emu/rewrite.pl
+$(EMU)/%.cu: %.cu emu/rewrite.pl
 	@mkdir -p $(dir $@)
-	perl kernels/emu/rewrite.pl $< $@
-$(EMU)/%.cuh: %.cuh kernels/emu/rewrite.pl
+	perl emu/rewrite.pl $< $@
+$(EMU)/%.cuh: %.cuh emu/rewrite.pl
 	@mkdir -p $(dir $@)
-	perl kernels/emu/rewrite.pl $< $@
-# (-iquote: the source's own folder, for its other headers)
-$(EMU)/%.o: $(EMU)/%.cu $(EMU)/kernels/nn_cuda_internal.cuh
+	perl emu/rewrite.pl $< $@
+# (-iquote: the source's own folder, for its other headers; -I$(EMU)/lib first: the
+# rewritten nn/cuda/nn_cuda_internal.cuh)
+$(EMU)/%.o: $(EMU)/%.cu $(EMU)/$(CUDA_DIR)/nn_cuda_internal.cuh
 	$(CXX) $(EMU_CXXFLAGS) -iquote $(dir $*) -MMD -MP -x c++ -c $< -o $@
-$(EMU)/kernels/emu/%.o: kernels/emu/%.cpp
+$(EMU)/emu/%.o: emu/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(EMU_CXXFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tests/emu/%.o: CFLAGS += -Ikernels -Ikernels/emu -Itests
+$(BUILD)/tests/emu/%.o: CFLAGS += -Iemu -Itests
 
 # The emulated programs' CUDA table checks that each kernel is given device memory.
-EMU_HOST := $(BUILD)/cuda/lib/nn/device.o $(EMU)/host/nn_cuda_backend.o
+EMU_HOST := $(EMU)/$(CUDA_DIR)/nn_cuda_backend.o
 tool_objs = $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(wildcard tools/$(1)/*.c)))) $(COMMON_OBJ)
 $(BIN)/emu/nmt-%: $$(call tool_objs,$$*) $(EMU_HOST) $(patsubst %.cu,$(EMU)/%.o,$(CU_SRC)) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS_$*) $(LDLIBS) -o $@
-$(EMU)/host/%.o: kernels/%.c
+$(EMU)/$(CUDA_DIR)/%.o: $(CUDA_DIR)/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DNMT_CUDA_EMU -Ikernels -Ikernels/emu -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -DNMT_CUDA_EMU -Iemu -MMD -MP -c $< -o $@
 
 $(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(EMU_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
@@ -225,7 +221,7 @@ $(BIN)/nmt-tests-emu: $(EMU_TEST_OBJ) $(EMU_HOST) $(EMU_CU) $(EMU_RT) $(BUILD)/l
 
 .PHONY: emu test-emu
 emu: $(BIN)/nmt-tests-emu $(GPU_TOOLS:%=$(BIN)/emu/nmt-%) $(GPU_TOOLS:%=$(BIN)/nmt-%)
-	@echo "emu: $(words $(CU_SRC)) kernel files compiled with $(CXX) against kernels/emu"
+	@echo "emu: $(words $(CU_SRC)) kernel files compiled with $(CXX) against emu/"
 # The kernel cases under every schedule, then in guard mode, then the planted bugs
 # (each in a child process), then the engine on the emulated GPU (gpu_: every family's
 # loss, gradients, Adam steps and decoding against the CPU; nmt-train and nmt-decode
@@ -284,6 +280,8 @@ FUZZ_SRC_request  := tools/serve/request.c
 FUZZ_LIBS_request := -ljansson
 fuzz_tool_objs = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRC_$1))
 $(FUZZ_DIR)/tools/%.o: FUZZ_CFLAGS += -Itools/common
+# (a harness names a tool's header from tools/: "serve/ws_frame.h")
+$(FUZZ_DIR)/tests/fuzz/%.o: FUZZ_CFLAGS += -Itools
 $(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/tests/fuzz/%_fuzz.o $(FUZZ_UTIL) $$(call fuzz_tool_objs,$$*) $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread $^ $(FUZZ_LIBS_$*) $(LDLIBS) -o $@
 
@@ -344,6 +342,6 @@ help:
 	@$(MAKE) -s --no-print-directory features
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d) \
-  $(wildcard $(BUILD)/cuda/lib/nn/*.d $(BUILD)/cuda/kernels/*.d $(EMU)/host/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
+  $(wildcard $(BUILD)/$(CUDA_DIR)/*.d $(BUILD)/tests/cuda/*.d $(BUILD)/tests/emu/*.d) \
   $(LIB_SRC:%.c=$(FUZZ_DIR)/%.d) $(wildcard $(FUZZ_DIR)/tests/fuzz/*.d $(FUZZ_DIR)/tools/*/*.d) \
   $(shell find $(EMU) -name '*.d' 2>/dev/null)

@@ -2,9 +2,10 @@
  * kernels compute on them. Every op calls its kernels through its graph's
  * table (g->be->gemm(...)), and the tape's allocation, zeroing and copies go
  * through it too, so one op code runs on the CPU (nn_cpu_backend, the
- * reference) and on a GPU (the CUDA table, kernels/nn_cuda_backend.c, built by
- * `make cuda` and `make emu` only). The fields are the rows of nn/kernels.def,
- * one list for every backend: a kernel a backend lacks fails its link. */
+ * reference) and on a GPU (the CUDA table, lib/nn/cuda/nn_cuda_backend.c, built
+ * by `make cuda` and `make emu` only, which a tool finds through nn/device.h).
+ * The fields are the rows of nn/kernels.def, one list for every backend: a
+ * kernel a backend lacks fails its link. */
 #ifndef NMT_NN_BACKEND_H
 #define NMT_NN_BACKEND_H
 #include <stdbool.h>
@@ -21,8 +22,6 @@ typedef struct nn_backend {
 
 /* The CPU: host memory (64-byte aligned) and the kernels of nn/kernels.h. */
 extern const nn_backend nn_cpu_backend;
-/* The GPU (kernels/nn_cuda_backend.c): only in `make cuda` and `make emu` programs. */
-extern const nn_backend nn_cuda_backend;
 
 /* The CPU's memory rows. */
 #define NN_MEMORY(r, k, p, a) r nn_host_##k p;

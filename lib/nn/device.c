@@ -1,14 +1,16 @@
-/* Device selection and the CPU fallback. Only this file knows whether the
- * build has CUDA (-DNMT_CUDA); the CUDA calls themselves live in kernels/. */
+/* Device selection and the CPU fallback. The GPU is reached through the CUDA
+ * backend's entry (nn/device.h, nmt_cuda_gpu), present only in the programs that
+ * link lib/nn/cuda/: one build of this file serves every program. */
 #include "nn/device.h"
 #include "base/err.h"
 #include "nn/backend.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef NMT_CUDA
-#include "nn_cuda.h"
-#endif
+
+/* A weak reference: NULL in a program without the CUDA backend. */
+#pragma weak nmt_cuda_gpu
+static const nmt_gpu *cuda(void) { return &nmt_cuda_gpu; }
 
 enum { MAX_GPU_INDEX = 1023 };
 
@@ -32,27 +34,22 @@ int nmt_device_parse(const char *spec, nmt_device *out) {
   return nmt_fail(NMT_EUSAGE, "bad device '%s' (expected cpu, cuda or cuda:N)", spec ? spec : "");
 }
 
-bool nmt_device_cuda_built(void) {
-#ifdef NMT_CUDA
-  return true;
-#else
-  return false;
-#endif
-}
+bool nmt_device_cuda_built(void) { return cuda() != NULL; }
 
 int nmt_device_open(nmt_device *d, char *notice, size_t n) {
   if (n) notice[0] = 0;
   if (d->kind == NMT_DEVICE_CPU) return NMT_OK;
-#ifdef NMT_CUDA
-  const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  int count = d->per_rank && local ? nnc_count() : 0;
-  if (count > 0) d->index = atoi(local) % count;
-  int st = nnc_init(d->index);
-  if (st == NMT_OK || st == NMT_EUSAGE) return st;
-  snprintf(notice, n, "%s; running on CPU", nmt_errmsg());
-#else
-  snprintf(notice, n, "this build has no CUDA support; running on CPU");
-#endif
+  const nmt_gpu *gpu = cuda();
+  if (gpu) {
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    int count = d->per_rank && local ? gpu->count() : 0;
+    if (count > 0) d->index = atoi(local) % count;
+    int st = gpu->init(d->index);
+    if (st == NMT_OK || st == NMT_EUSAGE) return st;
+    snprintf(notice, n, "%s; running on CPU", nmt_errmsg());
+  } else {
+    snprintf(notice, n, "this build has no CUDA support; running on CPU");
+  }
   d->kind = NMT_DEVICE_CPU;
   return NMT_OK;
 }
@@ -62,15 +59,11 @@ int nmt_device_use(const char *spec, const nn_backend **be, char *notice, size_t
   *be = &nn_cpu_backend;
   int st = nmt_device_parse(spec ? spec : "cpu", &d);
   if (!st) st = nmt_device_open(&d, notice, n);
-#ifdef NMT_CUDA
-  if (!st && d.kind == NMT_DEVICE_CUDA) *be = &nn_cuda_backend;
-#endif
+  if (!st && d.kind == NMT_DEVICE_CUDA) *be = cuda()->be;
   return st;
 }
 
 void nmt_device_close(nmt_device *d) {
-#ifdef NMT_CUDA
-  if (d->kind == NMT_DEVICE_CUDA) nnc_shutdown();
-#endif
+  if (d->kind == NMT_DEVICE_CUDA && cuda()) cuda()->shutdown();
   d->kind = NMT_DEVICE_CPU;
 }

@@ -1,7 +1,7 @@
 /* The CPU reference implementation of the op layer's kernels: every row of
  * nn/kernels.def as nn_NAME, defined in lib/nn and lib/nn/cells. The ops call
  * them through the graph's backend table (nn/backend.h), so that the same op
- * code runs the CUDA kernels (kernels/nn_cuda.h, nnc_NAME); a CPU kernel may
+ * code runs the CUDA kernels (lib/nn/cuda/nn_cuda.h, nnc_NAME); a CPU kernel may
  * call another directly. Each row's contract is in nn/kernels.def. */
 #ifndef NMT_NN_KERNELS_H
 #define NMT_NN_KERNELS_H

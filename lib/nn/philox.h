@@ -1,6 +1,6 @@
 /* Philox4x32-10's constants (Salmon et al. 2011) and the uniform's scaling, for
  * the three places that compute it: nn/rng.c (scalar), nn/rng_avx2.c (8 blocks
- * in AVX2) and kernels/nn_cuda_dropout.cu. Macros, so C and CUDA device code
+ * in AVX2) and lib/nn/cuda/nn_cuda_dropout.cu. Macros, so C and CUDA device code
  * read the same values. */
 #ifndef NMT_NN_PHILOX_H
 #define NMT_NN_PHILOX_H

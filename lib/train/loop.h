@@ -8,7 +8,7 @@
  * prints nothing: progress goes through hooks. */
 #ifndef NMT_TRAIN_LOOP_H
 #define NMT_TRAIN_LOOP_H
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "models/batch.h"
 #include "models/model.h"
 #include <signal.h>

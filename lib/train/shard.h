@@ -10,7 +10,7 @@
  * checkpoint holds the whole state, gathered on rank 0. */
 #ifndef NMT_TRAIN_SHARD_H
 #define NMT_TRAIN_SHARD_H
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "nn/params.h"
 #include "train/loop.h"
 #include <stdbool.h>

@@ -16,7 +16,7 @@
  * --resume stays exact. */
 #ifndef NMT_TRAIN_STEP_H
 #define NMT_TRAIN_STEP_H
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "models/batch.h"
 #include "models/net.h"
 #include "train/step_device.h"
@@ -46,7 +46,7 @@ void nmt_stepper_free(nmt_stepper *s);
  * sentences per part, at least 1); part q of the D * S' (sentences
  * [n·q/(D·S'), n·(q+1)/(D·S'))) runs in pass q / S' on slot q % S' and draws
  * the dropout masks of (seed, step, q), whichever thread or rank runs it. A
- * failure on any rank is returned on all (dist/comm.h, nmt_comm_exchange). */
+ * failure on any rank is returned on all (comm/comm.h, nmt_comm_exchange). */
 int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n,
                       const nn_net *net, nn_params *p, uint64_t seed, uint64_t step,
                       double *loss, long *ntokens);

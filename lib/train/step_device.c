@@ -2,7 +2,7 @@
 #include "train/step_device.h"
 #include "base/clock.h"
 #include "base/err.h"
-#include "dist/comm_device.h"
+#include "comm/comm_device.h"
 #include "nn/backend.h"
 #include <stdio.h>
 #include <stdlib.h>

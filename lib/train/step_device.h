@@ -5,10 +5,10 @@
  * (alltoallv), folds them on the device in slot order with the backend's
  * axpby_fwd row (y = a + 1·b: one float add per element, as the CPU's sum),
  * and the shards are gathered to all (allgatherv). The bytes move by NCCL or
- * through the host (dist/comm_device.h); either way the sum has the same bits. */
+ * through the host (comm/comm_device.h); either way the sum has the same bits. */
 #ifndef NMT_TRAIN_STEP_DEVICE_H
 #define NMT_TRAIN_STEP_DEVICE_H
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "nn/params.h"
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* The shared GPU of the CUDA test programs; see cuda/gpu_case.h. */
 #include "cuda/gpu_case.h"
 #include "base/err.h"
-#include "nn_cuda.h"
+#include "nn/cuda/nn_cuda.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

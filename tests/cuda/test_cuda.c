@@ -1,4 +1,4 @@
-/* The CUDA kernels (kernels/nn_cuda.h) against the CPU ops (lib/nn/kernels.h)
+/* The CUDA kernels (lib/nn/cuda/nn_cuda.h) against the CPU ops (lib/nn/kernels.h)
  * on the same random inputs: outputs start as NaN on both sides (an element a
  * kernel forgets to write fails), gradients start random (checks +=), and a
  * device value passes when |gpu - cpu| <= tol·max(1, |cpu|); NaN never passes.
@@ -8,7 +8,7 @@
 #include "nn/device.h"
 #include "base/err.h"
 #include "nn/cells/atr.h"
-#include "nn_cuda.h"
+#include "nn/cuda/nn_cuda.h"
 #include "nn/cells/gru.h"
 #include "nn/kernels.h"
 #include "nn/pgemm.h"

@@ -8,7 +8,7 @@
 #include "cuda/gpu_case.h"
 #include "decode/decode_case.h"
 #include "decode/search.h"
-#include "nn_cuda.h"
+#include "nn/cuda/nn_cuda.h"
 #include "test.h"
 #include <math.h>
 #include <stdio.h>

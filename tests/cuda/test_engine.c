@@ -15,7 +15,7 @@
 #include "models/rnnsearch.h"
 #include "models/srnmt.h"
 #include "nn/optim.h"
-#include "nn_cuda.h"
+#include "nn/cuda/nn_cuda.h"
 #include "test.h"
 #include <math.h>
 #include <stdlib.h>

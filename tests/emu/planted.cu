@@ -1,5 +1,5 @@
-// The planted GPU bugs of planted.h, written as the kernels/ files write kernels.
-#include "nn_cuda_internal.cuh"
+// The planted GPU bugs of planted.h, written as lib/nn/cuda/'s files write kernels.
+#include "nn/cuda/nn_cuda_internal.cuh"
 #include "planted.h"
 
 __global__ static void col_sums_no_barrier(float *out, const float *x, int rows, int C) {

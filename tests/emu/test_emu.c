@@ -8,7 +8,7 @@
  * whose stderr is checked. Built only into nmt-tests-emu (make emu). */
 #include "emu_control.h"
 #include "base/err.h"
-#include "nn_cuda.h"
+#include "nn/cuda/nn_cuda.h"
 #include "nn/backend.h"
 #include "nn/kernels.h"
 #include "planted.h"
@@ -244,9 +244,9 @@ TEST(emu_launch_limits) {
 TEST(emu_rewrite_rejects) {
   const char *out = t_tmp("x.cu");
   CHECK_INT(t_sh("printf '__global__ void k(float *y) {\\n  extern __shared__ float s[];\\n}\\n' > %s.in && "
-                 "perl kernels/emu/rewrite.pl %s.in %s 2>%s.err", out, out, out, out), 1);
+                 "perl emu/rewrite.pl %s.in %s 2>%s.err", out, out, out, out), 1);
   CHECK_INT(t_sh("grep -q 'x.cu.in:2: the CUDA emulator does not handle this __shared__' %s.err", out), 0);
   CHECK_INT(t_sh("printf 'void f() { k<<<1, 32>>>; }\\n' > %s.in && "
-                 "perl kernels/emu/rewrite.pl %s.in %s 2>%s.err", out, out, out, out), 1);
+                 "perl emu/rewrite.pl %s.in %s 2>%s.err", out, out, out, out), 1);
   CHECK_INT(t_sh("grep -q 'does not handle this <<<' %s.err && test ! -e %s", out, out), 0);
 }

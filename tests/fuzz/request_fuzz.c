@@ -2,7 +2,7 @@
  * server hands serve_req_parse, under small limits; for a request it takes, the answer
  * with made-up translations (each source itself), so the answer's shapes are built too.
  * Every error message must be valid UTF-8: the server sends it as JSON. */
-#include "../../tools/serve/serve_tool.h"
+#include "serve/serve_tool.h"
 #include "base/utf8.h"
 #include <stdlib.h>
 #include <string.h>

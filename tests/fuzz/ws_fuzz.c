@@ -4,7 +4,7 @@
  * first byte picks the pieces' size), with a message limit of 4 KB. Every
  * message and control frame handed out is checked against the limits, and
  * the header encoder the server writes with is read back. */
-#include "../../tools/serve/ws_frame.h"
+#include "serve/ws_frame.h"
 #include <stdlib.h>
 #include <string.h>
 

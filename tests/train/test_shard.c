@@ -3,7 +3,7 @@
  * whole gradient's on every rank. */
 #include "base/err.h"
 #include "base/pool.h"
-#include "dist/thread_comm.h"
+#include "comm/thread_comm.h"
 #include "nn/optim.h"
 #include "nn/parallel.h"
 #include "test.h"

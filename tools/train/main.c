@@ -2,7 +2,7 @@
  * with SentencePiece vocabularies. */
 #include "base/cli.h"
 #include "base/err.h"
-#include "dist/comm.h"
+#include "comm/comm.h"
 #include "nn/device.h"
 #include "nn/gemm_path.h"
 #include "io/io.h"

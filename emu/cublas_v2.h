@@ -1,0 +1,2 @@
+// The emulated cuBLAS (emu/cuda_emu.h).
+#include "cuda_emu.h"

@@ -1,2 +1,0 @@
-// The emulated cuBLAS (kernels/emu/cuda_emu.h).
-#include "cuda_emu.h"

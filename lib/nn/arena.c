@@ -58,7 +58,7 @@ static void *append(nn_arena *a, size_t bytes) {
     return NULL;
   }
   *b = (nn_arena_block){.mem = mem, .cap = cap};
-  nn_arena_block **end = a->cur ? &a->cur->next : &a->first;
+  nn_arena_block **end = &a->first;
   while (*end) end = &(*end)->next;
   *end = a->cur = b;
   a->cap += cap;
@@ -68,13 +68,15 @@ static void *append(nn_arena *a, size_t bytes) {
 
 void *nn_arena_alloc(nn_arena *a, size_t bytes) {
   bytes = round_up(bytes);
-  if (!a->cur) a->cur = a->first;
-  for (; a->cur; a->cur = a->cur->next, a->used = 0) /* the rest of a block too small is left for this step */
-    if (a->used + bytes <= a->cur->cap) {
-      void *p = a->cur->mem + a->used;
+  /* from the block being filled on: the rest of one too small is left for this step */
+  for (nn_arena_block *b = a->cur; b; b = b->next) {
+    if (b != a->cur) a->cur = b, a->used = 0;
+    if (a->used + bytes <= b->cap) {
+      void *p = b->mem + a->used;
       a->used += bytes;
       return p;
     }
+  }
   return append(a, bytes);
 }
 

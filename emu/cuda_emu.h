@@ -8,8 +8,8 @@
 // One host thread drives the device. Each CUDA thread of a block is a fiber;
 // __syncthreads and warp shuffles switch back to the scheduler (emu_sched.cpp),
 // which runs the block's threads in the order NMT_EMU_SCHEDULE names.
-#ifndef NMT_CUDA_EMU_H
-#define NMT_CUDA_EMU_H
+#ifndef NMT_EMU_CUDA_EMU_H
+#define NMT_EMU_CUDA_EMU_H
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Run-time settings of the CUDA emulator, callable from C (tests/emu). The
  * environment sets both at start: NMT_EMU_SCHEDULE, NMT_EMU_GUARD=1. */
-#ifndef NMT_EMU_CONTROL_H
-#define NMT_EMU_CONTROL_H
+#ifndef NMT_EMU_EMU_CONTROL_H
+#define NMT_EMU_EMU_CONTROL_H
 #include <stdbool.h>
 #ifdef __cplusplus
 extern "C" {

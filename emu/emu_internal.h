@@ -1,6 +1,6 @@
 // Between the parts of the CUDA emulator (emu/*.cpp).
-#ifndef NMT_EMU_INTERNAL_H
-#define NMT_EMU_INTERNAL_H
+#ifndef NMT_EMU_EMU_INTERNAL_H
+#define NMT_EMU_EMU_INTERNAL_H
 #include "cuda_emu.h"
 
 // Records e as cudaGetLastError will return it (cudaErrorLaunchFailure sticks, as a

@@ -1,8 +1,8 @@
 /* A tiny test runner: TEST(name) registers a case; the runner (tests/main.c)
  * runs them all, or those whose name contains argv[1], and ends with
  * "N passed, N failed" (after "N skipped" when cases were skipped). Names start with their area: "tok/...", "bpe/...". */
-#ifndef NMT_TEST_H
-#define NMT_TEST_H
+#ifndef NMT_TESTS_TEST_H
+#define NMT_TESTS_TEST_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <math.h>

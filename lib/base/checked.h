@@ -1,7 +1,7 @@
 /* Growth that cannot wrap, for arrays counted by an int whose length comes from
  * files, peers or input of any size. */
-#ifndef NMT_CHECKED_H
-#define NMT_CHECKED_H
+#ifndef NMT_BASE_CHECKED_H
+#define NMT_BASE_CHECKED_H
 #include <limits.h>
 
 /* The next capacity of an int-counted array holding cap: first when empty, else twice

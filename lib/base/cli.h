@@ -5,8 +5,8 @@
  * usage error, both with one line naming the option as it was spelled. A row
  * holds everything about its option once: names, default, bounds, help; a
  * tool's table may be a file of rows (NMT_CLI_FIELD, NMT_CLI_ROW below). */
-#ifndef NMT_CLI_H
-#define NMT_CLI_H
+#ifndef NMT_BASE_CLI_H
+#define NMT_BASE_CLI_H
 #include <math.h> /* INFINITY, for a row with no upper bound */
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* Errors: library functions return a status and record a one-line message;
  * tools print it and exit with the status (docs/architecture.md). lib never exits. */
-#ifndef NMT_ERR_H
-#define NMT_ERR_H
+#ifndef NMT_BASE_ERR_H
+#define NMT_BASE_ERR_H
 
 enum nmt_status {
   NMT_OK = 0,

@@ -2,8 +2,8 @@
  * Zero-initialise it ({0}); nmt_strbuf_free (or free(b.s)) when done. The
  * functions that grow it return NMT_OK, or NMT_EIO "out of memory" (nmt_fail)
  * leaving it as it was. */
-#ifndef NMT_STRBUF_H
-#define NMT_STRBUF_H
+#ifndef NMT_BASE_STRBUF_H
+#define NMT_BASE_STRBUF_H
 #include "base/err.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * order of first insertion), so callers keep per-string data in plain arrays
  * indexed by id. Open addressing with linear probing; strings live in an arena
  * and their pointers stay valid until nmt_strmap_free. */
-#ifndef NMT_STRMAP_H
-#define NMT_STRMAP_H
+#ifndef NMT_BASE_STRMAP_H
+#define NMT_BASE_STRMAP_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* A map from 64-bit keys to 64-bit values (open addressing, linear probing),
  * e.g. a pair of 32-bit ids packed as (a << 32 | b). The key UINT64_MAX is
  * reserved. Zero-initialise, or nmt_u64map_init for a size hint. */
-#ifndef NMT_U64MAP_H
-#define NMT_U64MAP_H
+#ifndef NMT_BASE_U64MAP_H
+#define NMT_BASE_U64MAP_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* UTF-8 validation and decoding (RFC 3629: no overlongs, no surrogates, <= U+10FFFF). */
-#ifndef NMT_UTF8_H
-#define NMT_UTF8_H
+#ifndef NMT_BASE_UTF8_H
+#define NMT_BASE_UTF8_H
 #include <stddef.h>
 #include <stdint.h>
 

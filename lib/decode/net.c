@@ -13,16 +13,16 @@
  * parameters' backend (a GPU's memory, or the host's); the host keeps the
  * lengths too, and gets the log-probabilities and attention weights. */
 struct nmt_dec_model {
-  const nn_net *net;
+  const nmt_net *net;
   nn_params *p;
   const nn_backend *be;
   nn_graph enc, step;  /* encoder memory lives for the batch; the step graph is reset each step */
-  nn_tensor *mem[NN_NET_MAX_MEM]; /* (S*R, F_i) the encoder's memories per row, NULL after the last */
+  nn_tensor *mem[NMT_NET_MAX_MEM]; /* (S*R, F_i) the encoder's memories per row, NULL after the last */
   float *mask;         /* (R, S) attention mask */
   int *len, *len_host; /* (R) source lengths */
   int nstate;
-  int dim[NN_NET_MAX_STATE]; /* D_i: the family's state tensor i is (R, D_i) */
-  float *state[NN_NET_MAX_STATE]; /* into `states`, room for the first R rows */
+  int dim[NMT_NET_MAX_STATE]; /* D_i: the family's state tensor i is (R, D_i) */
+  float *state[NMT_NET_MAX_STATE]; /* into `states`, room for the first R rows */
   float *states, *tmp, *logp_dev; /* the backend's: all state blocks; scratch; (R, V) log-probabilities */
   float *logp, *att;   /* the host's: (R, V) log-probabilities; (R, S) scratch for attention rows */
   float *align;        /* (R, S) attention weights, in source order */
@@ -81,14 +81,14 @@ static int upload_lengths(nmt_dec_model *d, int R, int S) {
   nn_graph *g = &d->enc;
   float *mask = nn_alloc(g, sizeof(float) * (size_t)R * S);
   if (!mask) return graph_status(g);
-  nn_seq_masks(d->len_host, S, R, NULL, mask); /* the batch's rule: models/batch.h */
+  nmt_seq_masks(d->len_host, S, R, NULL, mask); /* the batch's rule: models/batch.h */
   d->mask = nn_floats(g, (size_t)R * S, mask);
   d->len = nn_ints(g, (size_t)R, d->len_host);
   return graph_status(g);
 }
 
 /* Room for every state block of R rows, and sentence b's initial state in its K rows. */
-static int init_states(nmt_dec_model *d, const nn_enc_out *eo, int B, int K) {
+static int init_states(nmt_dec_model *d, const nmt_enc_out *eo, int B, int K) {
   nn_graph *g = &d->enc;
   int R = B * K;
   size_t total = 0;
@@ -109,10 +109,10 @@ static int init_states(nmt_dec_model *d, const nn_enc_out *eo, int B, int K) {
 
 /* One model's encoder over src (S*B), in the model's own ids through map (NULL:
  * the ids as given), and its K rows per sentence. */
-static int model_start(nmt_dec_model *d, const nn_net *net, nn_params *p, const int *map, const int *src,
+static int model_start(nmt_dec_model *d, const nmt_net *net, nn_params *p, const int *map, const int *src,
                        const int *src_len, int B, int S, int K) {
   d->net = net, d->p = p, d->be = p->be ? p->be : &nn_cpu_backend;
-  d->out_w = nn_net_output_view(&net->cfg, p, &d->out_t);
+  d->out_w = nmt_net_output_view(&net->cfg, p, &d->out_t);
   d->out_b = nn_params_find(p, "out.b");
   if (d->out_w < 0) return nmt_fail(NMT_EINPUT, "the model has no output layer (out.W)");
   int R = B * K;
@@ -125,10 +125,10 @@ static int model_start(nmt_dec_model *d, const nn_net *net, nn_params *p, const 
   if (g->failed) return graph_status(g);
   for (int i = 0; map && i < S * B; i++) ids[i] = map[src[i]];
   for (int r = 0; r < R; r++) d->len_host[r] = src_len[r / K];
-  nn_seq_masks(src_len, S, B, src_mask, NULL);
-  nn_enc_out eo = {0};
+  nmt_seq_masks(src_len, S, B, src_mask, NULL);
+  nmt_enc_out eo = {0};
   int st = upload_lengths(d, R, S);
-  if (!st) st = nn_net_encode(g, net, p, ids, src_len, S, B, src_mask, &eo);
+  if (!st) st = nmt_net_encode(g, net, p, ids, src_len, S, B, src_mask, &eo);
   if (!st) st = init_states(d, &eo, B, K);
   if (st) return st;
   memset(d->mem, 0, sizeof d->mem);
@@ -159,7 +159,7 @@ int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *sr
  * shortlist only those columns of out.W are read (batch 1 is memory-bound);
  * tied, the first W rows of the embedding, in float (a lookup table has no int8 copy). */
 static float *output_logits(nn_graph *g, const nmt_dec_model *d, const nn_tensor *x, int W) {
-  nn_tensor *Wo = nn_net_param(g, d->p, d->out_w), *bo = nn_net_param(g, d->p, d->out_b);
+  nn_tensor *Wo = nmt_net_param(g, d->p, d->out_w), *bo = nmt_net_param(g, d->p, d->out_b);
   float *y = nn_floats(g, (size_t)x->rows * W, NULL);
   if (!y || !Wo) return NULL;
   if (bo) g->be->copy_cols(y, W, bo->v, 0, x->rows, W, 0); /* the bias in every row */
@@ -213,11 +213,11 @@ static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a,
   int *ids = nn_alloc(g, sizeof(int) * (size_t)n);
   for (int i = 0; ids && i < n; i++) ids[i] = prev[lrows ? lrows[i] : i];
   const int *rows = lrows ? nn_ints(g, (size_t)n, lrows) : NULL; /* the backend's copy */
-  nn_tensor *state[NN_NET_MAX_STATE];
+  nn_tensor *state[NMT_NET_MAX_STATE];
   for (int i = 0; i < d->nstate; i++) state[i] = input_rows(g, d->state[i], rows, n, d->dim[i]);
-  nn_dec_ctx ctx = {d->mem, d->mask, d->len, S, R, rows, n};
+  nmt_dec_ctx ctx = {d->mem, d->mask, d->len, S, R, rows, n};
   nn_tensor *att = NULL;
-  nn_tensor *out = g->failed ? NULL : nn_net_step(g, d->net, d->p, ids, state, &ctx, a->align ? &att : NULL);
+  nn_tensor *out = g->failed ? NULL : nmt_net_step(g, d->net, d->p, ids, state, &ctx, a->align ? &att : NULL);
   float *logits = out ? output_logits(g, d, out, W) : NULL;
   if (g->failed || !logits) return graph_status(g);
   if (a->align && !att) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
@@ -339,7 +339,7 @@ static int model_keep(nmt_dec_model *d, const int *rows, int n, int R, int S) {
   const int *ids = nn_ints(g, (size_t)n, rows), *mids = mem_rows ? nn_ints(g, (size_t)S * n, mem_rows) : NULL;
   int st = graph_status(g);
   for (int i = 0; i < d->nstate && !st; i++) st = gather_in_place(d, d->state[i], ids, n, d->dim[i]);
-  for (int m = 0; m < NN_NET_MAX_MEM && d->mem[m] && !st; m++) {
+  for (int m = 0; m < NMT_NET_MAX_MEM && d->mem[m] && !st; m++) {
     nn_tensor *t = d->mem[m];
     if (t->rows != S * R) continue; /* the same tensor as an earlier memory: done */
     st = gather_in_place(d, t->v, mids, S * n, t->cols);

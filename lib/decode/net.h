@@ -17,7 +17,7 @@ enum { NMT_MAX_MODELS = 16 };
  * target vocabulary (decode/ensemble.h checks it). */
 typedef struct {
   int n;
-  const nn_net *net[NMT_MAX_MODELS];
+  const nmt_net *net[NMT_MAX_MODELS];
   nn_params *p[NMT_MAX_MODELS];
   float weight[NMT_MAX_MODELS];       /* of each model's log-probabilities, summing to 1 */
   const int *src_map[NMT_MAX_MODELS]; /* the first model's source ids → model i's (NULL: the same) */

@@ -1,7 +1,7 @@
 /* CRC-32C (Castagnoli), the checksum of iSCSI, ext4 and Snappy frames: it
  * catches every burst error up to 32 bits, which a multiplicative hash does not. */
-#ifndef NMT_CRC32C_H
-#define NMT_CRC32C_H
+#ifndef NMT_IO_CRC32C_H
+#define NMT_IO_CRC32C_H
 #include <stddef.h>
 #include <stdint.h>
 

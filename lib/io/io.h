@@ -2,8 +2,8 @@
  * decompressing zstd and gzip transparently (detected by magic number); write to a
  * file atomically (temp file + rename on commit), to a pipe or device, or to
  * stdout, optionally zstd. */
-#ifndef NMT_IO_H
-#define NMT_IO_H
+#ifndef NMT_IO_IO_H
+#define NMT_IO_IO_H
 #include <stddef.h>
 #include <stdbool.h>
 

@@ -3,8 +3,8 @@
  * everything before it. Models and checkpoints are sets of sections; readers
  * tell a file from a newer version, a truncated file and a corrupted one apart,
  * each a one-line NMT_EINPUT error naming the file. */
-#ifndef NMT_MODEL_FILE_H
-#define NMT_MODEL_FILE_H
+#ifndef NMT_IO_MODEL_FILE_H
+#define NMT_IO_MODEL_FILE_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

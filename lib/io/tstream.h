@@ -2,8 +2,8 @@
  * shaped records, each checksummed, closed by an end record so truncation
  * shows. Written and read front to back (no seeks), so they pipe and go
  * through zstd like text (lib/io). */
-#ifndef NMT_TSTREAM_H
-#define NMT_TSTREAM_H
+#ifndef NMT_IO_TSTREAM_H
+#define NMT_IO_TSTREAM_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

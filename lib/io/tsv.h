@@ -9,8 +9,8 @@
  * Both: spaces around fields are kept; a CRLF line end counts as LF; an empty
  *   line is a record of one empty field. Input is checked for UTF-8 a line at
  *   a time: a record with invalid bytes comes back flagged (for TSV unsplit). */
-#ifndef NMT_TSV_H
-#define NMT_TSV_H
+#ifndef NMT_IO_TSV_H
+#define NMT_IO_TSV_H
 #include "io/io.h"
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  *                  add stats into a corpus total (NMT_BLEU_NSTATS doubles)
  *   nmt_bleu_compute(b, total, &score);
  */
-#ifndef NMT_BLEU_H
-#define NMT_BLEU_H
+#ifndef NMT_METRICS_BLEU_H
+#define NMT_METRICS_BLEU_H
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* sacreBLEU's statistical tests on per-segment statistics: bootstrap
  * confidence intervals, paired bootstrap resampling and paired approximate
  * randomisation, drawing the same numpy random stream (SACREBLEU_SEED). */
-#ifndef NMT_BLEU_SIGNIF_H
-#define NMT_BLEU_SIGNIF_H
+#ifndef NMT_METRICS_BLEU_SIGNIF_H
+#define NMT_METRICS_BLEU_SIGNIF_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

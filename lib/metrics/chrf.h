@@ -2,8 +2,8 @@
  * line without whitespace (orders 1..char_order), optional word n-grams of a
  * punctuation-split line (1..word_order), the best reference by F-score, and
  * effective-order averaging (or chrF++.py's eps smoothing). */
-#ifndef NMT_CHRF_H
-#define NMT_CHRF_H
+#ifndef NMT_METRICS_CHRF_H
+#define NMT_METRICS_CHRF_H
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -3,8 +3,8 @@
  * the key (id of its first n-1 items + 1, last item): n-grams of every order
  * share one table and equal ids mean equal n-grams, exactly (no hash identity).
  * Reset per sentence in O(1) with a generation counter. */
-#ifndef NMT_NGRAM_IDS_H
-#define NMT_NGRAM_IDS_H
+#ifndef NMT_METRICS_NGRAM_IDS_H
+#define NMT_METRICS_NGRAM_IDS_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * PCG64 (XSL-RR 128/64) -> Generator.integers(0, n) with Lemire's bounded
  * method on buffered 32-bit draws. sacreBLEU draws its bootstrap resamples
  * with rng.choice(n, size=(k, n)), which is integers(0, n, size) row by row. */
-#ifndef NMT_NPY_RNG_H
-#define NMT_NPY_RNG_H
+#ifndef NMT_METRICS_NPY_RNG_H
+#define NMT_METRICS_NPY_RNG_H
 #include <stdbool.h>
 #include <stdint.h>
 

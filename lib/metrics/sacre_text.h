@@ -1,8 +1,8 @@
 /* The bits of Python's str that sacreBLEU's results depend on: which code points
  * are whitespace for str.split()/str.rstrip(), and str.lower(). Inputs are valid
  * UTF-8 (tools validate lines before scoring). */
-#ifndef NMT_SACRE_TEXT_H
-#define NMT_SACRE_TEXT_H
+#ifndef NMT_METRICS_SACRE_TEXT_H
+#define NMT_METRICS_SACRE_TEXT_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* sacreBLEU's tokenizers: BLEU's 13a (mteval-v13a), intl (mteval-v14
  * international), none and char, and TER's tercom normaliser. Each writes the
  * tokenized line into `out`; tokens are then taken with nmt_py_split(). */
-#ifndef NMT_SACRE_TOK_H
-#define NMT_SACRE_TOK_H
+#ifndef NMT_METRICS_SACRE_TOK_H
+#define NMT_METRICS_SACRE_TOK_H
 #include <stdbool.h>
 #include "metrics/sacre_text.h"
 

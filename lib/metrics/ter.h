@@ -2,8 +2,8 @@
  * default), greedy shifts chosen like Tercom (at most 10 words, 50 positions,
  * 1000 candidates per sentence), a beam-limited edit distance, the best
  * reference's edits over the average reference length. */
-#ifndef NMT_TER_H
-#define NMT_TER_H
+#ifndef NMT_METRICS_TER_H
+#define NMT_METRICS_TER_H
 #include <stddef.h>
 #include "metrics/sacre_tok.h"
 

@@ -191,7 +191,7 @@ void nmt_plan_free(nmt_plan *p) {
 
 /* ---- batches ---- */
 
-void nn_seq_masks(const int *len, int T, int B, float *steps, float *rows) {
+void nmt_seq_masks(const int *len, int T, int B, float *steps, float *rows) {
   for (int b = 0; b < B; b++)
     for (int t = 0; t < T; t++) {
       float real = t < len[b];
@@ -201,12 +201,12 @@ void nn_seq_masks(const int *len, int T, int B, float *steps, float *rows) {
 }
 
 /* Room for the ids (src, src_len, tgt_in, tgt_out, tgt_len) of a B×S, B×T batch. */
-static int *own_ids(nn_batch *b, int B, int S, int T) {
+static int *own_ids(nmt_batch *b, int B, int S, int T) {
   size_t n = (size_t)S * B + 3 * (size_t)B + 2 * (size_t)T * B;
   return grow((void **)&b->own.ids, &b->own.cap_ids, n, sizeof(int)) ? NULL : b->own.ids;
 }
 
-void nn_batch_set_masks(nn_batch *b, int *tgt_len, float *masks) {
+void nmt_batch_set_masks(nmt_batch *b, int *tgt_len, float *masks) {
   int B = b->B, S = b->S, T = b->T;
   if (!b->tgt_len) { /* ids given: the targets count up to the first pad */
     for (int i = 0; i < B; i++)
@@ -214,22 +214,22 @@ void nn_batch_set_masks(nn_batch *b, int *tgt_len, float *masks) {
     b->tgt_len = tgt_len;
   }
   float *m = masks;
-  nn_seq_masks(b->src_len, S, B, m, m + (size_t)S * B);
-  nn_seq_masks(b->tgt_len, T, B, m + 2 * (size_t)S * B, m + (2 * (size_t)S + T) * B);
+  nmt_seq_masks(b->src_len, S, B, m, m + (size_t)S * B);
+  nmt_seq_masks(b->tgt_len, T, B, m + 2 * (size_t)S * B, m + (2 * (size_t)S + T) * B);
   b->src_mask = m, b->src_rows = m + (size_t)S * B;
   b->tgt_mask = m + 2 * (size_t)S * B, b->tgt_rows = m + (2 * (size_t)S + T) * B;
 }
 
-int nn_batch_masks(nn_batch *b) {
+int nmt_batch_masks(nmt_batch *b) {
   int B = b->B, S = b->S, T = b->T;
   int *ids = b->tgt_len ? NULL : own_ids(b, B, S, T);
   if (!b->tgt_len && !ids) return NMT_EIO;
   if (grow((void **)&b->own.masks, &b->own.cap_masks, 2 * ((size_t)S + T) * B, sizeof(float))) return NMT_EIO;
-  nn_batch_set_masks(b, ids ? ids + (size_t)S * B + 2 * (size_t)T * B + B : NULL, b->own.masks);
+  nmt_batch_set_masks(b, ids ? ids + (size_t)S * B + 2 * (size_t)T * B + B : NULL, b->own.masks);
   return NMT_OK;
 }
 
-int nn_batch_fill(nn_batch *b, const nmt_corpus *c, const long *pairs, int n) {
+int nmt_batch_fill(nmt_batch *b, const nmt_corpus *c, const long *pairs, int n) {
   int S = 0, T = 0;
   for (int i = 0; i < n; i++) {
     int s = (int)len_of(c->src_off, pairs[i]) + 1, t = (int)len_of(c->tgt_off, pairs[i]) + 1;
@@ -253,10 +253,10 @@ int nn_batch_fill(nn_batch *b, const nmt_corpus *c, const long *pairs, int n) {
     }
     b->words += k + 1;
   }
-  return nn_batch_masks(b);
+  return nmt_batch_masks(b);
 }
 
-void nn_batch_free(nn_batch *b) {
+void nmt_batch_free(nmt_batch *b) {
   free(b->own.ids);
   free(b->own.masks);
   memset(b, 0, sizeof *b);

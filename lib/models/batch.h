@@ -2,9 +2,9 @@
  * filter), an epoch's plan of batches (seeded shuffle, length bucketing,
  * sentence and token limits) and the batch every family's forward takes:
  * time-major ids with padding, lengths, and the masks, built by one rule
- * (nn_seq_masks) here and at the decoder's start. */
-#ifndef NMT_BATCH_H
-#define NMT_BATCH_H
+ * (nmt_seq_masks) here and at the decoder's start. */
+#ifndef NMT_MODELS_BATCH_H
+#define NMT_MODELS_BATCH_H
 #include "nn/tape.h"
 #include "text/segment.h"
 #include "text/vocab.h"
@@ -49,12 +49,12 @@ void nmt_plan_free(nmt_plan *p);
 /* The masks of sequences of lengths len (B) over T steps, one rule: 1 where
  * step t < len[b] (a real token), 0 on padding. steps (T*B) time-major, rows
  * (B,T) sentence-major (attention); either may be NULL. */
-void nn_seq_masks(const int *len, int T, int B, float *steps, float *rows);
+void nmt_seq_masks(const int *len, int T, int B, float *steps, float *rows);
 
 /* A batch, time-major (token (t, b) at index t*B+b): source x1..xm </s>, decoder
  * input <s> y1..yn, target y1..yn </s>, padded with NMT_PAD to the longest.
- * nn_batch_fill makes one from the corpus in memory of its own; a batch of
- * given ids gets its lengths and masks from nn_batch_masks. */
+ * nmt_batch_fill makes one from the corpus in memory of its own; a batch of
+ * given ids gets its lengths and masks from nmt_batch_masks. */
 typedef struct {
   int B, S, T;
   const int *src;     /* (S*B) source ids, </s> then pad after each sentence */
@@ -62,7 +62,7 @@ typedef struct {
   const int *tgt_in;  /* (T*B) decoder inputs: <s> y1 .. y_{n-1}, pad after */
   const int *tgt_out; /* (T*B) targets: y1 .. </s>, pad after */
   const int *tgt_len; /* (B) target lengths with </s> */
-  const float *src_mask, *src_rows; /* (S*B), (B,S): nn_seq_masks of src_len */
+  const float *src_mask, *src_rows; /* (S*B), (B,S): nmt_seq_masks of src_len */
   const float *tgt_mask, *tgt_rows; /* (T*B), (B,T): of tgt_len */
   long words;         /* target tokens, </s> included */
   struct {            /* the memory of a batch that owns its data */
@@ -70,21 +70,21 @@ typedef struct {
     float *masks;
     size_t cap_ids, cap_masks;
   } own;
-} nn_batch;
+} nmt_batch;
 
-int nn_batch_fill(nn_batch *b, const nmt_corpus *c, const long *pairs, int n);
+int nmt_batch_fill(nmt_batch *b, const nmt_corpus *c, const long *pairs, int n);
 /* Target lengths (the targets of each sentence up to the first pad), unless
  * given, and the masks of a batch whose ids are set, in its own memory.
  * NMT_OK or NMT_EIO. */
-int nn_batch_masks(nn_batch *b);
+int nmt_batch_masks(nmt_batch *b);
 /* The same into the caller's memory: tgt_len (B), masks 2·(S+T)·B floats. */
-void nn_batch_set_masks(nn_batch *b, int *tgt_len, float *masks);
-void nn_batch_free(nn_batch *b);
+void nmt_batch_set_masks(nmt_batch *b, int *tgt_len, float *masks);
+void nmt_batch_free(nmt_batch *b);
 /* b's ids, lengths and masks copied once into g's backend memory, what the
  * ops are given (slices too: dev->tgt_mask + t*B); b, in host memory, keeps
  * serving the host's logic (row lists, lengths). On a backend whose memory is
  * the host's, dev is b's arrays themselves. False (g failed) on error. */
-bool nn_batch_upload(nn_graph *g, const nn_batch *b, nn_batch *dev);
+bool nmt_batch_upload(nn_graph *g, const nmt_batch *b, nmt_batch *dev);
 
 /* Fisher–Yates shuffle of a[0..n) with Philox (seed, stream). */
 void nmt_shuffle(long *a, long n, uint64_t seed, uint64_t stream);

@@ -17,7 +17,7 @@
 #define NMT_MODELS_DEEPATT_H
 #include "models/net.h"
 
-extern const nn_family nn_family_deep_att; /* --type deep-att */
-extern const nn_family nn_family_deep_ed;  /* --type deep-ed */
+extern const nmt_family nmt_family_deep_att; /* --type deep-att */
+extern const nmt_family nmt_family_deep_ed;  /* --type deep-ed */
 
 #endif

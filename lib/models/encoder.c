@@ -2,17 +2,17 @@
 #include "models/encoder.h"
 #include "nn/ops.h"
 
-int nn_enc_bi_layers(const nn_net_cfg *c) {
-  return c->enc_type == NN_ENC_BI ? c->enc_layers : c->enc_type == NN_ENC_BI_UNI;
+int nmt_enc_bi_layers(const nmt_net_cfg *c) {
+  return c->enc_type == NMT_ENC_BI ? c->enc_layers : c->enc_type == NMT_ENC_BI_UNI;
 }
 
-nn_tensor *nn_encode_stack(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *E, const int *src,
-                           const int *src_len, int S, int B, const float *mask, nn_enc_layer_fn fn,
-                           int nfin, nn_tensor **fin[NN_ENC_MAX_FINALS]) {
-  const nn_net_cfg *c = &m->cfg;
-  int nbi = nn_enc_bi_layers(c);
+nn_tensor *nmt_encode_stack(nn_graph *g, const nmt_net *m, nn_params *p, nn_tensor *E, const int *src,
+                           const int *src_len, int S, int B, const float *mask, nmt_enc_layer_fn fn,
+                           int nfin, nn_tensor **fin[NMT_ENC_MAX_FINALS]) {
+  const nmt_net_cfg *c = &m->cfg;
+  int nbi = nmt_enc_bi_layers(c);
   size_t n = (size_t)S * B;
-  int *rev = c->opt.reverse_source || nbi ? nn_net_reversal(g, src_len, S, B) : NULL;
+  int *rev = c->opt.reverse_source || nbi ? nmt_net_reversal(g, src_len, S, B) : NULL;
   int *ids = c->opt.reverse_source && rev ? nn_alloc(g, sizeof(int) * n) : NULL;
   if (g->failed) return NULL;
   for (size_t i = 0; ids && i < n; i++) ids[i] = src[rev[i]];
@@ -20,7 +20,7 @@ nn_tensor *nn_encode_stack(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
   nn_tensor *x = nn_dropout(g, nn_embed(g, E, in_ids, S * B), c->dropout);
   nn_tensor *bw = nbi ? nn_embed(g, x, rows, S * B) : NULL; /* the backward direction's rows */
   for (int l = 0; l < c->enc_layers && !g->failed; l++) {
-    nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *ff[NN_ENC_MAX_FINALS] = {0}, *fb[NN_ENC_MAX_FINALS] = {0};
+    nn_tensor *in = l ? nn_dropout(g, x, c->dropout) : x, *ff[NMT_ENC_MAX_FINALS] = {0}, *fb[NMT_ENC_MAX_FINALS] = {0};
     x = fn(g, m, p, l, 0, in, mask, S, ff);
     if (l >= nbi) {
       for (int k = 0; k < nfin; k++) fin[k][l] = ff[k];

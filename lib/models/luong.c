@@ -12,26 +12,26 @@ static void add_layer(nn_params *p, int *st, const char *prefix, int in, int rec
                       int *wh, int *b) {
   char name[64];
   snprintf(name, sizeof name, "%s.Wx", prefix);
-  nn_net_add(p, st, wx, name, in, 4 * H);
+  nmt_net_add(p, st, wx, name, in, 4 * H);
   snprintf(name, sizeof name, "%s.Wh", prefix);
-  nn_net_add(p, st, wh, name, rec, 4 * H);
+  nmt_net_add(p, st, wh, name, rec, 4 * H);
   snprintf(name, sizeof name, "%s.b", prefix);
-  nn_net_add(p, st, b, name, 1, 4 * H);
+  nmt_net_add(p, st, b, name, 1, 4 * H);
 }
 
 /* Encoder layers [0, n) run in both directions. */
-static bool valid_cfg(const nn_net_cfg *c) {
+static bool valid_cfg(const nmt_net_cfg *c) {
   bool attn_sized = c->no_attention || !(c->attn.score == NN_ATTN_MLP || c->attn.local);
-  return c->enc_layers >= 1 && c->enc_layers <= NN_MAX_LAYERS && c->dec_layers >= 1 &&
-         c->dec_layers <= NN_MAX_LAYERS && c->emb >= 1 && c->hidden >= 1 &&
+  return c->enc_layers >= 1 && c->enc_layers <= NMT_MAX_LAYERS && c->dec_layers >= 1 &&
+         c->dec_layers <= NMT_MAX_LAYERS && c->emb >= 1 && c->hidden >= 1 &&
          c->src_vocab >= 1 && c->tgt_vocab >= 1 && (attn_sized || c->attn_size >= 1) &&
-         c->enc_type >= NN_ENC_UNI && c->enc_type <= NN_ENC_BI_UNI &&
-         (c->enc_type == NN_ENC_UNI || c->hidden % 2 == 0);
+         c->enc_type >= NMT_ENC_UNI && c->enc_type <= NMT_ENC_BI_UNI &&
+         (c->enc_type == NMT_ENC_UNI || c->hidden % 2 == 0);
 }
 
-static void layout_encoder(nn_net *m, nn_params *p, int *st) {
-  const nn_net_cfg *c = &m->cfg;
-  int E = c->emb, H = c->hidden, nbi = nn_enc_bi_layers(c);
+static void layout_encoder(nmt_net *m, nn_params *p, int *st) {
+  const nmt_net_cfg *c = &m->cfg;
+  int E = c->emb, H = c->hidden, nbi = nmt_enc_bi_layers(c);
   char prefix[32];
   for (int l = 0; l < c->enc_layers; l++) {
     snprintf(prefix, sizeof prefix, "enc.l%d", l);
@@ -45,33 +45,33 @@ static void layout_encoder(nn_net *m, nn_params *p, int *st) {
   }
 }
 
-static void layout_attention(nn_net *m, nn_params *p, int *st) {
-  const nn_net_cfg *c = &m->cfg;
+static void layout_attention(nmt_net *m, nn_params *p, int *st) {
+  const nmt_net_cfg *c = &m->cfg;
   int H = c->hidden, A = c->attn_size;
-  if (c->attn.score == NN_ATTN_GENERAL) nn_net_add(p, st, &m->luong.attn_wa, "attn.Wa", H, H);
+  if (c->attn.score == NN_ATTN_GENERAL) nmt_net_add(p, st, &m->luong.attn_wa, "attn.Wa", H, H);
   if (c->attn.score == NN_ATTN_MLP) {
-    nn_net_add(p, st, &m->luong.attn_wa, "attn.Wa", H, A);
-    nn_net_add(p, st, &m->luong.attn_wq, "attn.Wq", H, A);
-    nn_net_add(p, st, &m->luong.attn_v, "attn.v", 1, A);
+    nmt_net_add(p, st, &m->luong.attn_wa, "attn.Wa", H, A);
+    nmt_net_add(p, st, &m->luong.attn_wq, "attn.Wq", H, A);
+    nmt_net_add(p, st, &m->luong.attn_v, "attn.v", 1, A);
   }
   if (c->attn.local) {
-    nn_net_add(p, st, &m->luong.attn_wp, "attn.Wp", H, A);
-    nn_net_add(p, st, &m->luong.attn_vp, "attn.vp", A, 1);
+    nmt_net_add(p, st, &m->luong.attn_wp, "attn.Wp", H, A);
+    nmt_net_add(p, st, &m->luong.attn_vp, "attn.vp", A, 1);
   }
-  nn_net_add(p, st, &m->luong.attn_wc, "attn.Wc", 2 * H, H);
+  nmt_net_add(p, st, &m->luong.attn_wc, "attn.Wc", 2 * H, H);
 }
 
-static int layout(nn_net *m, nn_params *p) {
-  const nn_net_cfg *c = &m->cfg;
-  if (nn_net_cells(c, 0)) return NMT_EUSAGE;
-  if (c->enc_type != NN_ENC_UNI && c->hidden % 2)
+static int layout(nmt_net *m, nn_params *p) {
+  const nmt_net_cfg *c = &m->cfg;
+  if (nmt_net_cells(c, 0)) return NMT_EUSAGE;
+  if (c->enc_type != NMT_ENC_UNI && c->hidden % 2)
     return nmt_fail(NMT_EUSAGE, "--dim-rnn must be even with a bidirectional encoder (half per direction)");
   if (!valid_cfg(c))
     return nmt_fail(NMT_EUSAGE, "luong: bad configuration (layers 1..%d, sizes >= 1, an even "
-                                "hidden size with a bidirectional encoder)", NN_MAX_LAYERS);
+                                "hidden size with a bidirectional encoder)", NMT_MAX_LAYERS);
   m->cfg.input_feed = c->input_feed && !c->no_attention;
   int st = NMT_OK, E = c->emb, H = c->hidden;
-  nn_net_add_embeddings(p, &st, &m->luong.src_emb, &m->luong.tgt_emb, c);
+  nmt_net_add_embeddings(p, &st, &m->luong.src_emb, &m->luong.tgt_emb, c);
   layout_encoder(m, p, &st);
   char prefix[32];
   for (int l = 0; l < c->dec_layers; l++) {
@@ -80,23 +80,23 @@ static int layout(nn_net *m, nn_params *p) {
               &m->luong.dec_wh[l], &m->luong.dec_b[l]);
   }
   if (!c->no_attention) layout_attention(m, p, &st);
-  nn_net_add_output(p, &st, &m->luong.out_w, &m->luong.out_b, H, m->luong.tgt_emb, c);
+  nmt_net_add_output(p, &st, &m->luong.out_w, &m->luong.out_b, H, m->luong.tgt_emb, c);
   return st;
 }
 
 static nn_lstm_w layer_w(nn_graph *g, nn_params *p, int wx, int wh, int b) {
-  return (nn_lstm_w){nn_net_param(g, p, wx), nn_net_param(g, p, wh), nn_net_param(g, p, b)};
+  return (nn_lstm_w){nmt_net_param(g, p, wx), nmt_net_param(g, p, wh), nmt_net_param(g, p, b)};
 }
 
-static nn_attn_w nn_luong_attn_w(nn_graph *g, const nn_net *m, nn_params *p) {
-  return (nn_attn_w){nn_net_param(g, p, m->luong.attn_wa), nn_net_param(g, p, m->luong.attn_wq), nn_net_param(g, p, m->luong.attn_v),
-                     nn_net_param(g, p, m->luong.attn_wp), nn_net_param(g, p, m->luong.attn_vp), nn_net_param(g, p, m->luong.attn_wc)};
+static nn_attn_w nn_luong_attn_w(nn_graph *g, const nmt_net *m, nn_params *p) {
+  return (nn_attn_w){nmt_net_param(g, p, m->luong.attn_wa), nmt_net_param(g, p, m->luong.attn_wq), nmt_net_param(g, p, m->luong.attn_v),
+                     nmt_net_param(g, p, m->luong.attn_wp), nmt_net_param(g, p, m->luong.attn_vp), nmt_net_param(g, p, m->luong.attn_wc)};
 }
 
 /* One direction of encoder layer l over X: outputs (S*B,H'), final h and c into fin. */
-static nn_tensor *enc_layer(nn_graph *g, const nn_net *m, nn_params *p, int l, int dir, nn_tensor *X,
+static nn_tensor *enc_layer(nn_graph *g, const nmt_net *m, nn_params *p, int l, int dir, nn_tensor *X,
                             const float *mask, int S, nn_tensor **fin) {
-  const struct nn_luong_views *v = &m->luong;
+  const struct nmt_luong_views *v = &m->luong;
   nn_lstm_w w = dir ? layer_w(g, p, v->enc_rwx[l], v->enc_rwh[l], v->enc_rb[l])
                     : layer_w(g, p, v->enc_wx[l], v->enc_wh[l], v->enc_b[l]);
   nn_tensor *Cs, *Hs = nn_lstm_layer(g, &w, X, mask, S, NULL, NULL, &Cs);
@@ -107,15 +107,15 @@ static nn_tensor *enc_layer(nn_graph *g, const nn_net *m, nn_params *p, int l, i
   return Hs;
 }
 
-static nn_tensor *nn_luong_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src,
+static nn_tensor *nn_luong_encode(nn_graph *g, const nmt_net *m, nn_params *p, const int *src,
                            const int *src_len, int S, int B, const float *mask, nn_tensor **h0,
                            nn_tensor **c0) {
-  nn_tensor **fin[NN_ENC_MAX_FINALS] = {h0, c0};
-  return nn_encode_stack(g, m, p, nn_net_param(g, p, m->luong.src_emb), src, src_len, S, B, mask, enc_layer, 2,
+  nn_tensor **fin[NMT_ENC_MAX_FINALS] = {h0, c0};
+  return nmt_encode_stack(g, m, p, nmt_net_param(g, p, m->luong.src_emb), src, src_len, S, B, mask, enc_layer, 2,
                          fin);
 }
 
-static void nn_luong_init_state(nn_graph *g, const nn_net *m, nn_tensor **h0, nn_tensor **c0,
+static void nn_luong_init_state(nn_graph *g, const nmt_net *m, nn_tensor **h0, nn_tensor **c0,
                          nn_tensor **h, nn_tensor **c, int B) {
   for (int l = 0; l < m->cfg.dec_layers; l++) {
     bool from_enc = l < m->cfg.enc_layers;
@@ -126,10 +126,10 @@ static void nn_luong_init_state(nn_graph *g, const nn_net *m, nn_tensor **h0, nn
 
 /* One decoder step; with rec (training), layer l's recurrent product goes
  * through rec[l] at step t so its weight gradient is one GEMM per batch. */
-static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *gx0,
+static nn_tensor *dec_step(nn_graph *g, const nmt_net *m, nn_params *p, nn_tensor *gx0,
                            nn_tensor *feed, const float *mask, nn_tensor **h, nn_tensor **c,
                            nn_recur *rec, int t) {
-  const nn_net_cfg *cf = &m->cfg;
+  const nmt_net_cfg *cf = &m->cfg;
   int B = gx0->rows, H = cf->hidden;
   for (int l = 0; l < cf->dec_layers && !g->failed; l++) {
     nn_lstm_w w = layer_w(g, p, m->luong.dec_wx[l], m->luong.dec_wh[l], m->luong.dec_b[l]);
@@ -145,32 +145,32 @@ static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
   return g->failed ? NULL : h[cf->dec_layers - 1];
 }
 
-static nn_tensor *nn_luong_output(nn_graph *g, const nn_net *m, const nn_attn_w *aw, nn_tensor *top,
+static nn_tensor *nn_luong_output(nn_graph *g, const nmt_net *m, const nn_attn_w *aw, nn_tensor *top,
                            nn_tensor *K, nn_tensor *Hs, const float *mask, const int *len) {
   if (m->cfg.no_attention) return top;
   return nn_attn_step(g, &m->cfg.attn, aw, top, K, Hs, mask, len, NULL);
 }
 
-static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
-                            const nn_batch *bt, long *ntokens) {
-  const nn_net_cfg *c = &m->cfg;
+static nn_tensor *nn_luong_forward(nn_graph *g, const nmt_net *m, nn_params *p,
+                            const nmt_batch *bt, long *ntokens) {
+  const nmt_net_cfg *c = &m->cfg;
   int B = bt->B, T = bt->T, H = c->hidden;
-  nn_tensor *h0[NN_MAX_LAYERS], *c0[NN_MAX_LAYERS];
-  nn_tensor *h[NN_MAX_LAYERS], *cs[NN_MAX_LAYERS];
-  nn_batch d; /* bt's arrays as the ops take them */
-  if (!nn_batch_upload(g, bt, &d)) return NULL;
+  nn_tensor *h0[NMT_MAX_LAYERS], *c0[NMT_MAX_LAYERS];
+  nn_tensor *h[NMT_MAX_LAYERS], *cs[NMT_MAX_LAYERS];
+  nmt_batch d; /* bt's arrays as the ops take them */
+  if (!nmt_batch_upload(g, bt, &d)) return NULL;
   nn_tensor *Hs = nn_luong_encode(g, m, p, bt->src, bt->src_len, bt->S, B, d.src_mask, h0, c0); /* (S*B,H) */
   if (Hs) nn_luong_init_state(g, m, h0, c0, h, cs, B);
   nn_attn_w aw = nn_luong_attn_w(g, m, p);
   nn_tensor *K = Hs && !c->no_attention ? nn_attn_keys(g, &c->attn, &aw, Hs) : NULL;
   /* The decoder's first-layer input projection for all steps at once. */
-  nn_tensor *Ey = nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->luong.tgt_emb), d.tgt_in, T * B), c->dropout);
-  nn_tensor *G0 = nn_linear(g, Ey, nn_net_param(g, p, m->luong.dec_wx[0]), nn_net_param(g, p, m->luong.dec_b[0])); /* (T*B,4H) */
+  nn_tensor *Ey = nn_dropout(g, nn_embed(g, nmt_net_param(g, p, m->luong.tgt_emb), d.tgt_in, T * B), c->dropout);
+  nn_tensor *G0 = nn_linear(g, Ey, nmt_net_param(g, p, m->luong.dec_wx[0]), nmt_net_param(g, p, m->luong.dec_b[0])); /* (T*B,4H) */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)T);
   nn_tensor *feed = nn_zeros(g, B, H);
-  nn_recur rec[NN_MAX_LAYERS], wc;
+  nn_recur rec[NMT_MAX_LAYERS], wc;
   for (int l = 0; l < c->dec_layers && G0; l++)
-    nn_recur_begin(g, &rec[l], nn_net_param(g, p, m->luong.dec_wh[l]), l ? NULL : G0, T, B);
+    nn_recur_begin(g, &rec[l], nmt_net_param(g, p, m->luong.dec_wh[l]), l ? NULL : G0, T, B);
   if (!c->no_attention) nn_attn_steps_begin(g, &aw, &wc, T, B);
   if (g->failed) return NULL;
   for (int t = 0; t < T && !g->failed; t++) {
@@ -180,21 +180,21 @@ static nn_tensor *nn_luong_forward(nn_graph *g, const nn_net *m, nn_params *p,
     feed = outs[t] = nn_luong_output(g, m, &aw, top, K, Hs, d.src_rows, d.src_len);
   }
   /* The output layer only on the rows with a target (padding costs ~12% of them). */
-  nn_targets tg = nn_net_targets(g, m, bt->tgt_out, T * B);
+  nmt_targets tg = nmt_net_targets(g, m, bt->tgt_out, T * B);
   if (!tg.n) return NULL;
   nn_tensor *Ht = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), tg.rows, tg.n), c->dropout); /* (n,H) */
-  nn_tensor *logits = nn_net_logits(g, Ht, nn_net_param(g, p, m->luong.out_w), nn_net_param(g, p, m->luong.out_b),
-                                    nn_net_tied_output(c)); /* (n,Vt) */
+  nn_tensor *logits = nmt_net_logits(g, Ht, nmt_net_param(g, p, m->luong.out_w), nmt_net_param(g, p, m->luong.out_b),
+                                    nmt_net_tied_output(c)); /* (n,Vt) */
   return g->failed ? NULL : nn_xent(g, logits, tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 /* Inference. Memories: Hs, then the attention keys when they differ from Hs.
  * State: h[0..L), c[0..L), then h̃ with input feeding. */
-static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
-                  int S, int B, const float *src_mask, nn_enc_out *out) {
-  const nn_net_cfg *c = &m->cfg;
+static int encode(nn_graph *g, const nmt_net *m, nn_params *p, const int *src, const int *src_len,
+                  int S, int B, const float *src_mask, nmt_enc_out *out) {
+  const nmt_net_cfg *c = &m->cfg;
   int L = c->dec_layers;
-  nn_tensor *h0[NN_MAX_LAYERS], *c0[NN_MAX_LAYERS];
+  nn_tensor *h0[NMT_MAX_LAYERS], *c0[NMT_MAX_LAYERS];
   nn_tensor *Hs = nn_luong_encode(g, m, p, src, src_len, S, B, src_mask, h0, c0);
   if (!Hs) return nmt_errcode();
   nn_luong_init_state(g, m, h0, c0, out->state, out->state + L, B);
@@ -212,23 +212,23 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
 
 /* The LSTM stack runs on the live rows; the attention scores on all rows (the
  * memory is per row; a dead row gets a zero query), h̃ on the live ones. */
-static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev,
-                       nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align) {
-  const nn_net_cfg *c = &m->cfg;
+static nn_tensor *step(nn_graph *g, const nmt_net *m, nn_params *p, const int *prev,
+                       nn_tensor **state, const nmt_dec_ctx *ctx, nn_tensor **align) {
+  const nmt_net_cfg *c = &m->cfg;
   int L = c->dec_layers;
-  nn_tensor *x = nn_embed(g, nn_net_param(g, p, m->luong.tgt_emb), prev, ctx->n);
-  nn_tensor *gx0 = nn_linear(g, x, nn_net_param(g, p, m->luong.dec_wx[0]), nn_net_param(g, p, m->luong.dec_b[0]));
+  nn_tensor *x = nn_embed(g, nmt_net_param(g, p, m->luong.tgt_emb), prev, ctx->n);
+  nn_tensor *gx0 = nn_linear(g, x, nmt_net_param(g, p, m->luong.dec_wx[0]), nmt_net_param(g, p, m->luong.dec_b[0]));
   nn_tensor *feed = c->input_feed ? state[2 * L] : NULL;
   nn_tensor *top = g->failed ? NULL : dec_step(g, m, p, gx0, feed, NULL, state, state + L, NULL, 0);
   if (!top || c->no_attention) return top;
   nn_attn_w aw = nn_luong_attn_w(g, m, p);
   nn_tensor *Hs = ctx->mem[0], *K = ctx->mem[ctx->mem[1] ? 1 : 0];
   nn_tensor *a = NULL, **ap = align ? &a : NULL;
-  nn_tensor *ht = nn_attn_step_rows(g, &c->attn, &aw, ctx->rows ? nn_dec_scatter(g, ctx, top) : top,
+  nn_tensor *ht = nn_attn_step_rows(g, &c->attn, &aw, ctx->rows ? nmt_dec_scatter(g, ctx, top) : top,
                                     K, Hs, ctx->mask, ctx->len, ctx->rows, ctx->n, ap);
-  if (align) *align = a && ctx->rows ? nn_dec_gather(g, ctx, a) : a;
+  if (align) *align = a && ctx->rows ? nmt_dec_gather(g, ctx, a) : a;
   if (c->input_feed) state[2 * L] = ht;
   return ht;
 }
 
-const nn_family nn_family_luong = {"luong", layout, nn_luong_forward, encode, step, "general", NN_CELL_LSTM, true};
+const nmt_family nmt_family_luong = {"luong", layout, nn_luong_forward, encode, step, "general", NMT_CELL_LSTM, true};

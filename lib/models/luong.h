@@ -29,6 +29,6 @@
 #define NMT_MODELS_LUONG_H
 #include "models/net.h"
 
-extern const nn_family nn_family_luong; /* --type luong */
+extern const nmt_family nmt_family_luong; /* --type luong */
 
 #endif

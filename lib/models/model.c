@@ -28,9 +28,9 @@ static int name_option(const char *key, const char *val) {
 static const char *name_of(const char *key, int i) { return nmt_option_by_key(key)->names[i]; }
 
 /* The configuration of o; o's names are normalised to the tables'. */
-static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
-  const nn_family *fam = nn_family_find(o->type);
-  if (!fam) return nmt_fail(NMT_EUSAGE, "unknown --type '%s' (types: %s)", o->type, nn_family_names());
+static int config_of(nmt_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
+  const nmt_family *fam = nmt_family_find(o->type);
+  if (!fam) return nmt_fail(NMT_EUSAGE, "unknown --type '%s' (types: %s)", o->type, nmt_family_names());
   const char *attention = o->attention ? o->attention : fam->default_attention ? fam->default_attention : "general";
   int score = name_option("attention", attention);
   int enc = name_option("enc-type", o->enc_type);
@@ -47,14 +47,14 @@ static int config_of(nn_net_cfg *c, nmt_model_opts *o, int vs, int vt) {
   if (o->recon_beta < 0) return nmt_fail(NMT_EUSAGE, "--reconstructor-beta must be >= 0");
   if (o->local && o->window < 1) return nmt_fail(NMT_EUSAGE, "--attention-window must be >= 1 with --local-attention");
   bool none = score == 3;
-  *c = (nn_net_cfg){.opt = *o, .family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
+  *c = (nmt_net_cfg){.opt = *o, .family = fam, .src_vocab = vs, .tgt_vocab = vt, .emb = o->dim_emb, .hidden = o->dim_rnn,
                     .enc_layers = o->enc_depth, .dec_layers = o->dec_depth,
-                    .enc_type = (enum nn_enc_type)enc,
+                    .enc_type = (enum nmt_enc_type)enc,
                     .no_attention = none,
                     .attn = {none ? NN_ATTN_DOT : (enum nn_attn_score)score, o->local, (float)o->window},
                     .attn_size = o->dim_rnn, .input_feed = o->input_feed && !none,
                     .dropout = o->dropout, .label_smoothing = o->label_smoothing, .pad = NMT_PAD,
-                    .enc_cell = (enum nn_cell)ecell, .dec_cell = (enum nn_cell)dcell,
+                    .enc_cell = (enum nmt_cell)ecell, .dec_cell = (enum nmt_cell)dcell,
                     .enc_cell_depth = o->enc_cell_depth ? o->enc_cell_depth : 1,
                     .dec_cell_depth = o->dec_cell_depth ? o->dec_cell_depth : 1};
   return NMT_OK;
@@ -66,13 +66,13 @@ int nmt_model_create(nmt_model *m, const nmt_model_opts *o, nmt_vocab *src, nmt_
   m->src = src;
   m->tgt = tgt;
   m->opts = *o;
-  nn_net_cfg c;
+  nmt_net_cfg c;
   /* sizes alone are checked at layout; a new model's vocabularies must be one */
   if (o->tied_embeddings_all && !nmt_vocab_equal(src, tgt))
     return nmt_fail(NMT_EUSAGE, "--tied-embeddings-all needs a joint vocabulary, but the source and target "
                     "vocabularies differ: give --vocabs the same file twice");
   int st = config_of(&c, &m->opts, nmt_vocab_size(src), nmt_vocab_size(tgt));
-  if (!st) st = nn_net_layout(&m->net, &c, &m->params);
+  if (!st) st = nmt_net_layout(&m->net, &c, &m->params);
   if (!st) st = nn_params_alloc(&m->params);
   if (!st) nn_params_init(&m->params, NN_INIT_UNIFORM, 0.1f, seed);
   return st;
@@ -321,13 +321,13 @@ int nmt_model_from_file(nmt_model *m, const nmt_model_file *f, const char *path,
   int st = cfg ? parse_config(&o, &m->tok, cfg, path) : nmt_errcode();
   if (!st && !m->tok.src_lang[0] != !m->tok.tgt_lang[0])
     st = nmt_fail(NMT_EINPUT, "%s: config: src-lang and tgt-lang go together", path);
-  nn_net_cfg c;
+  nmt_net_cfg c;
   m->opts = o;
   if (!st) st = load_vocab(&m->src, f, "srcvocab", path);
   if (!st) st = load_vocab(&m->tgt, f, "tgtvocab", path);
   if (!st && config_of(&c, &m->opts, nmt_vocab_size(m->src), nmt_vocab_size(m->tgt)))
     st = config_refused(path);
-  if (!st && nn_net_layout(&m->net, &c, &m->params)) st = config_refused(path);
+  if (!st && nmt_net_layout(&m->net, &c, &m->params)) st = config_refused(path);
   if (!st) st = weights_fit(&m->params, f, path);
   if (!st) st = training ? nn_params_alloc(&m->params) : nn_params_alloc_weights(&m->params);
   if (!st) st = nmt_model_load_buffer(m, m->params.w, f, "weights", path);

@@ -2,8 +2,8 @@
  * vocabularies, optional BPE codes or SentencePiece models and the
  * parameters, saved to and loaded from one model file (io/model_file.h,
  * docs/formats.md). */
-#ifndef NMT_MODEL_H
-#define NMT_MODEL_H
+#ifndef NMT_MODELS_MODEL_H
+#define NMT_MODELS_MODEL_H
 #include "io/model_file.h"
 #include "models/net.h"
 #include "base/strbuf.h"
@@ -23,7 +23,7 @@ typedef struct {
 
 typedef struct {
   nmt_model_opts opts; /* as created (names normalised to the option rows' lists) */
-  nn_net net;      /* layout and config */
+  nmt_net net;      /* layout and config */
   nn_params params;
   nmt_vocab *src, *tgt;
   char *bpe_codes;   /* NULL when none */

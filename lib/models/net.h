@@ -7,7 +7,7 @@
  * - the output layer is the views "out.W" (O,Vt) and "out.b" (1,Vt): `step`
  *   returns its input (n,O) and the decoder applies it (a shortlist reads
  *   only some columns); with tied embeddings the target embedding (Vt,O)
- *   stands for out.W, transposed (nn_net_add_output, nn_net_logits);
+ *   stands for out.W, transposed (nmt_net_add_output, nmt_net_logits);
  * - the loss is the summed label-smoothed cross-entropy over target tokens
  *   (nn_xent), *ntokens the tokens counted; extra training-only losses (a
  *   reconstructor) are added into it;
@@ -22,25 +22,25 @@
 #include "models/options.h"
 #include "nn/tape.h"
 
-enum { NN_MAX_DIM = 65536, NN_MAX_LAYERS = 8, NN_NET_MAX_VIEWS = 256, NN_NET_MAX_MEM = 8, NN_NET_MAX_STATE = 40 };
+enum { NMT_MAX_DIM = 65536, NMT_MAX_LAYERS = 8, NMT_NET_MAX_VIEWS = 256, NMT_NET_MAX_MEM = 8, NMT_NET_MAX_STATE = 40 };
 
 /* Marian's --enc-type names. */
-enum nn_enc_type { NN_ENC_UNI, NN_ENC_BI, NN_ENC_BI_UNI };
+enum nmt_enc_type { NMT_ENC_UNI, NMT_ENC_BI, NMT_ENC_BI_UNI };
 /* --enc-cell / --dec-cell. */
-enum nn_cell { NN_CELL_LSTM, NN_CELL_GRU, NN_CELL_ATR, NN_CELL_SRU, NN_CELL_SRNMT, NN_CELL_RHN };
+enum nmt_cell { NMT_CELL_LSTM, NMT_CELL_GRU, NMT_CELL_ATR, NMT_CELL_SRU, NMT_CELL_SRNMT, NMT_CELL_RHN };
 
-typedef struct nn_family nn_family;
+typedef struct nmt_family nmt_family;
 
 /* The whole configuration of a model: the options as created (`opt`, from the
  * table of models/options.def) and what the engine derives from them. Fields a
  * family does not use keep their defaults. */
 typedef struct {
   nmt_model_opts opt;    /* the options; the flags below are read from here (opt.skip, ...) */
-  const nn_family *family;
+  const nmt_family *family;
   int src_vocab, tgt_vocab;
   int emb, hidden;
   int enc_layers, dec_layers;
-  enum nn_enc_type enc_type;
+  enum nmt_enc_type enc_type;
   bool no_attention;     /* the encoder-decoder baseline: attn and input_feed unused */
   nn_attn_cfg attn;
   int attn_size;         /* A: MLP and local-p hidden size */
@@ -49,49 +49,49 @@ typedef struct {
   float label_smoothing;
   int pad;               /* padding id in both vocabularies: skipped in the loss */
   /* The families of docs/models.md beyond Luong's. */
-  enum nn_cell enc_cell, dec_cell;
+  enum nmt_cell enc_cell, dec_cell;
   int enc_cell_depth, dec_cell_depth; /* transitions per step: RHN's recurrence depth L (0 counts as 1) */
-} nn_net_cfg;
+} nmt_net_cfg;
 
 /* A model's configuration and where its parameters live: indices of views in
  * the nn_params buffer (-1: unused). Luong's are named; other families index
  * `slot` with an enum of their own. */
-typedef struct nn_net {
-  nn_net_cfg cfg;
+typedef struct nmt_net {
+  nmt_net_cfg cfg;
   union {
-    struct nn_luong_views {
+    struct nmt_luong_views {
       int src_emb, tgt_emb;                /* (V,E) */
       /* Encoder layer l, or its forward direction (sizes H/2 for H) when bidirectional. */
-      int enc_wx[NN_MAX_LAYERS];           /* (E or H, 4H) */
-      int enc_wh[NN_MAX_LAYERS];           /* (H,4H) */
-      int enc_b[NN_MAX_LAYERS];            /* (1,4H) */
-      int enc_rwx[NN_MAX_LAYERS];          /* backward direction: enc.l<k>r.* */
-      int enc_rwh[NN_MAX_LAYERS];
-      int enc_rb[NN_MAX_LAYERS];
-      int dec_wx[NN_MAX_LAYERS];           /* (E or H, 4H) */
-      int dec_wh[NN_MAX_LAYERS];           /* (H,4H); layer 0 with input feeding (2H,4H) */
-      int dec_b[NN_MAX_LAYERS];            /* (1,4H) */
+      int enc_wx[NMT_MAX_LAYERS];           /* (E or H, 4H) */
+      int enc_wh[NMT_MAX_LAYERS];           /* (H,4H) */
+      int enc_b[NMT_MAX_LAYERS];            /* (1,4H) */
+      int enc_rwx[NMT_MAX_LAYERS];          /* backward direction: enc.l<k>r.* */
+      int enc_rwh[NMT_MAX_LAYERS];
+      int enc_rb[NMT_MAX_LAYERS];
+      int dec_wx[NMT_MAX_LAYERS];           /* (E or H, 4H) */
+      int dec_wh[NMT_MAX_LAYERS];           /* (H,4H); layer 0 with input feeding (2H,4H) */
+      int dec_b[NMT_MAX_LAYERS];            /* (1,4H) */
       int attn_wa, attn_wq, attn_v, attn_wp, attn_vp, attn_wc; /* see nn_attn_w */
       int out_w, out_b;                    /* (H,Vt), (1,Vt) */
     } luong;
-    int slot[NN_NET_MAX_VIEWS];
+    int slot[NMT_NET_MAX_VIEWS];
   };
-} nn_net;
+} nmt_net;
 
 /* What `encode` gives the decoder for B sentences. */
 typedef struct {
   int nmem;
-  nn_tensor *mem[NN_NET_MAX_MEM];     /* (S*B, F_i) time-major: annotations, attention keys */
+  nn_tensor *mem[NMT_NET_MAX_MEM];     /* (S*B, F_i) time-major: annotations, attention keys */
   int nstate;
-  nn_tensor *state[NN_NET_MAX_STATE]; /* (B, D_i): the decoder's initial state, and anything
+  nn_tensor *state[NMT_NET_MAX_STATE]; /* (B, D_i): the decoder's initial state, and anything
                                          else carried per hypothesis (input feed, a fixed
                                          context); reordered with the beam */
-} nn_enc_out;
+} nmt_enc_out;
 
 /* The decoder's view of one step over R = sentences × beam rows. */
 typedef struct {
   nn_tensor *const *mem; /* the encoder's memories repeated per row: (S*R, F_i), row s*R + r;
-                            NN_NET_MAX_MEM entries, NULL after those encode gave */
+                            NMT_NET_MAX_MEM entries, NULL after those encode gave */
   /* mask, len and rows live in the backend's memory, as the ops take them */
   const float *mask;     /* (R, S): 1 real source position, 0 padding */
   const int *len;        /* (R) source lengths */
@@ -99,97 +99,97 @@ typedef struct {
   const int *rows;       /* the n rows (ascending) whose step is needed; NULL: all R. The
                             others' state is never read again (dead beam rows). */
   int n;
-} nn_dec_ctx;
+} nmt_dec_ctx;
 
-struct nn_family {
+struct nmt_family {
   const char *name; /* --type */
   /* Check m->cfg (an invalid combination fails with a one-line message naming
    * the conflicting flags) and declare the parameter views into p, recording
    * their indices in m. */
-  int (*layout)(nn_net *m, nn_params *p);
+  int (*layout)(nmt_net *m, nn_params *p);
   /* The training loss of a batch (1,1), summed over target tokens; NULL with
    * the graph failed. */
-  nn_tensor *(*forward)(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
+  nn_tensor *(*forward)(nn_graph *g, const nmt_net *m, nn_params *p, const nmt_batch *b,
                         long *ntokens);
   /* Encode B sentences (src (S*B) time-major, src_len (B): host memory;
    * src_mask (S*B) 1/0: the backend's). A family's training forward gets its
-   * batch in host memory (nn_batch_upload copies it for the ops). */
-  int (*encode)(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
-                int S, int B, const float *src_mask, nn_enc_out *out);
+   * batch in host memory (nmt_batch_upload copies it for the ops). */
+  int (*encode)(nn_graph *g, const nmt_net *m, nn_params *p, const int *src, const int *src_len,
+                int S, int B, const float *src_mask, nmt_enc_out *out);
   /* One decoder step for ctx->n rows: prev (n) the previous target ids (the backend's memory);
    * state[i] (n, D_i) in the order encode gave them, replaced by the new
    * states. Returns the output layer's input (n, O). *align, when not NULL,
    * gets the attention weights (n, S) (NULL without attention). */
-  nn_tensor *(*step)(nn_graph *g, const nn_net *m, nn_params *p, const int *prev,
-                     nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align);
+  nn_tensor *(*step)(nn_graph *g, const nmt_net *m, nn_params *p, const int *prev,
+                     nn_tensor **state, const nmt_dec_ctx *ctx, nn_tensor **align);
   /* --attention when none is given (NULL: general). */
   const char *default_attention;
   /* --enc-cell and --dec-cell when not given. */
-  enum nn_cell default_cell;
+  enum nmt_cell default_cell;
   /* Whether --input-feed means anything: the family has an attentional
    * vector h~ to feed to the next step (luong, rhn). */
   bool feeds_input;
 };
 
 /* The family called `name` (NULL: the default, luong), or NULL when there is none. */
-const nn_family *nn_family_find(const char *name);
+const nmt_family *nmt_family_find(const char *name);
 /* "luong, srnmt, ..." for messages. */
-const char *nn_family_names(void);
+const char *nmt_family_names(void);
 
 /* The families' entry points. */
-int nn_net_layout(nn_net *m, const nn_net_cfg *cfg, nn_params *p);
-nn_tensor *nn_net_forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *b,
+int nmt_net_layout(nmt_net *m, const nmt_net_cfg *cfg, nn_params *p);
+nn_tensor *nmt_net_forward(nn_graph *g, const nmt_net *m, nn_params *p, const nmt_batch *b,
                           long *ntokens);
-/* Inference: the family's encode and step (see nn_family). */
-int nn_net_encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len, int S,
-                  int B, const float *src_mask, nn_enc_out *out);
-nn_tensor *nn_net_step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev, nn_tensor **state,
-                       const nn_dec_ctx *ctx, nn_tensor **align);
+/* Inference: the family's encode and step (see nmt_family). */
+int nmt_net_encode(nn_graph *g, const nmt_net *m, nn_params *p, const int *src, const int *src_len, int S,
+                  int B, const float *src_mask, nmt_enc_out *out);
+nn_tensor *nmt_net_step(nn_graph *g, const nmt_net *m, nn_params *p, const int *prev, nn_tensor **state,
+                       const nmt_dec_ctx *ctx, nn_tensor **align);
 
 /* Helpers for families. */
 /* NMT_OK, or NMT_EUSAGE when the encoder or decoder cell is not among `cells`, the
- * bit set of the enum nn_cell values the family has (0: the LSTM alone). Which
+ * bit set of the enum nmt_cell values the family has (0: the LSTM alone). Which
  * options a family accepts is the option table's (models/options.def), checked
- * by nn_net_layout. */
-int nn_net_cells(const nn_net_cfg *c, unsigned cells);
+ * by nmt_net_layout. */
+int nmt_net_cells(const nmt_net_cfg *c, unsigned cells);
 /* The view `index` as a graph tensor, NULL for -1. */
-nn_tensor *nn_net_param(nn_graph *g, nn_params *p, int index);
+nn_tensor *nmt_net_param(nn_graph *g, nn_params *p, int index);
 /* Declare view `name` (rows, cols) into *index; a failure sets *status. */
-void nn_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
+void nmt_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
 /* The source and target embedding tables "enc.emb" (V_s, E) and "dec.emb"
  * (V_t, E), marked as lookup tables (no int8 copy, also when tied); with
  * --tied-embeddings-all one table "emb" for both (V_s = V_t). */
-void nn_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nn_net_cfg *c);
+void nmt_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nmt_net_cfg *c);
 /* Whether the output matrix is the target embedding (--tied-embeddings or -all). */
-bool nn_net_tied_output(const nn_net_cfg *c);
+bool nmt_net_tied_output(const nmt_net_cfg *c);
 /* The output layer over inputs of size `in`: "out.W" (in, Vt) into *out_w and
  * "out.b" (1, Vt); tied, *out_w is the target embedding tgt_emb, which needs
  * in = E (a failure sets *status with the message). */
-void nn_net_add_output(nn_params *p, int *status, int *out_w, int *out_b, int in, int tgt_emb,
-                       const nn_net_cfg *c);
+void nmt_net_add_output(nn_params *p, int *status, int *out_w, int *out_b, int in, int tgt_emb,
+                       const nmt_net_cfg *c);
 /* logits (R, Vt) = x (R, in)·W + b, W the output view: out.W (in, Vt), or
  * when `tied` the target embedding (Vt, in) transposed. */
-nn_tensor *nn_net_logits(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *b, bool tied);
+nn_tensor *nmt_net_logits(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *b, bool tied);
 /* The output matrix's view for the decoder, -1 when none; *transposed when it
  * is the tied target embedding (Vt, O). */
-int nn_net_output_view(const nn_net_cfg *c, const nn_params *p, bool *transposed);
+int nmt_net_output_view(const nmt_net_cfg *c, const nn_params *p, bool *transposed);
 /* The rows of a time-major (S*B) sequence with each sentence's first len[b]
  * steps reversed and its padding left in place (its own inverse): a backward
  * direction is a forward run over these rows. len and the result in host
  * memory (nn_alloc; nn_ints copies it for an op); NULL with the graph failed
  * on a length outside 1..S. */
-int *nn_net_reversal(nn_graph *g, const int *len, int S, int B);
+int *nmt_net_reversal(nn_graph *g, const int *len, int S, int B);
 /* The rows of a loss: where targets (n_all, host memory) is not m's pad, in
  * order, and their targets, both in the backend's memory for the ops. n 0
  * with the graph failed ("FAMILY: a batch without target tokens") when none. */
 typedef struct {
   const int *rows, *ids;
   int n;
-} nn_targets;
-nn_targets nn_net_targets(nn_graph *g, const nn_net *m, const int *targets, int n_all);
+} nmt_targets;
+nmt_targets nmt_net_targets(nn_graph *g, const nmt_net *m, const int *targets, int n_all);
 /* Step inputs for the live rows: x (n, F) → (R, F) with the other rows zero,
  * and back (inference only: no gradient). */
-nn_tensor *nn_dec_scatter(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x);
-nn_tensor *nn_dec_gather(nn_graph *g, const nn_dec_ctx *ctx, nn_tensor *x);
+nn_tensor *nmt_dec_scatter(nn_graph *g, const nmt_dec_ctx *ctx, nn_tensor *x);
+nn_tensor *nmt_dec_gather(nn_graph *g, const nmt_dec_ctx *ctx, nn_tensor *x);
 
 #endif

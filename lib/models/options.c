@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* The values of the NAME rows, the first what a model file without the key means. */
-/* Indexed by enum nn_enc_type, enum nn_attn_score then "none", enum nn_cell. */
+/* Indexed by enum nmt_enc_type, enum nn_attn_score then "none", enum nmt_cell. */
 #define CELLS {"lstm", "gru", "atr", "sru", "srnmt", "rhn"}
 static const char *const nmt_option_names_enc_cell[] = CELLS;
 static const char *const nmt_option_names_dec_cell[] = CELLS;
@@ -78,7 +78,7 @@ void nmt_option_text(const nmt_option *r, const nmt_model_opts *o, char *out, si
   case NMT_KIND_FLOAT:
   case NMT_KIND_PROB: snprintf(out, n, "%.9g", (double)*(const float *)f); break;
   case NMT_KIND_NAME: snprintf(out, n, "%s", name ? name : r->names[0]); break;
-  case NMT_KIND_FAMILY: snprintf(out, n, "%s", name ? name : nn_family_find(NULL)->name); break;
+  case NMT_KIND_FAMILY: snprintf(out, n, "%s", name ? name : nmt_family_find(NULL)->name); break;
   }
 }
 
@@ -90,7 +90,7 @@ static bool float_value(double x) { return fabs(x) <= FLT_MAX; }
 int nmt_option_read(const nmt_option *r, nmt_model_opts *o, const char *text) {
   void *f = (char *)o + r->off;
   if (r->kind == NMT_KIND_FAMILY) {
-    const nn_family *fam = nn_family_find(text);
+    const nmt_family *fam = nmt_family_find(text);
     return fam ? (*(const char **)f = fam->name, 0) : -1;
   }
   if (r->kind == NMT_KIND_NAME) {

@@ -36,13 +36,13 @@ enum {
   REC = DEC + MAX_LAYERS * LAYER_SLOTS,   /* the reconstructor's layer */
   NSLOTS = REC + LAYER_SLOTS
 };
-_Static_assert((int)NSLOTS <= (int)NN_NET_MAX_VIEWS, "rhn: more views than nn_net holds");
+_Static_assert((int)NSLOTS <= (int)NMT_NET_MAX_VIEWS, "rhn: more views than nmt_net holds");
 
 /* Encoder layers [0, n) run in both directions. */
-static bool reconstructs(const nn_net_cfg *c) { return c->opt.recon_beta > 0; }
+static bool reconstructs(const nmt_net_cfg *c) { return c->opt.recon_beta > 0; }
 
-static int check_cfg(const nn_net_cfg *c) {
-  if (nn_net_cells(c, 1u << NN_CELL_RHN))
+static int check_cfg(const nmt_net_cfg *c) {
+  if (nmt_net_cells(c, 1u << NMT_CELL_RHN))
     return NMT_EUSAGE;
   if (c->enc_cell_depth < 1 || c->enc_cell_depth > NN_RHN_MAX_DEPTH || c->dec_cell_depth < 1 ||
       c->dec_cell_depth > NN_RHN_MAX_DEPTH)
@@ -54,8 +54,8 @@ static int check_cfg(const nn_net_cfg *c) {
   bool attn_sized = c->no_attention || !(c->attn.score == NN_ATTN_MLP || c->attn.local);
   if (c->enc_layers < 1 || c->enc_layers > MAX_LAYERS || c->dec_layers < 1 ||
       c->dec_layers > MAX_LAYERS || c->emb < 1 || c->hidden < 1 || c->src_vocab < 1 ||
-      c->tgt_vocab < 1 || !(attn_sized || c->attn_size >= 1) || c->enc_type < NN_ENC_UNI ||
-      c->enc_type > NN_ENC_BI_UNI || (c->enc_type != NN_ENC_UNI && c->hidden % 2))
+      c->tgt_vocab < 1 || !(attn_sized || c->attn_size >= 1) || c->enc_type < NMT_ENC_UNI ||
+      c->enc_type > NMT_ENC_BI_UNI || (c->enc_type != NMT_ENC_UNI && c->hidden % 2))
     return nmt_fail(NMT_EUSAGE, "rhn: bad configuration (layers 1..%d, sizes >= 1, an even hidden "
                                 "size with a bidirectional encoder)", MAX_LAYERS);
   return NMT_OK;
@@ -63,32 +63,32 @@ static int check_cfg(const nn_net_cfg *c) {
 
 /* An RHN layer's views "<prefix>.{W,R<l>,b<l>}" into slot[]: input `in`,
  * micro-step 1's recurrent input `rec`, H units. */
-static void add_layer(const nn_net_cfg *c, nn_params *p, int *st, int *slot, const char *prefix,
+static void add_layer(const nmt_net_cfg *c, nn_params *p, int *st, int *slot, const char *prefix,
                       int in, int rec, int H, int depth) {
   int G = nn_rhn_gates(c->opt.rhn_coupled) * H;
   char name[64];
   snprintf(name, sizeof name, "%s.W", prefix);
-  nn_net_add(p, st, &slot[0], name, in, G);
+  nmt_net_add(p, st, &slot[0], name, in, G);
   for (int l = 0; l < depth; l++) {
     snprintf(name, sizeof name, "%s.R%d", prefix, l + 1);
-    nn_net_add(p, st, &slot[1 + l], name, l ? H : rec, G);
+    nmt_net_add(p, st, &slot[1 + l], name, l ? H : rec, G);
     nn_params_mark_recurrent(p, slot[1 + l]); /* --learn-rate-recurrent */
     snprintf(name, sizeof name, "%s.b%d", prefix, l + 1);
-    nn_net_add(p, st, &slot[1 + NN_RHN_MAX_DEPTH + l], name, 1, G);
+    nmt_net_add(p, st, &slot[1 + NN_RHN_MAX_DEPTH + l], name, 1, G);
   }
 }
 
-static nn_rhn_w layer_w(nn_graph *g, nn_params *p, const nn_net *m, int base, int depth) {
-  nn_rhn_w w = {.W = nn_net_param(g, p, m->slot[base]), .depth = depth, .coupled = m->cfg.opt.rhn_coupled};
+static nn_rhn_w layer_w(nn_graph *g, nn_params *p, const nmt_net *m, int base, int depth) {
+  nn_rhn_w w = {.W = nmt_net_param(g, p, m->slot[base]), .depth = depth, .coupled = m->cfg.opt.rhn_coupled};
   for (int l = 0; l < depth; l++) {
-    w.R[l] = nn_net_param(g, p, m->slot[base + 1 + l]);
-    w.b[l] = nn_net_param(g, p, m->slot[base + 1 + NN_RHN_MAX_DEPTH + l]);
+    w.R[l] = nmt_net_param(g, p, m->slot[base + 1 + l]);
+    w.b[l] = nmt_net_param(g, p, m->slot[base + 1 + NN_RHN_MAX_DEPTH + l]);
   }
   return w;
 }
 
 /* Luong's attention weights "<prefix>.*" for queries and memories of H. */
-static void add_attention(const nn_net_cfg *c, nn_params *p, int *st, int *slot, const char *prefix) {
+static void add_attention(const nmt_net_cfg *c, nn_params *p, int *st, int *slot, const char *prefix) {
   int H = c->hidden, A = c->attn_size;
   const struct { const char *name; int rows, cols; bool used; } views[ATTN_SLOTS] = {
       {"Wa", H, c->attn.score == NN_ATTN_MLP ? A : H, c->attn.score != NN_ATTN_DOT},
@@ -98,24 +98,24 @@ static void add_attention(const nn_net_cfg *c, nn_params *p, int *st, int *slot,
   for (int i = 0; i < ATTN_SLOTS; i++) {
     if (!views[i].used) continue;
     snprintf(name, sizeof name, "%s.%s", prefix, views[i].name);
-    nn_net_add(p, st, &slot[i], name, views[i].rows, views[i].cols);
+    nmt_net_add(p, st, &slot[i], name, views[i].rows, views[i].cols);
   }
 }
 
-static nn_attn_w attn_w(nn_graph *g, nn_params *p, const nn_net *m, int base) {
+static nn_attn_w attn_w(nn_graph *g, nn_params *p, const nmt_net *m, int base) {
   nn_tensor *t[ATTN_SLOTS];
-  for (int i = 0; i < ATTN_SLOTS; i++) t[i] = nn_net_param(g, p, m->slot[base + i]);
+  for (int i = 0; i < ATTN_SLOTS; i++) t[i] = nmt_net_param(g, p, m->slot[base + i]);
   return (nn_attn_w){t[0], t[1], t[2], t[3], t[4], t[5]};
 }
 
-static int layout(nn_net *m, nn_params *p) {
-  nn_net_cfg *c = &m->cfg;
+static int layout(nmt_net *m, nn_params *p) {
+  nmt_net_cfg *c = &m->cfg;
   int st = check_cfg(c);
   if (st) return st;
   c->input_feed = c->input_feed && !c->no_attention;
-  int E = c->emb, H = c->hidden, nbi = nn_enc_bi_layers(c);
+  int E = c->emb, H = c->hidden, nbi = nmt_enc_bi_layers(c);
   char prefix[32];
-  nn_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
+  nmt_net_add_embeddings(p, &st, &m->slot[SRC_EMB], &m->slot[TGT_EMB], c);
   for (int l = 0; l < c->enc_layers; l++) {
     int h = l < nbi ? H / 2 : H, in = !l ? E : l < nbi ? H / 2 : H;
     snprintf(prefix, sizeof prefix, "enc.l%d", l);
@@ -130,23 +130,23 @@ static int layout(nn_net *m, nn_params *p) {
               !l && c->input_feed ? 2 * H : H, H, c->dec_cell_depth);
   }
   if (!c->no_attention) add_attention(c, p, &st, &m->slot[ATTN], "attn");
-  nn_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], H, m->slot[TGT_EMB], c);
+  nmt_net_add_output(p, &st, &m->slot[OUT_W], &m->slot[OUT_B], H, m->slot[TGT_EMB], c);
   if (reconstructs(c)) {
     add_layer(c, p, &st, &m->slot[REC], "rec.l0", E, c->input_feed ? 2 * H : H, H, c->dec_cell_depth);
     add_attention(c, p, &st, &m->slot[REC_ATTN], "rec.attn");
-    nn_net_add(p, &st, &m->slot[REC_OUT_W], "rec.out.W", H, c->src_vocab);
-    nn_net_add(p, &st, &m->slot[REC_OUT_B], "rec.out.b", 1, c->src_vocab);
+    nmt_net_add(p, &st, &m->slot[REC_OUT_W], "rec.out.W", H, c->src_vocab);
+    nmt_net_add(p, &st, &m->slot[REC_OUT_B], "rec.out.b", 1, c->src_vocab);
   }
   return st;
 }
 
 /* Rows ids[0..n) of the embedding table `slot`, with dropout. */
-static nn_tensor *embed(nn_graph *g, nn_params *p, const nn_net *m, int slot, const int *ids, int n) {
-  return nn_dropout(g, nn_embed(g, nn_net_param(g, p, m->slot[slot]), ids, n), m->cfg.dropout);
+static nn_tensor *embed(nn_graph *g, nn_params *p, const nmt_net *m, int slot, const int *ids, int n) {
+  return nn_dropout(g, nn_embed(g, nmt_net_param(g, p, m->slot[slot]), ids, n), m->cfg.dropout);
 }
 
 /* One direction of encoder layer l: its states (S*B,H'), the final ones into fin[0]. */
-static nn_tensor *enc_layer(nn_graph *g, const nn_net *m, nn_params *p, int l, int dir, nn_tensor *X,
+static nn_tensor *enc_layer(nn_graph *g, const nmt_net *m, nn_params *p, int l, int dir, nn_tensor *X,
                             const float *mask, int S, nn_tensor **fin) {
   nn_rhn_w w = layer_w(g, p, m, (dir ? ENC_R : ENC) + l * LAYER_SLOTS, m->cfg.enc_cell_depth);
   nn_tensor *Ss = nn_rhn_layer(g, &w, X, mask, S, NULL);
@@ -156,15 +156,15 @@ static nn_tensor *enc_layer(nn_graph *g, const nn_net *m, nn_params *p, int l, i
 }
 
 /* The encoder: top states (S*B,H); layer l's final state (B,H) into fin[l]. */
-static nn_tensor *encoder(nn_graph *g, const nn_net *m, nn_params *p, const int *src,
+static nn_tensor *encoder(nn_graph *g, const nmt_net *m, nn_params *p, const int *src,
                           const int *src_len, int S, int B, const float *mask, nn_tensor **fin) {
-  nn_tensor **fins[NN_ENC_MAX_FINALS] = {fin};
-  return nn_encode_stack(g, m, p, nn_net_param(g, p, m->slot[SRC_EMB]), src, src_len, S, B, mask, enc_layer, 1,
+  nn_tensor **fins[NMT_ENC_MAX_FINALS] = {fin};
+  return nmt_encode_stack(g, m, p, nmt_net_param(g, p, m->slot[SRC_EMB]), src, src_len, S, B, mask, enc_layer, 1,
                          fins);
 }
 
 /* The decoder's initial states s[l] (B,H). */
-static void init_state(nn_graph *g, const nn_net *m, nn_tensor **fin, nn_tensor **s, int B) {
+static void init_state(nn_graph *g, const nmt_net *m, nn_tensor **fin, nn_tensor **s, int B) {
   for (int l = 0; l < m->cfg.dec_layers; l++)
     s[l] = l < m->cfg.enc_layers ? fin[l] : nn_zeros(g, B, m->cfg.hidden);
 }
@@ -173,10 +173,10 @@ static void init_state(nn_graph *g, const nn_net *m, nn_tensor **fin, nn_tensor 
  * rec[0]'s sequence holds it), feed h̃_{t-1} or NULL, mask (B) or NULL; s[l]
  * replaced by the new states; with rec (training) the recurrent products go
  * through rec[l] at step t. Returns the top state. */
-static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor *z1,
+static nn_tensor *dec_step(nn_graph *g, const nmt_net *m, nn_params *p, nn_tensor *z1,
                            nn_tensor *feed, const float *mask, nn_tensor **s, nn_rhn_recur *rec,
                            int t) {
-  const nn_net_cfg *c = &m->cfg;
+  const nmt_net_cfg *c = &m->cfg;
   for (int l = 0; l < c->dec_layers && !g->failed; l++) {
     nn_rhn_w w = layer_w(g, p, m, DEC + l * LAYER_SLOTS, c->dec_cell_depth);
     nn_tensor *zl = l ? nn_linear(g, nn_dropout(g, s[l - 1], c->dropout), w.W, w.b[0]) : z1;
@@ -187,22 +187,22 @@ static nn_tensor *dec_step(nn_graph *g, const nn_net *m, nn_params *p, nn_tensor
 }
 
 /* The summed loss of outs[0..T) (B,F each) against targets (T*B) through the
- * output layer W, b (tied: W is the embedding, nn_net_logits), on the rows
+ * output layer W, b (tied: W is the embedding, nmt_net_logits), on the rows
  * with a target only (padding is ~12%). */
-static nn_tensor *output_loss(nn_graph *g, const nn_net *m, nn_tensor **outs, int T, int B,
+static nn_tensor *output_loss(nn_graph *g, const nmt_net *m, nn_tensor **outs, int T, int B,
                               const int *targets, nn_tensor *W, nn_tensor *b, bool tied, long *ntokens) {
-  const nn_net_cfg *c = &m->cfg;
-  nn_targets tg = nn_net_targets(g, m, targets, T * B);
+  const nmt_net_cfg *c = &m->cfg;
+  nmt_targets tg = nmt_net_targets(g, m, targets, T * B);
   if (!tg.n) return NULL;
   nn_tensor *X = nn_dropout(g, nn_embed(g, nn_stack(g, outs, T), tg.rows, tg.n), c->dropout); /* (n,F) */
-  return nn_xent(g, nn_net_logits(g, X, W, b, tied), tg.ids, c->pad, c->label_smoothing, ntokens);
+  return nn_xent(g, nmt_net_logits(g, X, W, b, tied), tg.ids, c->pad, c->label_smoothing, ntokens);
 }
 
 /* Tu et al.'s reconstructor over the decoder's top states D (T*B,H): the
  * summed loss of regenerating the source. bt in host memory, d its copy for the ops. */
-static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
-                              const nn_batch *d, nn_tensor *D) {
-  const nn_net_cfg *c = &m->cfg;
+static nn_tensor *reconstruct(nn_graph *g, const nmt_net *m, nn_params *p, const nmt_batch *bt,
+                              const nmt_batch *d, nn_tensor *D) {
+  const nmt_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, H = c->hidden;
   int *in = nn_alloc(g, sizeof(int) * (size_t)S * B); /* <s> (the decoder's first input) x_1 .. x_{S-1} */
   nn_tensor **outs = nn_alloc(g, sizeof *outs * (size_t)S);
@@ -225,17 +225,17 @@ static nn_tensor *reconstruct(nn_graph *g, const nn_net *m, nn_params *p, const 
     feed = c->input_feed ? outs[i] : NULL;
   }
   long nsrc;
-  return g->failed ? NULL : output_loss(g, m, outs, S, B, bt->src, nn_net_param(g, p, m->slot[REC_OUT_W]),
-                                        nn_net_param(g, p, m->slot[REC_OUT_B]), false, &nsrc);
+  return g->failed ? NULL : output_loss(g, m, outs, S, B, bt->src, nmt_net_param(g, p, m->slot[REC_OUT_W]),
+                                        nmt_net_param(g, p, m->slot[REC_OUT_B]), false, &nsrc);
 }
 
-static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_batch *bt,
+static nn_tensor *forward(nn_graph *g, const nmt_net *m, nn_params *p, const nmt_batch *bt,
                           long *ntokens) {
-  const nn_net_cfg *c = &m->cfg;
+  const nmt_net_cfg *c = &m->cfg;
   int B = bt->B, S = bt->S, T = bt->T, H = c->hidden;
   nn_tensor *fin[MAX_LAYERS], *s[MAX_LAYERS];
-  nn_batch d; /* bt's arrays as the ops take them */
-  if (!nn_batch_upload(g, bt, &d)) return NULL;
+  nmt_batch d; /* bt's arrays as the ops take them */
+  if (!nmt_batch_upload(g, bt, &d)) return NULL;
   nn_tensor *Hs = encoder(g, m, p, bt->src, bt->src_len, S, B, d.src_mask, fin); /* (S*B,H) */
   if (!Hs) return NULL;
   init_state(g, m, fin, s, B);
@@ -261,8 +261,8 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
     feed = c->input_feed ? outs[t] : NULL;
   }
   if (g->failed) return NULL;
-  nn_tensor *loss = output_loss(g, m, outs, T, B, bt->tgt_out, nn_net_param(g, p, m->slot[OUT_W]),
-                                nn_net_param(g, p, m->slot[OUT_B]), nn_net_tied_output(c), ntokens);
+  nn_tensor *loss = output_loss(g, m, outs, T, B, bt->tgt_out, nmt_net_param(g, p, m->slot[OUT_W]),
+                                nmt_net_param(g, p, m->slot[OUT_B]), nmt_net_tied_output(c), ntokens);
   if (reconstructs(c)) {
     nn_tensor *Lr = reconstruct(g, m, p, bt, &d, nn_stack(g, tops, T));
     loss = nn_add(g, loss, nn_scale(g, Lr, c->opt.recon_beta));
@@ -272,9 +272,9 @@ static nn_tensor *forward(nn_graph *g, const nn_net *m, nn_params *p, const nn_b
 
 /* Inference. Memories: Hs, then the attention keys unless the score is dot.
  * State: s[0..L), then h̃ with input feeding. */
-static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, const int *src_len,
-                  int S, int B, const float *src_mask, nn_enc_out *out) {
-  const nn_net_cfg *c = &m->cfg;
+static int encode(nn_graph *g, const nmt_net *m, nn_params *p, const int *src, const int *src_len,
+                  int S, int B, const float *src_mask, nmt_enc_out *out) {
+  const nmt_net_cfg *c = &m->cfg;
   nn_tensor *fin[MAX_LAYERS];
   nn_tensor *Hs = encoder(g, m, p, src, src_len, S, B, src_mask, fin);
   if (!Hs) return nmt_errcode();
@@ -292,9 +292,9 @@ static int encode(nn_graph *g, const nn_net *m, nn_params *p, const int *src, co
 
 /* The RHN stack runs on the live rows; the attention scores on all rows (the
  * memory is per row; a dead row gets a zero query), h̃ on the live ones. */
-static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *prev,
-                       nn_tensor **state, const nn_dec_ctx *ctx, nn_tensor **align) {
-  const nn_net_cfg *c = &m->cfg;
+static nn_tensor *step(nn_graph *g, const nmt_net *m, nn_params *p, const int *prev,
+                       nn_tensor **state, const nmt_dec_ctx *ctx, nn_tensor **align) {
+  const nmt_net_cfg *c = &m->cfg;
   int L = c->dec_layers;
   nn_rhn_w w0 = layer_w(g, p, m, DEC, c->dec_cell_depth);
   nn_tensor *z1 = nn_linear(g, embed(g, p, m, TGT_EMB, prev, ctx->n), w0.W, w0.b[0]);
@@ -304,11 +304,11 @@ static nn_tensor *step(nn_graph *g, const nn_net *m, nn_params *p, const int *pr
   nn_attn_w aw = attn_w(g, p, m, ATTN);
   nn_tensor *Hs = ctx->mem[0], *K = ctx->mem[c->attn.score == NN_ATTN_DOT ? 0 : 1];
   nn_tensor *a = NULL;
-  nn_tensor *ht = nn_attn_step_rows(g, &c->attn, &aw, nn_dec_scatter(g, ctx, top), K, Hs, ctx->mask,
+  nn_tensor *ht = nn_attn_step_rows(g, &c->attn, &aw, nmt_dec_scatter(g, ctx, top), K, Hs, ctx->mask,
                                     ctx->len, ctx->rows, ctx->n, align ? &a : NULL);
-  if (align) *align = nn_dec_gather(g, ctx, a);
+  if (align) *align = nmt_dec_gather(g, ctx, a);
   if (c->input_feed) state[L] = ht;
   return ht;
 }
 
-const nn_family nn_family_rhn = {"rhn", layout, forward, encode, step, "general", NN_CELL_RHN, true};
+const nmt_family nmt_family_rhn = {"rhn", layout, forward, encode, step, "general", NMT_CELL_RHN, true};

@@ -5,6 +5,6 @@
 #define NMT_MODELS_RHN_H
 #include "models/net.h"
 
-extern const nn_family nn_family_rhn; /* --type rhn */
+extern const nmt_family nmt_family_rhn; /* --type rhn */
 
 #endif

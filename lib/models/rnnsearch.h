@@ -5,6 +5,6 @@
 #define NMT_MODELS_RNNSEARCH_H
 #include "models/net.h"
 
-extern const nn_family nn_family_rnnsearch; /* --type rnnsearch */
+extern const nmt_family nmt_family_rnnsearch; /* --type rnnsearch */
 
 #endif

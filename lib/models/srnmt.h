@@ -20,6 +20,6 @@
 #define NMT_MODELS_SRNMT_H
 #include "models/net.h"
 
-extern const nn_family nn_family_srnmt; /* --type srnmt */
+extern const nmt_family nmt_family_srnmt; /* --type srnmt */
 
 #endif

@@ -4,8 +4,8 @@
  * on a machine without a usable GPU, runs on the CPU and says so in a notice.
  * A GPU index that does not exist is an error, not a fallback: the user named a
  * device and a typo should not silently train on the CPU. */
-#ifndef NMT_DEVICE_H
-#define NMT_DEVICE_H
+#ifndef NMT_NN_DEVICE_H
+#define NMT_NN_DEVICE_H
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
  * Float/int arrays passed to ops (masks, ids, lengths) are the backend's
  * memory and must live until backward: nn_floats/nn_ints copy them there.
  * Ids and targets must be in range: the ops cannot read them (on a GPU they
- * live there), so the callers check them (nn_net_forward a batch's).
+ * live there), so the callers check them (nmt_net_forward a batch's).
  * Shapes in comments: (rows, cols). */
 #ifndef NMT_NN_OPS_H
 #define NMT_NN_OPS_H

@@ -10,6 +10,8 @@
  * too.
  * exp: x = k·ln2 + r with |r| <= ln2/2, e^r by Cephes' degree-6 polynomial,
  * 2^k put in the exponent bits. Not a header with a guard: a template. */
+#ifndef NMT_NN_VMATH_LANES_H
+#define NMT_NN_VMATH_LANES_H
 #include "nn/vmath.h"
 #include <math.h>
 #include <string.h>
@@ -164,3 +166,4 @@ const nn_vmath NN_VMATH_TABLE(NN_VMATH_NAME) = {
     .name = NN_VMATH_STR(NN_VMATH_NAME), .lanes = W, .exp_sum = LOOP(vexp_sum),
     .sigmoid = LOOP(vsigmoid), .tanh = LOOP(vtanh), .max = LOOP(vmax), .sumsq = LOOP(vsumsq),
     .adam = LOOP(vadam)};
+#endif

@@ -1,8 +1,8 @@
 /* Byte-pair encoding, output-compatible with subword-nmt (git 92d6139d):
  * word counting (get_vocab.py), learning merges (learn_bpe.py) and applying
  * them (apply_bpe.py: vocabulary filter, glossaries, BPE-dropout). */
-#ifndef NMT_BPE_H
-#define NMT_BPE_H
+#ifndef NMT_TEXT_BPE_H
+#define NMT_TEXT_BPE_H
 #include "io/io.h"
 #include "base/strbuf.h"
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* Shared between lib/bpe_*.c only: the structures behind text/bpe.h. */
-#ifndef NMT_BPE_INTERNAL_H
-#define NMT_BPE_INTERNAL_H
+#ifndef NMT_TEXT_BPE_INTERNAL_H
+#define NMT_TEXT_BPE_INTERNAL_H
 #include "text/bpe.h"
 #include "base/strmap.h"
 #include "base/u64map.h"

@@ -2,8 +2,8 @@
  * normalise each side (optional lowercasing, '|' deleted, Unicode whitespace
  * runs to one space, ends trimmed), count words, and judge the pair. The
  * normalised text is what the script writes out. */
-#ifndef NMT_CLEAN_H
-#define NMT_CLEAN_H
+#ifndef NMT_TEXT_CLEAN_H
+#define NMT_TEXT_CLEAN_H
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* Exact duplicate detection for sentence pairs: a set of 16-byte hashes
  * (open addressing), so memory grows with unique pairs, not with their text. */
-#ifndef NMT_CLEAN_DEDUPE_H
-#define NMT_CLEAN_DEDUPE_H
+#ifndef NMT_TEXT_CLEAN_DEDUPE_H
+#define NMT_TEXT_CLEAN_DEDUPE_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * On short sentences all 160 fingerprints make textcat unreliable (Multi30k
  * English is "Scots" one time in five), so the classifier is usually limited to
  * a set of languages: NMT_LANGID_COMMON is a list of widely used ones. */
-#ifndef NMT_LANGID_H
-#define NMT_LANGID_H
+#ifndef NMT_TEXT_LANGID_H
+#define NMT_TEXT_LANGID_H
 #include <stddef.h>
 
 typedef struct nmt_langid nmt_langid;

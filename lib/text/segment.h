@@ -3,8 +3,8 @@
  * models/batch, train/valid, decode/text) can use one without linking its
  * library: SentencePiece (text/spm.h) is C++ and linked only into the tools
  * that open a model of it. */
-#ifndef NMT_SEGMENT_H
-#define NMT_SEGMENT_H
+#ifndef NMT_TEXT_SEGMENT_H
+#define NMT_TEXT_SEGMENT_H
 #include "base/strbuf.h"
 
 typedef struct nmt_segmenter nmt_segmenter;

@@ -3,8 +3,8 @@
  * ids and back, the model's pieces (and an nmt vocabulary of them:
  * text/spm_vocab.c), and training as spm_train does. Only the programs that
  * call these link the library (the Makefile links it as needed). */
-#ifndef NMT_SPM_H
-#define NMT_SPM_H
+#ifndef NMT_TEXT_SPM_H
+#define NMT_TEXT_SPM_H
 #include "text/segment.h"
 #include "text/vocab.h"
 #include <stdbool.h>

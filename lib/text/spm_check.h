@@ -2,8 +2,8 @@
  * calls this first): the library trusts the file and reads wherever its
  * normalizer's trie points, so a damaged model would crash whoever encodes with
  * it. In-process and in C: no checker is forked from the threaded tools. */
-#ifndef NMT_SPM_CHECK_H
-#define NMT_SPM_CHECK_H
+#ifndef NMT_TEXT_SPM_CHECK_H
+#define NMT_TEXT_SPM_CHECK_H
 #include <stddef.h>
 
 /* The matches the library keeps of one prefix search of the normalizer's trie

@@ -3,8 +3,8 @@
  * function appends the processed line and its '\n' to `out`; the input is one
  * line of valid UTF-8 without its '\n'. A tok_scratch holds the working buffers
  * (one per thread); nothing is allocated per line once they have grown. */
-#ifndef NMT_TOK_H
-#define NMT_TOK_H
+#ifndef NMT_TEXT_TOK_H
+#define NMT_TEXT_TOK_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Non-breaking prefixes: words that keep their final period before the next
  * token (tokenizer.perl's nonbreaking_prefix.<lang>). Lists are compiled in. */
-#ifndef NMT_TOK_NBP_H
-#define NMT_TOK_NBP_H
+#ifndef NMT_TEXT_TOK_NBP_H
+#define NMT_TEXT_TOK_NBP_H
 #include <stddef.h>
 
 enum { TOK_NBP_NO = 0, TOK_NBP_ALWAYS = 1, TOK_NBP_NUMERIC = 2 };

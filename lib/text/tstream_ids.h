@@ -3,8 +3,8 @@
  * is u8 [8]: the 64-bit FNV-1a of the vocabulary's text form, so ids are
  * never read under another vocabulary; then one i32 [n] record per sentence,
  * unnamed, so record k is line k. */
-#ifndef NMT_TSTREAM_IDS_H
-#define NMT_TSTREAM_IDS_H
+#ifndef NMT_TEXT_TSTREAM_IDS_H
+#define NMT_TEXT_TSTREAM_IDS_H
 #include "io/tstream.h"
 #include "text/segment.h"
 #include "text/vocab.h"

@@ -1,8 +1,8 @@
 /* A token vocabulary: dense ids for the tokens of BPE'd text, with four
  * specials first (<pad>=0 <unk>=1 <s>=2 </s>=3). Built by frequency (ties in
  * order of first occurrence), saved as text, one token a line in id order. */
-#ifndef NMT_VOCAB_H
-#define NMT_VOCAB_H
+#ifndef NMT_TEXT_VOCAB_H
+#define NMT_TEXT_VOCAB_H
 #include "base/strbuf.h"
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,11 +12,11 @@ struct nmt_worker {
   int index;
   int part;         /* this pass's part of the batch: its index in the split, which names its masks */
   int pass;         /* 0: the first of the update, which starts the gradient buffer afresh */
-  nn_batch batch;
+  nmt_batch batch;
   nn_graph g;
   float *grad;      /* workers > 0: their own gradient buffer */
   /* this step's job */
-  const nn_net *net;
+  const nmt_net *net;
   nn_params p;      /* the model's, with g = grad for workers > 0 */
   uint64_t seed, step;
   float scale;      /* 1 / target tokens of the whole batch */
@@ -49,7 +49,7 @@ int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
 void nmt_stepper_free(nmt_stepper *s) {
   for (int i = 0; s->w && i < s->workers; i++) {
     nn_graph_free(&s->w[i].g);
-    nn_batch_free(&s->w[i].batch);
+    nmt_batch_free(&s->w[i].batch);
     free(s->w[i].grad);
   }
   free(s->w);
@@ -66,7 +66,7 @@ static void work(void *ctx, int part, int parts) {
   k->g.seed = k->seed;
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
   nn_graph_reset(&k->g, true, k->step);
-  nn_tensor *loss = nn_net_forward(&k->g, k->net, &k->p, &k->batch, &k->ntok);
+  nn_tensor *loss = nmt_net_forward(&k->g, k->net, &k->p, &k->batch, &k->ntok);
   float value = NAN;
   k->status = loss && nn_to_host(&k->g, loss, &value) ? NMT_OK : nmt_errcode();
   k->loss = value;
@@ -111,7 +111,7 @@ static int sum_slots(nmt_stepper *s, nn_params *p, const int *counts) {
   return NMT_OK;
 }
 
-/* The target tokens of pairs[0..n), </s> included (nn_batch's words). */
+/* The target tokens of pairs[0..n), </s> included (nmt_batch's words). */
 static long target_words(const nmt_corpus *c, const long *pairs, int n) {
   long words = 0;
   for (int i = 0; i < n; i++) words += c->tgt_off[pairs[i] + 1] - c->tgt_off[pairs[i]] + 1;
@@ -127,7 +127,7 @@ static int run_passes(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
       int q = d * slots + first + i;
       long a = (long)n * q / parts, b = (long)n * (q + 1) / parts;
       s->w[i].part = q, s->w[i].pass = d;
-      int st = nn_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
+      int st = nmt_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
       if (st) return st;
     }
     nmt_pool_run(mine, work, s);
@@ -140,7 +140,7 @@ static int run_passes(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
 }
 
 int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n,
-                      const nn_net *net, nn_params *p, uint64_t seed, uint64_t step,
+                      const nmt_net *net, nn_params *p, uint64_t seed, uint64_t step,
                       double *loss, long *ntokens) {
   nmt_comm *comm = s->comm;
   int slots = comm->size * s->workers;

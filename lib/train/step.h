@@ -48,7 +48,7 @@ void nmt_stepper_free(nmt_stepper *s);
  * the dropout masks of (seed, step, q), whichever thread or rank runs it. A
  * failure on any rank is returned on all (comm/comm.h, nmt_comm_exchange). */
 int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n,
-                      const nn_net *net, nn_params *p, uint64_t seed, uint64_t step,
+                      const nmt_net *net, nn_params *p, uint64_t seed, uint64_t step,
                       double *loss, long *ntokens);
 
 #endif

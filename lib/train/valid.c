@@ -94,22 +94,22 @@ typedef struct {
 
 /* The loss per target token, ln of the perplexity. */
 static int cross_entropy(nmt_comm *comm, nmt_model *m, nn_params *p, const nmt_corpus *c, double *ce) {
-  nn_net net = m->net;
+  nmt_net net = m->net;
   net.cfg.label_smoothing = 0;
   net.cfg.opt.recon_beta = 0; /* the reconstructor is a training loss: validation scores the translation */
   nmt_batch_opts o = {VALID_BATCH, 0, 0, false};
   nmt_plan plan;
   int st = nmt_plan_epoch(&plan, c, &o, 0, 0);
-  nn_batch b = {0};
+  nmt_batch b = {0};
   nn_graph g = {.be = p->be};
   long lo = 0, hi = 0;
   if (!st) my_batches(comm, plan.nbatches, &lo, &hi);
   batch_loss *mine = calloc((size_t)(hi - lo + 1), sizeof *mine);
   if (!st && !mine) st = nmt_fail(NMT_EIO, "out of memory");
   for (long i = lo; !st && i < hi; i++) {
-    st = nn_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
+    st = nmt_batch_fill(&b, c, plan.pairs + plan.start[i], (int)(plan.start[i + 1] - plan.start[i]));
     long n = 0;
-    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nn_net_forward(&g, &net, p, &b, &n));
+    nn_tensor *l = st ? NULL : (nn_graph_reset(&g, false, 0), nmt_net_forward(&g, &net, p, &b, &n));
     float value = 0;
     if (!st && !(l && nn_to_host(&g, l, &value))) st = nmt_errcode();
     if (!st) mine[i - lo] = (batch_loss){value, n};
@@ -123,7 +123,7 @@ static int cross_entropy(nmt_comm *comm, nmt_model *m, nn_params *p, const nmt_c
   *ce = loss / (double)(tokens ? tokens : 1);
   free(mine), free(bytes);
   nn_graph_free(&g);
-  nn_batch_free(&b);
+  nmt_batch_free(&b);
   nmt_plan_free(&plan);
   return st;
 }

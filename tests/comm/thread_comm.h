@@ -1,8 +1,8 @@
 /* Ranks that are threads of this test process: the communicator's table
  * (comm/comm.h) over a barrier, for tests of what the ranks exchange. Run
  * the ranks with nmt_pool_run(ranks, ...) between begin and end. */
-#ifndef NMT_TESTS_THREAD_COMM_H
-#define NMT_TESTS_THREAD_COMM_H
+#ifndef NMT_TESTS_COMM_THREAD_COMM_H
+#define NMT_TESTS_COMM_THREAD_COMM_H
 #include "comm/comm.h"
 
 enum { THREAD_RANKS_MAX = 8 };

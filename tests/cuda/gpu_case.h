@@ -1,8 +1,8 @@
 /* The GPU the CUDA test programs share, opened once: without a usable one a
  * case reports itself skipped with the reason, unless NMT_REQUIRE_GPU=1 (on a
  * GPU machine) makes that a failure. */
-#ifndef NMT_TEST_GPU_CASE_H
-#define NMT_TEST_GPU_CASE_H
+#ifndef NMT_TESTS_CUDA_GPU_CASE_H
+#define NMT_TESTS_CUDA_GPU_CASE_H
 #include <stdbool.h>
 
 /* Opens GPU 0 on the first call; whether it is usable. */

@@ -41,10 +41,10 @@ static bool loss_on(const nn_backend *be, model_case *mc, nn_params *p, float *l
   return ok;
 }
 
-static void compare(const char *what, const nn_net_cfg *cfg) {
+static void compare(const char *what, const nmt_net_cfg *cfg) {
   model_case mc;
   nn_params p, d, back = {0};
-  if (!model_setup(&mc, &p, cfg, (nn_batch){B, S, T, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out}, 7))
+  if (!model_setup(&mc, &p, cfg, (nmt_batch){B, S, T, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out}, 7))
     return;
   float cpu_loss = 0, gpu_loss = 0;
   bool ok = loss_on(NULL, &mc, &p, &cpu_loss);
@@ -91,11 +91,11 @@ static bool train_on(const nn_backend *be, model_case *mc, nn_params *p, int ste
 
 /* 20 steps on the device follow the CPU's losses within 1e-4 relative, and
  * the weights and their average come back close. */
-static void compare_training(const char *what, const nn_net_cfg *cfg, bool sgd) {
+static void compare_training(const char *what, const nmt_net_cfg *cfg, bool sgd) {
   enum { STEPS = 20 };
   model_case mc;
   nn_params p, d, back;
-  if (!model_setup(&mc, &p, cfg, (nn_batch){B, S, T, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out}, 7) ||
+  if (!model_setup(&mc, &p, cfg, (nmt_batch){B, S, T, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out}, 7) ||
       nn_params_keep_ema(&p, true))
     return;
   float cpu[STEPS], gpu[STEPS];
@@ -119,8 +119,8 @@ static void compare_training(const char *what, const nn_net_cfg *cfg, bool sgd) 
   nn_params_free(&p);
 }
 
-static nn_net_cfg base(const nn_family *fam) {
-  return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6,
+static nmt_net_cfg base(const nmt_family *fam) {
+  return (nmt_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6,
                       .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_GENERAL, false, 0},
                       .attn_size = 4, .input_feed = true, .dropout = 0.2f, .label_smoothing = 0.1f,
                       .pad = PAD, .enc_cell_depth = 1, .dec_cell_depth = 1};
@@ -128,23 +128,23 @@ static nn_net_cfg base(const nn_family *fam) {
 
 TEST(gpu_engine_luong) {
   NEED_GPU();
-  nn_net_cfg c = base(&nn_family_luong);
+  nmt_net_cfg c = base(&nmt_family_luong);
   compare("luong", &c);
   compare_training("luong", &c, false);
   compare_training("luong with sgd", &c, true);
-  c.enc_type = NN_ENC_BI, c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
+  c.enc_type = NMT_ENC_BI, c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
   compare("luong bi, local-p", &c);
 }
 
 TEST(gpu_engine_rnnsearch) {
   NEED_GPU();
-  enum nn_cell cells[] = {NN_CELL_LSTM, NN_CELL_GRU, NN_CELL_ATR};
+  enum nmt_cell cells[] = {NMT_CELL_LSTM, NMT_CELL_GRU, NMT_CELL_ATR};
   for (int i = 0; i < 3; i++) {
-    nn_net_cfg c = base(&nn_family_rnnsearch);
-    c.enc_layers = c.dec_layers = 1, c.enc_type = NN_ENC_BI, c.attn.score = NN_ATTN_MLP;
+    nmt_net_cfg c = base(&nmt_family_rnnsearch);
+    c.enc_layers = c.dec_layers = 1, c.enc_type = NMT_ENC_BI, c.attn.score = NN_ATTN_MLP;
     c.enc_cell = c.dec_cell = cells[i];
     c.opt.context_aware = i == 2;
-    compare(cells[i] == NN_CELL_LSTM ? "rnnsearch lstm" : cells[i] == NN_CELL_GRU ? "rnnsearch gru" : "rnnsearch atr", &c);
+    compare(cells[i] == NMT_CELL_LSTM ? "rnnsearch lstm" : cells[i] == NMT_CELL_GRU ? "rnnsearch gru" : "rnnsearch atr", &c);
     if (i == 2) compare_training("rnnsearch atr", &c, false);
   }
 }
@@ -152,9 +152,9 @@ TEST(gpu_engine_rnnsearch) {
 TEST(gpu_engine_srnmt) {
   NEED_GPU();
   for (int i = 0; i < 2; i++) {
-    nn_net_cfg c = base(&nn_family_srnmt);
-    c.enc_type = NN_ENC_BI, c.attn.score = NN_ATTN_MLP, c.input_feed = false;
-    c.enc_cell = c.dec_cell = i ? NN_CELL_SRU : NN_CELL_SRNMT;
+    nmt_net_cfg c = base(&nmt_family_srnmt);
+    c.enc_type = NMT_ENC_BI, c.attn.score = NN_ATTN_MLP, c.input_feed = false;
+    c.enc_cell = c.dec_cell = i ? NMT_CELL_SRU : NMT_CELL_SRNMT;
     compare(i ? "sru" : "srnmt", &c);
     if (!i) compare_training("srnmt", &c, false);
   }
@@ -162,9 +162,9 @@ TEST(gpu_engine_srnmt) {
 
 TEST(gpu_engine_rhn) {
   NEED_GPU();
-  nn_net_cfg c = base(&nn_family_rhn);
-  c.enc_cell = c.dec_cell = NN_CELL_RHN, c.enc_cell_depth = c.dec_cell_depth = 2;
-  c.enc_type = NN_ENC_BI, c.opt.recon_beta = 0.5f;
+  nmt_net_cfg c = base(&nmt_family_rhn);
+  c.enc_cell = c.dec_cell = NMT_CELL_RHN, c.enc_cell_depth = c.dec_cell_depth = 2;
+  c.enc_type = NMT_ENC_BI, c.opt.recon_beta = 0.5f;
   compare("rhn with the reconstructor", &c);
   compare_training("rhn with the reconstructor", &c, false);
 }
@@ -172,7 +172,7 @@ TEST(gpu_engine_rhn) {
 TEST(gpu_engine_deep) {
   NEED_GPU();
   for (int i = 0; i < 2; i++) {
-    nn_net_cfg c = base(i ? &nn_family_deep_ed : &nn_family_deep_att);
+    nmt_net_cfg c = base(i ? &nmt_family_deep_ed : &nmt_family_deep_att);
     c.attn.score = NN_ATTN_MLP, c.input_feed = false, c.no_attention = i == 1;
     c.opt.fast_forward = c.opt.peephole = true;
     compare(i ? "deep-ed" : "deep-att", &c);

@@ -1,7 +1,7 @@
 /* The random models the decoder tests share: a tiny vocabulary (the four
  * specials and a..e, ids 4..8) on both sides, and one model per family variant. */
-#ifndef NMT_TEST_DECODE_CASE_H
-#define NMT_TEST_DECODE_CASE_H
+#ifndef NMT_TESTS_DECODE_DECODE_CASE_H
+#define NMT_TESTS_DECODE_DECODE_CASE_H
 #include "models/model.h"
 
 enum { DECODE_NVARIANTS = 15 };

@@ -52,14 +52,14 @@ static const int tgt_out[4 * B] = {5, 8, 4, 6, NMT_EOS, 7, NMT_EOS, NMT_PAD, 7, 
 
 /* The training loss of the forced batch. */
 static double forward_loss(nmt_model *m) {
-  nn_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
+  nmt_batch batch = {B, 4, 4, fsrc, fsrc_len, tgt_in, tgt_out};
   int tgt_len[B];
   float masks[2 * (4 + 4) * B];
-  nn_batch_set_masks(&batch, tgt_len, masks);
+  nmt_batch_set_masks(&batch, tgt_len, masks);
   nn_graph g = {0};
   nn_graph_reset(&g, false, 0);
   long ntok;
-  nn_tensor *loss = nn_net_forward(&g, &m->net, &m->params, &batch, &ntok);
+  nn_tensor *loss = nmt_net_forward(&g, &m->net, &m->params, &batch, &ntok);
   CHECK(loss != NULL);
   double l = loss ? loss->v[0] : 0;
   nn_graph_free(&g);
@@ -110,7 +110,7 @@ TEST(decode_variants_round_trip) {
       nmt_model_free(&m);
       continue;
     }
-    const nn_net_cfg *a = &r.net.cfg, *b = &m.net.cfg;
+    const nmt_net_cfg *a = &r.net.cfg, *b = &m.net.cfg;
     CHECK(a->enc_type == b->enc_type && a->opt.reverse_source == b->opt.reverse_source &&
           a->no_attention == b->no_attention && a->input_feed == b->input_feed &&
           a->enc_layers == b->enc_layers && a->dec_layers == b->dec_layers);
@@ -140,7 +140,7 @@ TEST(decode_old_config_loads) {
     else CHECK_INT(nmt_mf_add(&g, "config", old, strlen(old)), NMT_OK);
   CHECK_INT(nmt_mf_write(&g, then), NMT_OK);
   CHECK_INT(nmt_model_load(&r, then), NMT_OK);
-  CHECK(r.net.cfg.enc_type == NN_ENC_UNI && r.net.cfg.enc_layers == 2 && r.net.cfg.dec_layers == 2);
+  CHECK(r.net.cfg.enc_type == NMT_ENC_UNI && r.net.cfg.enc_layers == 2 && r.net.cfg.dec_layers == 2);
   CHECK(forced_score(&r, fsrc, fsrc_len, 4, tgt_out, 4, B) ==
         forced_score(&m, fsrc, fsrc_len, 4, tgt_out, 4, B));
   free(g.s);

@@ -32,14 +32,14 @@ static double training_nll(nmt_model *m) {
       out[t * NP + b] = t < tgt_n[b] ? tgt[b][t] : t == tgt_n[b] ? NMT_EOS : NMT_PAD;
     }
   }
-  nn_batch b = {NP, S, T, x, src_len, in, out};
+  nmt_batch b = {NP, S, T, x, src_len, in, out};
   int tgt_len[NP];
   float masks[2 * (4 + 5) * NP];
-  nn_batch_set_masks(&b, tgt_len, masks);
+  nmt_batch_set_masks(&b, tgt_len, masks);
   nn_graph g = {0};
   nn_graph_reset(&g, false, 0);
   long ntok;
-  nn_tensor *loss = nn_net_forward(&g, &m->net, &m->params, &b, &ntok);
+  nn_tensor *loss = nmt_net_forward(&g, &m->net, &m->params, &b, &ntok);
   double l = loss ? loss->v[0] : NAN;
   nn_graph_free(&g);
   return l;

@@ -1,7 +1,7 @@
 /* Typical GPU bugs, planted on purpose (planted.cu): tests/emu/test_emu.c expects the
  * emulator to catch each. Pointers are device pointers; errors surface in nnc_sync. */
-#ifndef NMT_PLANTED_H
-#define NMT_PLANTED_H
+#ifndef NMT_TESTS_EMU_PLANTED_H
+#define NMT_TESTS_EMU_PLANTED_H
 #include <stddef.h>
 #ifdef __cplusplus
 extern "C" {

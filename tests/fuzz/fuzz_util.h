@@ -1,6 +1,6 @@
 /* Helpers shared by the fuzz harnesses (tests/fuzz/, `make fuzz`). */
-#ifndef NMT_FUZZ_UTIL_H
-#define NMT_FUZZ_UTIL_H
+#ifndef NMT_TESTS_FUZZ_FUZZ_UTIL_H
+#define NMT_TESTS_FUZZ_FUZZ_UTIL_H
 #include <stddef.h>
 #include <stdint.h>
 

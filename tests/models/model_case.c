@@ -11,18 +11,18 @@ const int copy_tgt_out[5 * 3] = {3, 4, 5, 6, 5, 6, 4, 2, 3, 5, 0, 2, 2, 0, 0};
 
 nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx) {
   model_case *mc = ctx;
-  return nn_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
+  return nmt_net_forward(g, &mc->m, p, &mc->batch, &mc->ntokens);
 }
 
-bool model_setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, nn_batch b, uint64_t seed) {
+bool model_setup(model_case *mc, nn_params *p, const nmt_net_cfg *cfg, nmt_batch b, uint64_t seed) {
   *p = (nn_params){0};
-  int st = nn_net_layout(&mc->m, cfg, p);
+  int st = nmt_net_layout(&mc->m, cfg, p);
   CHECK_INT(st, 0);
   if (st || nn_params_alloc(p)) return false;
   nn_params_init(p, NN_INIT_UNIFORM, 0.3f, seed);
   mc->batch = b;
   if ((b.S + b.T) * b.B > MODEL_CASE_MAX_TOKENS) return T_FAIL("batch too big for model_case"), false;
-  nn_batch_set_masks(&mc->batch, mc->tgt_len, mc->masks);
+  nmt_batch_set_masks(&mc->batch, mc->tgt_len, mc->masks);
   return true;
 }
 

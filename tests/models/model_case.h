@@ -1,7 +1,7 @@
 /* The whole-model harness the model-family tests share: a model, its batch
  * and the loss function the gradient checker calls. */
-#ifndef NMT_TEST_NN_MODEL_H
-#define NMT_TEST_NN_MODEL_H
+#ifndef NMT_TESTS_MODELS_MODEL_CASE_H
+#define NMT_TESTS_MODELS_MODEL_CASE_H
 #include "models/net.h"
 #include <stdbool.h>
 
@@ -13,8 +13,8 @@ extern const int copy_src[4 * 3], copy_src_len[3], copy_tgt_in[5 * 3], copy_tgt_
 enum { MODEL_CASE_MAX_TOKENS = 64 }; /* (S+T)·B of a test batch */
 
 typedef struct {
-  nn_net m;
-  nn_batch batch;
+  nmt_net m;
+  nmt_batch batch;
   long ntokens;
   int tgt_len[MODEL_CASE_MAX_TOKENS];     /* the batch's lengths and masks */
   float masks[2 * MODEL_CASE_MAX_TOKENS];
@@ -24,7 +24,7 @@ typedef struct {
 nn_tensor *build_model(nn_graph *g, nn_params *p, void *ctx);
 /* Lay out cfg's model into a fresh p (a bad configuration fails the test),
  * weights U(±0.3) from seed, on batch b. False when it could not be set up. */
-bool model_setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, nn_batch b, uint64_t seed);
+bool model_setup(model_case *mc, nn_params *p, const nmt_net_cfg *cfg, nmt_batch b, uint64_t seed);
 
 /* Train mc's model on its batch: `steps` Adam steps at lr (clipping at 5,
  * dropout stream (seed 1, step)). *first and *last get the per-token training

@@ -12,24 +12,24 @@ enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5, HID = 6 };
 static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
-static nn_net_cfg tiny_cfg(const nn_family *fam) {
-  return (nn_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = HID,
+static nmt_net_cfg tiny_cfg(const nmt_family *fam) {
+  return (nmt_net_cfg){.family = fam, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = HID,
                       .enc_layers = 2, .dec_layers = 2, .attn = {NN_ATTN_MLP, false, 0},
                       .attn_size = 4, .label_smoothing = 0.1f, .pad = PAD, .opt.fast_forward = true,
                       .opt.peephole = true, .enc_cell_depth = 1, .dec_cell_depth = 1,
-                      .no_attention = fam == &nn_family_deep_ed};
+                      .no_attention = fam == &nmt_family_deep_ed};
 }
 
-static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  model_setup(mc, p, cfg, (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out}, seed);
+static void setup(model_case *mc, nn_params *p, const nmt_net_cfg *cfg, uint64_t seed) {
+  model_setup(mc, p, cfg, (nmt_batch){B, S, T, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 /* Deep-Att and Deep-ED, with and without F-F links and peepholes, at depths
  * where the columns' top layers run either way. */
 enum { NVARIANTS = 6 };
-static void variants(nn_net_cfg *cfgs) {
+static void variants(nmt_net_cfg *cfgs) {
   for (int i = 0; i < NVARIANTS; i++)
-    cfgs[i] = tiny_cfg(i < 3 ? &nn_family_deep_att : &nn_family_deep_ed);
+    cfgs[i] = tiny_cfg(i < 3 ? &nmt_family_deep_att : &nmt_family_deep_ed);
   cfgs[0].dropout = 0.2f;
   cfgs[1].opt.fast_forward = cfgs[1].opt.peephole = false; /* general scores, 1+1 */
   cfgs[1].attn.score = NN_ATTN_GENERAL;
@@ -47,7 +47,7 @@ static void variants(nn_net_cfg *cfgs) {
 }
 
 TEST(nn_deepatt_model_grad) {
-  nn_net_cfg cfgs[NVARIANTS];
+  nmt_net_cfg cfgs[NVARIANTS];
   variants(cfgs);
   for (int i = 0; i < NVARIANTS; i++) {
     model_case mc;
@@ -74,13 +74,13 @@ static void put_rows(nn_tensor *x, nn_tensor *y, const int *rows, int n) {
 /* The loss of teacher-forced decoding through encode and step, each step on
  * the sentences with a target left (ascending rows, the others dead). */
 static double forced_loss(model_case *mc, nn_params *p) {
-  const nn_family *fam = mc->m.cfg.family;
+  const nmt_family *fam = mc->m.cfg.family;
   nn_graph g = {0};
   nn_graph_reset(&g, false, 0);
   float mask[S * B], amask[B * S];
   for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
   for (int i = 0; i < B * S; i++) amask[i] = i % S < src_len[i / S];
-  nn_enc_out out = {0};
+  nmt_enc_out out = {0};
   CHECK_INT(fam->encode(&g, &mc->m, p, src, src_len, S, B, mask, &out), 0);
   nn_tensor *W = nn_param(&g, p, nn_params_find(p, "out.W"));
   nn_tensor *b = nn_param(&g, p, nn_params_find(p, "out.b"));
@@ -90,13 +90,13 @@ static double forced_loss(model_case *mc, nn_params *p) {
     for (int r = 0; r < B; r++)
       if (tgt_out[t * B + r] != PAD)
         rows[n] = r, prev[n] = tgt_in[t * B + r], tgt[n++] = tgt_out[t * B + r];
-    nn_tensor *state[NN_NET_MAX_STATE];
+    nn_tensor *state[NMT_NET_MAX_STATE];
     for (int i = 0; i < out.nstate; i++) state[i] = take_rows(&g, out.state[i], rows, n);
-    nn_dec_ctx ctx = {out.mem, amask, src_len, S, B, n < B ? rows : NULL, n};
+    nmt_dec_ctx ctx = {out.mem, amask, src_len, S, B, n < B ? rows : NULL, n};
     nn_tensor *align = NULL;
     nn_tensor *o = fam->step(&g, &mc->m, p, prev, state, &ctx, &align);
     CHECK(o && o->rows == n);
-    CHECK((align != NULL) == (fam == &nn_family_deep_att));
+    CHECK((align != NULL) == (fam == &nmt_family_deep_att));
     if (!o) break;
     for (int i = 0; i < out.nstate; i++) put_rows(out.state[i], state[i], rows, n);
     long ntok;
@@ -117,7 +117,7 @@ static double eval_loss(model_case *mc, nn_params *p) {
 }
 
 TEST(nn_deepatt_step_matches_forward) {
-  nn_net_cfg cfgs[NVARIANTS];
+  nmt_net_cfg cfgs[NVARIANTS];
   variants(cfgs);
   for (int i = 0; i < NVARIANTS; i++) {
     model_case mc;
@@ -136,7 +136,7 @@ TEST(nn_deepatt_step_matches_forward) {
  * different source must change the loss. */
 TEST(nn_deepatt_ff_carries_context) {
   static const int other_src[4 * 3] = {6, 3, 4, 5, 4, 5, 3, 0, 6, 4, 0, 0};
-  nn_net_cfg cfg = tiny_cfg(&nn_family_deep_att);
+  nmt_net_cfg cfg = tiny_cfg(&nmt_family_deep_att);
   cfg.enc_layers = 1;
   model_case mc;
   nn_params p;
@@ -156,7 +156,7 @@ TEST(nn_deepatt_padding_invariant) {
   static const int one_src[2] = {4, 5}, one_len[1] = {2};
   static const float one_mask[2] = {1, 1};
   for (int ed = 0; ed < 2; ed++) {
-    nn_net_cfg cfg = tiny_cfg(ed ? &nn_family_deep_ed : &nn_family_deep_att);
+    nmt_net_cfg cfg = tiny_cfg(ed ? &nmt_family_deep_ed : &nmt_family_deep_att);
     cfg.enc_layers = 3;
     model_case mc;
     nn_params p;
@@ -165,7 +165,7 @@ TEST(nn_deepatt_padding_invariant) {
     nn_graph_reset(&g, false, 0);
     float mask[S * B];
     for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
-    nn_enc_out all = {0}, one = {0};
+    nmt_enc_out all = {0}, one = {0};
     CHECK_INT(cfg.family->encode(&g, &mc.m, &p, src, src_len, S, B, mask, &all), 0);
     CHECK_INT(cfg.family->encode(&g, &mc.m, &p, one_src, one_len, 2, 1, one_mask, &one), 0);
     nn_tensor *a = ed ? all.state[all.nstate - 1] : all.mem[0];
@@ -188,7 +188,7 @@ static long count_weights(const nn_params *p) {
 /* The parameter counts of docs/models.md; the recurrent marks. */
 TEST(nn_deepatt_layout) {
   long E = 256, H = 256, A = 256, Vs = 10, Vt = 10, Le = 2, Ld = 2, C = 10 * H / 4;
-  nn_net_cfg cfg = tiny_cfg(&nn_family_deep_att);
+  nmt_net_cfg cfg = tiny_cfg(&nmt_family_deep_att);
   cfg.emb = (int)E, cfg.hidden = (int)H, cfg.attn_size = (int)A, cfg.src_vocab = (int)Vs,
   cfg.tgt_vocab = (int)Vt;
   model_case mc;
@@ -204,7 +204,7 @@ TEST(nn_deepatt_layout) {
   CHECK(p.views[wr].recurrent && p.views[peep].recurrent && !p.views[w].recurrent);
   nn_params_free(&p);
   /* Deep-ED without F-F links or peepholes: plain stacked LSTM columns. */
-  cfg.family = &nn_family_deep_ed;
+  cfg.family = &nmt_family_deep_ed;
   cfg.no_attention = true;
   cfg.opt.fast_forward = cfg.opt.peephole = false;
   setup(&mc, &p, &cfg, 1);
@@ -219,27 +219,27 @@ TEST(nn_deepatt_layout) {
 TEST(nn_deepatt_bad_config) {
   struct {
     const char *msg;
-    nn_net_cfg cfg;
+    nmt_net_cfg cfg;
   } bad[8];
-  for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg(&nn_family_deep_att);
+  for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg(&nmt_family_deep_att);
   bad[0].msg = "--attention none", bad[0].cfg.no_attention = true;
   bad[1].msg = "dot", bad[1].cfg.attn.score = NN_ATTN_DOT;
   bad[2].msg = "--local-attention", bad[2].cfg.attn.local = bad[2].cfg.opt.local = true;
   bad[3].msg = "even", bad[3].cfg.hidden = 7;
   bad[4].msg = "--skip", bad[4].cfg.opt.skip = true;
-  bad[5].msg = "--enc-cell", bad[5].cfg.enc_cell = NN_CELL_GRU;
+  bad[5].msg = "--enc-cell", bad[5].cfg.enc_cell = NMT_CELL_GRU;
   bad[6].msg = "--reverse-source", bad[6].cfg.opt.reverse_source = true;
   bad[7].msg = "layers", bad[7].cfg.dec_layers = 0;
-  bad[7].cfg.family = &nn_family_deep_ed;
+  bad[7].cfg.family = &nmt_family_deep_ed;
   for (int i = 0; i < 8; i++) {
-    nn_net m;
+    nmt_net m;
     nn_params p = {0};
-    CHECK_INT(nn_net_layout(&m, &bad[i].cfg, &p), NMT_EUSAGE);
+    CHECK_INT(nmt_net_layout(&m, &bad[i].cfg, &p), NMT_EUSAGE);
     if (!strstr(nmt_errmsg(), bad[i].msg)) T_FAIL("case %d: '%s'", i, nmt_errmsg());
     nn_params_free(&p);
   }
   /* Deep-ED has no attention: the attention flags are unused, not wrong. */
-  nn_net_cfg ed = tiny_cfg(&nn_family_deep_ed);
+  nmt_net_cfg ed = tiny_cfg(&nmt_family_deep_ed);
   ed.attn.score = NN_ATTN_DOT;
   model_case mc;
   nn_params p;
@@ -255,7 +255,7 @@ TEST(nn_deepatt_learns_copy) {
   for (int ed = 0; ed < 2; ed++) {
     model_case mc;
     nn_params p;
-    nn_net_cfg cfg = tiny_cfg(ed ? &nn_family_deep_ed : &nn_family_deep_att);
+    nmt_net_cfg cfg = tiny_cfg(ed ? &nmt_family_deep_ed : &nmt_family_deep_att);
     cfg.hidden = 12;
     setup(&mc, &p, &cfg, 7);
     nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);

@@ -12,19 +12,19 @@ enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, T = 5 };
 static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
-static nn_net_cfg tiny_cfg(void) {
-  return (nn_net_cfg){.family = &nn_family_luong, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .enc_layers = 2,
+static nmt_net_cfg tiny_cfg(void) {
+  return (nmt_net_cfg){.family = &nmt_family_luong, .src_vocab = V, .tgt_vocab = V, .emb = 5, .hidden = 6, .enc_layers = 2,
                         .dec_layers = 2,
                         .attn = {NN_ATTN_GENERAL, false, 0}, .attn_size = 4, .input_feed = true,
                         .dropout = 0, .label_smoothing = 0.1f, .pad = PAD};
 }
 
-static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  model_setup(mc, p, cfg, (nn_batch){B, S, T, src, src_len, tgt_in, tgt_out}, seed);
+static void setup(model_case *mc, nn_params *p, const nmt_net_cfg *cfg, uint64_t seed) {
+  model_setup(mc, p, cfg, (nmt_batch){B, S, T, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 TEST(nn_model_luong_grad) {
-  nn_net_cfg cfgs[3] = {tiny_cfg(), tiny_cfg(), tiny_cfg()};
+  nmt_net_cfg cfgs[3] = {tiny_cfg(), tiny_cfg(), tiny_cfg()};
   cfgs[1].attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2}; /* local-p with MLP scores */
   cfgs[1].dropout = 0.2f;
   cfgs[2].input_feed = false;
@@ -42,19 +42,19 @@ TEST(nn_model_luong_grad) {
 
 /* The encoder and decoder variants of issue 3 (H = 6: 3 per direction). */
 TEST(nn_model_luong_variants_grad) {
-  nn_net_cfg cfgs[5] = {tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg()};
-  cfgs[0].enc_type = NN_ENC_BI; /* two stacks of 2, general, input feeding */
+  nmt_net_cfg cfgs[5] = {tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg(), tiny_cfg()};
+  cfgs[0].enc_type = NMT_ENC_BI; /* two stacks of 2, general, input feeding */
   cfgs[0].dropout = 0.2f;
-  cfgs[1].enc_type = NN_ENC_BI_UNI; /* one bi layer under two uni ones */
+  cfgs[1].enc_type = NMT_ENC_BI_UNI; /* one bi layer under two uni ones */
   cfgs[1].enc_layers = 3;
   cfgs[1].attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2};
   cfgs[2].opt.reverse_source = true; /* deeper decoder: its top layer starts at zero */
   cfgs[2].enc_layers = 1;
   cfgs[2].dec_layers = 3;
   cfgs[3].no_attention = true;
-  cfgs[3].enc_type = NN_ENC_BI;
+  cfgs[3].enc_type = NMT_ENC_BI;
   cfgs[3].dropout = 0.2f;
-  cfgs[4].enc_type = NN_ENC_BI; /* deeper encoder, reversed, dot */
+  cfgs[4].enc_type = NMT_ENC_BI; /* deeper encoder, reversed, dot */
   cfgs[4].opt.reverse_source = true;
   cfgs[4].enc_layers = 3;
   cfgs[4].dec_layers = 1;
@@ -85,8 +85,8 @@ static double loss_of(model_case *mc, nn_params *p, const int *srcs) {
 TEST(nn_model_luong_reverse_source) {
   static const int reversed[S * B] = {5, 5, 3, 4, 4, 6, 6, PAD, 5, 3, PAD, PAD};
   for (int bi = 0; bi < 2; bi++) {
-    nn_net_cfg cfg = tiny_cfg();
-    cfg.enc_type = bi ? NN_ENC_BI : NN_ENC_UNI;
+    nmt_net_cfg cfg = tiny_cfg();
+    cfg.enc_type = bi ? NMT_ENC_BI : NMT_ENC_UNI;
     model_case plain, rev;
     nn_params p, q;
     setup(&plain, &p, &cfg, 70);
@@ -107,8 +107,8 @@ static const int one_src[2] = {4, 5}, one_len[1] = {2};
 /* A bidirectional encoder: padding changes nothing; the forward half of
  * position 0 ignores later tokens, the backward half reads them. */
 TEST(nn_model_luong_bidirectional_encoder) {
-  nn_net_cfg cfg = tiny_cfg();
-  cfg.enc_type = NN_ENC_BI;
+  nmt_net_cfg cfg = tiny_cfg();
+  cfg.enc_type = NMT_ENC_BI;
   model_case mc;
   nn_params p;
   setup(&mc, &p, &cfg, 80);
@@ -116,12 +116,12 @@ TEST(nn_model_luong_bidirectional_encoder) {
   nn_graph_reset(&g, false, 0);
   float mask[S * B], mask1[2] = {1, 1};
   for (int i = 0; i < S * B; i++) mask[i] = i / B < src_len[i % B];
-  nn_enc_out e = {0}, e1 = {0}, e2 = {0};
+  nmt_enc_out e = {0}, e1 = {0}, e2 = {0};
   int changed[2] = {4, 3}; /* the last token differs */
   float h_changed[6];
-  CHECK_INT(nn_family_luong.encode(&g, &mc.m, &p, src, src_len, S, B, mask, &e), 0);
-  CHECK_INT(nn_family_luong.encode(&g, &mc.m, &p, one_src, one_len, 2, 1, mask1, &e1), 0);
-  CHECK_INT(nn_family_luong.encode(&g, &mc.m, &p, changed, one_len, 2, 1, mask1, &e2), 0);
+  CHECK_INT(nmt_family_luong.encode(&g, &mc.m, &p, src, src_len, S, B, mask, &e), 0);
+  CHECK_INT(nmt_family_luong.encode(&g, &mc.m, &p, one_src, one_len, 2, 1, mask1, &e1), 0);
+  CHECK_INT(nmt_family_luong.encode(&g, &mc.m, &p, changed, one_len, 2, 1, mask1, &e2), 0);
   nn_tensor *Hs = e.mem[0], *Hs1 = e1.mem[0], *Hs2 = e2.mem[0];
   CHECK(Hs && Hs1 && Hs2);
   for (int s = 0; s < 2 && Hs && Hs1; s++)
@@ -136,18 +136,18 @@ TEST(nn_model_luong_bidirectional_encoder) {
 TEST(nn_model_luong_layout) {
   model_case mc;
   nn_params p;
-  nn_net_cfg cfg = tiny_cfg();
+  nmt_net_cfg cfg = tiny_cfg();
   setup(&mc, &p, &cfg, 1);
   int wh = nn_params_find(&p, "dec.l0.Wh");
   CHECK(wh == mc.m.luong.dec_wh[0] && p.views[wh].rows == 12 && p.views[wh].cols == 24);
   CHECK(nn_params_find(&p, "attn.Wa") >= 0 && nn_params_find(&p, "attn.Wq") < 0);
   nn_params_free(&p);
   cfg.dec_layers = 0;
-  CHECK_INT(nn_net_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
+  CHECK_INT(nmt_net_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
   nn_params_free(&p);
   /* bidirectional, no attention: halves per direction, no attn.* weights, no input feeding */
   cfg = tiny_cfg();
-  cfg.enc_type = NN_ENC_BI;
+  cfg.enc_type = NMT_ENC_BI;
   cfg.no_attention = true;
   setup(&mc, &p, &cfg, 1);
   int fw = nn_params_find(&p, "enc.l1.Wx"), bw = nn_params_find(&p, "enc.l1r.Wh");
@@ -158,8 +158,8 @@ TEST(nn_model_luong_layout) {
   nn_params_free(&p);
   /* The peer (torch_rnn_nmt.py): bi-LSTM 256 per direction, decoder 512, emb 256, vocab 10 each:
    * 4,474,890 weights in PyTorch, less its second LSTM biases (b_hh: 2·1024 + 2048). */
-  cfg = (nn_net_cfg){.family = &nn_family_luong, .src_vocab = 10, .tgt_vocab = 10, .emb = 256, .hidden = 512, .enc_layers = 1,
-                       .dec_layers = 1, .enc_type = NN_ENC_BI, .attn = {NN_ATTN_GENERAL, false, 0},
+  cfg = (nmt_net_cfg){.family = &nmt_family_luong, .src_vocab = 10, .tgt_vocab = 10, .emb = 256, .hidden = 512, .enc_layers = 1,
+                       .dec_layers = 1, .enc_type = NMT_ENC_BI, .attn = {NN_ATTN_GENERAL, false, 0},
                        .input_feed = true};
   setup(&mc, &p, &cfg, 1);
   long total = 0;
@@ -167,9 +167,9 @@ TEST(nn_model_luong_layout) {
   CHECK_INT(total, 4474890 - 4096);
   nn_params_free(&p);
   cfg = tiny_cfg();
-  cfg.enc_type = NN_ENC_BI;
+  cfg.enc_type = NMT_ENC_BI;
   cfg.hidden = 7; /* odd: no halves */
-  CHECK_INT(nn_net_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
+  CHECK_INT(nmt_net_layout(&mc.m, &cfg, &p), NMT_EUSAGE);
   nn_params_free(&p);
 }
 
@@ -177,7 +177,7 @@ TEST(nn_model_luong_layout) {
 TEST(nn_model_luong_learns_copy) {
   model_case mc;
   nn_params p;
-  nn_net_cfg cfg = tiny_cfg();
+  nmt_net_cfg cfg = tiny_cfg();
   cfg.hidden = 8;
   setup(&mc, &p, &cfg, 7);
   nn_params_init(&p, NN_INIT_UNIFORM, 0.1f, 7);

@@ -14,32 +14,32 @@ enum { PAD = 0, BOS = 1, EOS = 2, V = 7, B = 3, S = 4, TT = 5 };
 static const int *const src = copy_src, *const src_len = copy_src_len; /* models/model_case.h */
 static const int *const tgt_in = copy_tgt_in, *const tgt_out = copy_tgt_out;
 
-static nn_net_cfg tiny_cfg(void) {
-  return (nn_net_cfg){.family = &nn_family_rhn, .src_vocab = V, .tgt_vocab = V, .emb = 5,
+static nmt_net_cfg tiny_cfg(void) {
+  return (nmt_net_cfg){.family = &nmt_family_rhn, .src_vocab = V, .tgt_vocab = V, .emb = 5,
                       .hidden = 6, .enc_layers = 2, .dec_layers = 2,
                       .attn = {NN_ATTN_GENERAL, false, 0}, .attn_size = 4, .input_feed = true,
-                      .label_smoothing = 0.1f, .pad = PAD, .enc_cell = NN_CELL_RHN,
-                      .dec_cell = NN_CELL_RHN, .enc_cell_depth = 2, .dec_cell_depth = 2};
+                      .label_smoothing = 0.1f, .pad = PAD, .enc_cell = NMT_CELL_RHN,
+                      .dec_cell = NMT_CELL_RHN, .enc_cell_depth = 2, .dec_cell_depth = 2};
 }
 
-static void setup(model_case *mc, nn_params *p, const nn_net_cfg *cfg, uint64_t seed) {
-  model_setup(mc, p, cfg, (nn_batch){B, S, TT, src, src_len, tgt_in, tgt_out}, seed);
+static void setup(model_case *mc, nn_params *p, const nmt_net_cfg *cfg, uint64_t seed) {
+  model_setup(mc, p, cfg, (nmt_batch){B, S, TT, src, src_len, tgt_in, tgt_out}, seed);
 }
 
 /* The configurations the model tests run on: the paper's frame and its options. */
-static nn_net_cfg model_cfg(int i) {
-  nn_net_cfg c = tiny_cfg();
+static nmt_net_cfg model_cfg(int i) {
+  nmt_net_cfg c = tiny_cfg();
   switch (i) {
   case 1: /* bidirectional, deep transition, coupled gates, local-p MLP attention, dropout */
-    c.enc_type = NN_ENC_BI, c.enc_cell_depth = 3, c.dec_cell_depth = 1, c.opt.rhn_coupled = true;
+    c.enc_type = NMT_ENC_BI, c.enc_cell_depth = 3, c.dec_cell_depth = 1, c.opt.rhn_coupled = true;
     c.attn = (nn_attn_cfg){NN_ATTN_MLP, true, 2}, c.dropout = 0.2f;
     break;
   case 2: /* no attention, bi-unidirectional, reversed source, deeper decoder */
-    c.no_attention = true, c.input_feed = false, c.enc_type = NN_ENC_BI_UNI, c.opt.reverse_source = true;
+    c.no_attention = true, c.input_feed = false, c.enc_type = NMT_ENC_BI_UNI, c.opt.reverse_source = true;
     c.dec_layers = 3;
     break;
   case 3: /* the reconstructor (model 2 of the paper) */
-    c.enc_type = NN_ENC_BI, c.opt.recon_beta = 0.5f, c.dropout = 0.2f;
+    c.enc_type = NMT_ENC_BI, c.opt.recon_beta = 0.5f, c.dropout = 0.2f;
     break;
   case 4: /* the reconstructor with dot attention, no input feeding, coupled, one layer */
     c.opt.recon_beta = 1, c.attn.score = NN_ATTN_DOT, c.input_feed = false, c.opt.rhn_coupled = true;
@@ -52,7 +52,7 @@ enum { NCFGS = 5 };
 
 TEST(nn_rhn_model_grad) {
   for (int i = 0; i < NCFGS; i++) {
-    nn_net_cfg cfg = model_cfg(i);
+    nmt_net_cfg cfg = model_cfg(i);
     model_case mc;
     nn_params p;
     setup(&mc, &p, &cfg, 50 + (uint64_t)i);
@@ -73,7 +73,7 @@ static double loss_of(model_case *mc, nn_params *p) {
 }
 
 /* -log p(targets) decoding one step at a time through encode/step (nmt_dec). */
-static double forced_nll(const nn_net *m, nn_params *p) {
+static double forced_nll(const nmt_net *m, nn_params *p) {
   nmt_dec d = {0};
   CHECK_INT(nmt_dec_start(&d, NMT_ONE_MODEL(m, p), src, src_len, B, S, 1), NMT_OK);
   double nll = 0;
@@ -90,7 +90,7 @@ static double forced_nll(const nn_net *m, nn_params *p) {
  * reconstructor adds to the training loss only. */
 TEST(nn_rhn_model_step_matches_forward) {
   for (int i = 0; i < NCFGS; i++) {
-    nn_net_cfg cfg = model_cfg(i);
+    nmt_net_cfg cfg = model_cfg(i);
     cfg.label_smoothing = 0;
     model_case mc;
     nn_params p;
@@ -116,9 +116,9 @@ TEST(nn_rhn_model_layout) {
   /* The paper's frame at the reproduction size: emb 256, hidden 512 (256 per
    * direction), one layer each, depth 2, general attention, input feeding,
    * vocab 10. A layer of G = 3H gate columns has In·G + R_1·G + (L-1)·H·G + L·G. */
-  nn_net_cfg cfg = tiny_cfg();
+  nmt_net_cfg cfg = tiny_cfg();
   cfg.src_vocab = cfg.tgt_vocab = 10, cfg.emb = 256, cfg.hidden = 512;
-  cfg.enc_layers = cfg.dec_layers = 1, cfg.enc_type = NN_ENC_BI, cfg.label_smoothing = 0;
+  cfg.enc_layers = cfg.dec_layers = 1, cfg.enc_type = NMT_ENC_BI, cfg.label_smoothing = 0;
   model_case mc;
   nn_params p;
   setup(&mc, &p, &cfg, 1);
@@ -142,21 +142,21 @@ TEST(nn_rhn_model_layout) {
 
 /* Invalid combinations fail in layout with one line naming the flag. */
 TEST(nn_rhn_model_rejects) {
-  struct { const char *needle; nn_net_cfg cfg; } bad[8];
+  struct { const char *needle; nmt_net_cfg cfg; } bad[8];
   for (int i = 0; i < 8; i++) bad[i].cfg = tiny_cfg();
   bad[0].needle = "--reconstructor-beta needs attention";
   bad[0].cfg.opt.recon_beta = 0.1f, bad[0].cfg.no_attention = true;
   bad[1].needle = "--dec-cell-depth", bad[1].cfg.dec_cell_depth = 6;
   bad[2].needle = "--enc-cell-depth", bad[2].cfg.enc_cell_depth = 0;
   bad[3].needle = "--skip", bad[3].cfg.opt.skip = true;
-  bad[4].needle = "--enc-cell", bad[4].cfg.enc_cell = NN_CELL_GRU;
-  bad[5].needle = "even hidden", bad[5].cfg.enc_type = NN_ENC_BI, bad[5].cfg.hidden = 7;
+  bad[4].needle = "--enc-cell", bad[4].cfg.enc_cell = NMT_CELL_GRU;
+  bad[5].needle = "even hidden", bad[5].cfg.enc_type = NMT_ENC_BI, bad[5].cfg.hidden = 7;
   bad[6].needle = "layers 1..4", bad[6].cfg.dec_layers = 5;
   bad[7].needle = "--reconstructor-beta must be", bad[7].cfg.opt.recon_beta = -1;
   for (int i = 0; i < 8; i++) {
-    nn_net m;
+    nmt_net m;
     nn_params p = {0};
-    CHECK_INT(nn_net_layout(&m, &bad[i].cfg, &p), NMT_EUSAGE);
+    CHECK_INT(nmt_net_layout(&m, &bad[i].cfg, &p), NMT_EUSAGE);
     if (!strstr(nmt_errmsg(), bad[i].needle)) T_FAIL("case %d: \"%s\"", i, nmt_errmsg());
     CHECK(!strchr(nmt_errmsg(), '\n'));
     nn_params_free(&p);
@@ -169,7 +169,7 @@ TEST(nn_rhn_model_rejects) {
  * near 0.7, the bound leaves room for rounding. */
 TEST(nn_rhn_model_learns_copy) {
   for (int rec = 0; rec < 2; rec++) {
-    nn_net_cfg cfg = tiny_cfg();
+    nmt_net_cfg cfg = tiny_cfg();
     cfg.hidden = 8, cfg.opt.recon_beta = rec ? 0.1f : 0;
     model_case mc;
     nn_params p;

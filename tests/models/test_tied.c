@@ -46,10 +46,10 @@ TEST(nn_tied_embeddings_one_tensor) {
     CHECK(nn_params_find(p1, "out.W") < 0 && nn_params_find(p2, "out.W") < 0);
     CHECK(nn_params_find(p2, "enc.emb") < 0 && nn_params_find(p2, "dec.emb") < 0);
     bool t;
-    CHECK_INT(nn_net_output_view(&m[1].net.cfg, p1, &t), nn_params_find(p1, "dec.emb"));
+    CHECK_INT(nmt_net_output_view(&m[1].net.cfg, p1, &t), nn_params_find(p1, "dec.emb"));
     CHECK(t);
-    CHECK_INT(nn_net_output_view(&m[2].net.cfg, p2, &t), nn_params_find(p2, "emb"));
-    CHECK_INT(nn_net_output_view(&m[0].net.cfg, p0, &t), out);
+    CHECK_INT(nmt_net_output_view(&m[2].net.cfg, p2, &t), nn_params_find(p2, "emb"));
+    CHECK_INT(nmt_net_output_view(&m[0].net.cfg, p0, &t), out);
     CHECK(!t);
     for (int tie = 0; tie < 3; tie++) nmt_model_free(&m[tie]);
   }
@@ -63,7 +63,7 @@ TEST(nn_tied_embeddings_grad) {
       tiny(&m, families[f], tie);
       model_case mc;
       nn_params p;
-      if (model_setup(&mc, &p, &m.net.cfg, (nn_batch){3, 4, 5, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out},
+      if (model_setup(&mc, &p, &m.net.cfg, (nmt_batch){3, 4, 5, copy_src, copy_src_len, copy_tgt_in, copy_tgt_out},
                       40 + tie))
         T_NN_GRADCHECK(&p, build_model, &mc);
       nn_params_free(&p);

@@ -1,6 +1,6 @@
 /* Finite-difference gradient checks for the engine tests. */
-#ifndef NMT_TEST_NN_CHECK_H
-#define NMT_TEST_NN_CHECK_H
+#ifndef NMT_TESTS_NN_GRAD_CHECK_H
+#define NMT_TESTS_NN_GRAD_CHECK_H
 #include "nn/tape.h"
 
 /* Builds a forward pass from the weights in p and returns its output. */

@@ -1,7 +1,7 @@
 /* A tiny SentencePiece model the SentencePiece tests share, trained in memory
  * on generated sentences. */
-#ifndef NMT_TEST_SPM_CASE_H
-#define NMT_TEST_SPM_CASE_H
+#ifndef NMT_TESTS_TEXT_SPM_CASE_H
+#define NMT_TESTS_TEXT_SPM_CASE_H
 #include "text/spm.h"
 
 /* The generated sentence i (0 <= i < SPM_CASE_LINES), e.g. "kato sumi re". */

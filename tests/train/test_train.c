@@ -204,12 +204,12 @@ TEST(train_batch_plan_properties) {
   CHECK_INT(nmt_plan_epoch(&p, &c, &o, 7, 0), NMT_OK);
   /* every pair exactly once; limits kept; lengths sorted within batches' windows */
   char *seen = calloc((size_t)c.n, 1);
-  nn_batch b = {0};
+  nmt_batch b = {0};
   for (long i = 0; i < p.nbatches; i++) {
     int n = (int)(p.start[i + 1] - p.start[i]);
     CHECK(n >= 1 && n <= 16);
     for (int k = 0; k < n; k++) seen[p.pairs[p.start[i] + k]]++;
-    CHECK_INT(nn_batch_fill(&b, &c, p.pairs + p.start[i], n), NMT_OK);
+    CHECK_INT(nmt_batch_fill(&b, &c, p.pairs + p.start[i], n), NMT_OK);
     CHECK(b.B * b.T <= 40 || b.B == 1);
     for (int k = 0; k < n; k++) { /* </s> after each source, <s> first, padding after */
       long pr = p.pairs[p.start[i] + k];
@@ -229,7 +229,7 @@ TEST(train_batch_plan_properties) {
   CHECK_INT(nmt_plan_epoch(&q, &c, &o, 7, 1), NMT_OK);
   CHECK(memcmp(p.pairs, q.pairs, sizeof(long) * (size_t)c.n));
   free(seen);
-  nn_batch_free(&b);
+  nmt_batch_free(&b);
   nmt_plan_free(&p), nmt_plan_free(&q);
   nmt_corpus_free(&c);
 }

@@ -1,7 +1,7 @@
 /* One interface over BLEU, chrF and TER for the tool: per-segment statistics,
  * scores of summed statistics, names and signatures. */
-#ifndef NMT_BLEU_TOOL_METRIC_H
-#define NMT_BLEU_TOOL_METRIC_H
+#ifndef NMT_TOOLS_BLEU_METRIC_H
+#define NMT_TOOLS_BLEU_METRIC_H
 #include <stdbool.h>
 #include <stddef.h>
 #include "metrics/bleu.h"

@@ -1,7 +1,7 @@
 /* Moses multi-bleu.perl: tokenized hypotheses against references named by a
  * stem (STEM, or STEM0, STEM1, ... plus STEM itself when it exists). */
-#ifndef NMT_BLEU_TOOL_MULTIBLEU_H
-#define NMT_BLEU_TOOL_MULTIBLEU_H
+#ifndef NMT_TOOLS_BLEU_MULTIBLEU_H
+#define NMT_TOOLS_BLEU_MULTIBLEU_H
 #include <stdbool.h>
 
 /* Prints "BLEU = ..." to stdout. hyp NULL reads stdin. Returns an exit status. */

@@ -1,7 +1,7 @@
 /* sacreBLEU's output formats: "NAME|SIGNATURE = SCORE VERBOSE" lines aligned on
  * '=', json.dumps(indent=1) objects, and Python's float repr for JSON numbers. */
-#ifndef NMT_BLEU_TOOL_REPORT_H
-#define NMT_BLEU_TOOL_REPORT_H
+#ifndef NMT_TOOLS_BLEU_REPORT_H
+#define NMT_TOOLS_BLEU_REPORT_H
 #include <stdbool.h>
 #include <stdio.h>
 

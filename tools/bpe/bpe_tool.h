@@ -1,7 +1,7 @@
 /* nmt-bpe subcommands; each takes its own argv (argv[0] = subcommand) and
  * returns the exit status. */
-#ifndef NMT_BPE_TOOL_H
-#define NMT_BPE_TOOL_H
+#ifndef NMT_TOOLS_BPE_BPE_TOOL_H
+#define NMT_TOOLS_BPE_BPE_TOOL_H
 
 #define PROG "nmt-bpe"
 

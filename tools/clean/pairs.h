@@ -1,7 +1,7 @@
 /* Sentence pairs in and out of nmt-clean: two line-aligned files (Moses
  * style) or one TSV/CSV table with two columns. */
-#ifndef NMT_CLEAN_PAIRS_H
-#define NMT_CLEAN_PAIRS_H
+#ifndef NMT_TOOLS_CLEAN_PAIRS_H
+#define NMT_TOOLS_CLEAN_PAIRS_H
 #include "io/io.h"
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* What every tool shares: starting up, dying with a message, warning. The library
  * only returns statuses; these choose what the user sees and the exit code. */
-#ifndef NMT_TOOL_H
-#define NMT_TOOL_H
+#ifndef NMT_TOOLS_COMMON_TOOL_H
+#define NMT_TOOLS_COMMON_TOOL_H
 #include <stdarg.h>
 #include <stdio.h>
 

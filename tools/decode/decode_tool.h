@@ -1,6 +1,6 @@
 /* nmt-decode's options (the translation itself: decode/stream.h). */
-#ifndef NMT_DECODE_TOOL_H
-#define NMT_DECODE_TOOL_H
+#ifndef NMT_TOOLS_DECODE_DECODE_TOOL_H
+#define NMT_TOOLS_DECODE_DECODE_TOOL_H
 #include "base/cli.h"
 #include "decode/align.h"
 #include <stdbool.h>

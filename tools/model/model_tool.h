@@ -1,7 +1,7 @@
 /* nmt-model subcommands; each takes its own argv (argv[0] = subcommand) and
  * returns the exit status. */
-#ifndef NMT_MODEL_TOOL_H
-#define NMT_MODEL_TOOL_H
+#ifndef NMT_TOOLS_MODEL_MODEL_TOOL_H
+#define NMT_TOOLS_MODEL_MODEL_TOOL_H
 
 #define PROG "nmt-model"
 

@@ -1,6 +1,6 @@
 /* nmt-score's pieces: options and pair scoring (main.c), n-best rescoring (nbest.c). */
-#ifndef NMT_SCORE_TOOL_H
-#define NMT_SCORE_TOOL_H
+#ifndef NMT_TOOLS_SCORE_SCORE_TOOL_H
+#define NMT_TOOLS_SCORE_SCORE_TOOL_H
 #include "base/cli.h"
 #include "io/io.h"
 #include "decode/ensemble.h"

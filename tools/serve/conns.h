@@ -7,8 +7,8 @@
  * must likewise be taken whole within --send-timeout of being queued: the idle timeout
  * restarts with every byte sent too, so a client reading a byte a minute held its
  * thread and its --max-connections slot. */
-#ifndef NMT_SERVE_CONNS_H
-#define NMT_SERVE_CONNS_H
+#ifndef NMT_TOOLS_SERVE_CONNS_H
+#define NMT_TOOLS_SERVE_CONNS_H
 #include <stdbool.h>
 
 typedef struct serve_conns serve_conns;

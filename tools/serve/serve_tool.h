@@ -2,8 +2,8 @@
  * the request's JSON (request.c), the page for a browser (page.c), Marian's websocket
  * protocol (websocket.c), the batcher whose decoding
  * lanes translate the queued sentences of all requests together (batcher.c). */
-#ifndef NMT_SERVE_TOOL_H
-#define NMT_SERVE_TOOL_H
+#ifndef NMT_TOOLS_SERVE_SERVE_TOOL_H
+#define NMT_TOOLS_SERVE_SERVE_TOOL_H
 #include "base/cli.h"
 #include "decode/ensemble.h"
 #include <jansson.h>

@@ -2,8 +2,8 @@
  * the reader whatever bytes recv gave, and tests/fuzz/ws_fuzz.c feeds it
  * arbitrary ones, in pieces of any size. A client's frames must be masked;
  * what breaks the protocol is a close code, never an allocation first. */
-#ifndef NMT_WS_FRAME_H
-#define NMT_WS_FRAME_H
+#ifndef NMT_TOOLS_SERVE_WS_FRAME_H
+#define NMT_TOOLS_SERVE_WS_FRAME_H
 #include "base/strbuf.h"
 #include <stdbool.h>
 #include <stddef.h>

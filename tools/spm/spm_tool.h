@@ -1,7 +1,7 @@
 /* nmt-spm subcommands; each takes its own argv (argv[0] = subcommand) and
  * returns the exit status. */
-#ifndef NMT_SPM_TOOL_H
-#define NMT_SPM_TOOL_H
+#ifndef NMT_TOOLS_SPM_SPM_TOOL_H
+#define NMT_TOOLS_SPM_SPM_TOOL_H
 #include "base/cli.h"
 #include "text/spm.h"
 

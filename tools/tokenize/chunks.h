@@ -1,7 +1,7 @@
 /* Ordered parallel line processing: the main thread reads chunks of lines,
  * N workers process them, the main thread writes results in input order. */
-#ifndef NMT_TOKENIZE_CHUNKS_H
-#define NMT_TOKENIZE_CHUNKS_H
+#ifndef NMT_TOOLS_TOKENIZE_CHUNKS_H
+#define NMT_TOOLS_TOKENIZE_CHUNKS_H
 #include <stdbool.h>
 #include <stddef.h>
 #include "io/io.h"

@@ -76,7 +76,7 @@ static int check_options(const train_args *a) {
   const char *with = a->preset ? " with --preset " : "", *preset = a->preset ? a->preset : "";
   if (none && feed)
     return nmt_fail(NMT_EUSAGE, "--input-feed needs attention, but --attention is none%s%s", with, preset);
-  const nn_family *fam = nn_family_find(a->arch.type);
+  const nmt_family *fam = nmt_family_find(a->arch.type);
   if (fam && !fam->feeds_input && feed)
     return nmt_fail(NMT_EUSAGE, "--input-feed: --type %s has no attentional vector h~ to feed%s%s", fam->name,
                     with, preset);

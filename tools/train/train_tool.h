@@ -1,7 +1,7 @@
 /* nmt-train's pieces: command line (args.c), presets (presets.c), the metrics
  * CSV (metrics.c) and the log and progress line on stderr (progress.c). */
-#ifndef NMT_TRAIN_TOOL_H
-#define NMT_TRAIN_TOOL_H
+#ifndef NMT_TOOLS_TRAIN_TRAIN_TOOL_H
+#define NMT_TOOLS_TRAIN_TRAIN_TOOL_H
 #include "base/cli.h"
 #include "train/loop.h"
 #include <stdio.h>

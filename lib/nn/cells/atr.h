@@ -11,8 +11,8 @@
  * which would accumulate, h having no squashing nonlinearity.
  * The input side of all steps is one GEMM; each step adds one recurrent GEMM
  * (nn_recur, weight gradient once per batch) and the fused cell below. */
-#ifndef NMT_NN_ATR_H
-#define NMT_NN_ATR_H
+#ifndef NMT_NN_CELLS_ATR_H
+#define NMT_NN_CELLS_ATR_H
 #include "nn/tape.h"
 
 /* The tape op: writes h_out (B,H), which the caller allocates (e.g. a row view

@@ -1,7 +1,7 @@
 /* Attention ops over a time-major memory (S*B, F) — row s*B+b is source
  * position s of sentence b (the Luong layer built on them: nn/cells/luong_attn.h). */
-#ifndef NMT_NN_ATTN_H
-#define NMT_NN_ATTN_H
+#ifndef NMT_NN_CELLS_ATTN_H
+#define NMT_NN_CELLS_ATTN_H
 #include "nn/tape.h"
 
 /* score (B,S) = q (B,F) · K_b ᵀ per sentence. */

@@ -6,8 +6,8 @@
  *   h_t = z⊙h_{t-1} + (1-z)⊙n
  * The input side of all steps is one GEMM (T*B,3H); each step adds one
  * recurrent GEMM (nn_recur) and the fused cell below. */
-#ifndef NMT_NN_GRU_H
-#define NMT_NN_GRU_H
+#ifndef NMT_NN_CELLS_GRU_H
+#define NMT_NN_CELLS_GRU_H
 #include "nn/tape.h"
 
 /* The tape op: writes h_out (B,H), which the caller allocates. mask (B) in the

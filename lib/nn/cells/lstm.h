@@ -2,8 +2,8 @@
  * projection for all timesteps is one GEMM; each step adds one recurrent GEMM
  * and runs the fused cell (nn_lstm_cell_fwd/bwd in nn/kernels.h). The
  * recurrent weight's gradient is one GEMM over all steps (nn_recur). */
-#ifndef NMT_NN_LSTM_H
-#define NMT_NN_LSTM_H
+#ifndef NMT_NN_CELLS_LSTM_H
+#define NMT_NN_CELLS_LSTM_H
 #include "nn/recur.h"
 #include <string.h>
 

@@ -6,8 +6,8 @@
  *   c = f⊙c_prev + i⊙g, o = σ(z_o + θ_o⊙c), h = o⊙tanh(c),
  * with the gate pre-activations z = gx + gh in the order i, f, o, g of the
  * plain cell (nn/cells/lstm.h), whose kernels these mirror. */
-#ifndef NMT_NN_LSTM_PEEP_H
-#define NMT_NN_LSTM_PEEP_H
+#ifndef NMT_NN_CELLS_LSTM_PEEP_H
+#define NMT_NN_CELLS_LSTM_PEEP_H
 #include "nn/tape.h"
 
 /* The tape op: as nn_lstm_cell with peep (1,3H); peep NULL is the plain cell. */

@@ -1,7 +1,7 @@
 /* The Luong (2015) attention layer: scores (dot, general, concat/MLP), masked
  * softmax, optional local-p window, context, attentional vector h̃. */
-#ifndef NMT_NN_LUONG_ATTN_H
-#define NMT_NN_LUONG_ATTN_H
+#ifndef NMT_NN_CELLS_LUONG_ATTN_H
+#define NMT_NN_CELLS_LUONG_ATTN_H
 #include "nn/cells/attn.h"
 #include "nn/recur.h"
 

@@ -7,8 +7,8 @@
  * Only micro-step 1 reads the input, so its projection for all time steps is
  * one GEMM with b_1 in it; each R_l's gradient is one GEMM over all steps
  * (nn_recur); the micro-step is one fused kernel. */
-#ifndef NMT_NN_RHN_H
-#define NMT_NN_RHN_H
+#ifndef NMT_NN_CELLS_RHN_H
+#define NMT_NN_CELLS_RHN_H
 #include "nn/recur.h"
 
 enum { NN_RHN_MAX_DEPTH = 5 };

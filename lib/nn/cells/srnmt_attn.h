@@ -3,8 +3,8 @@
  * sentence b. SR-NMT's decoder attention depends only on the scan states, so
  * training computes it for every step as batched ops; decoding calls the same
  * ops with T = 1, so both run the same arithmetic. */
-#ifndef NMT_NN_SRNMT_ATTN_H
-#define NMT_NN_SRNMT_ATTN_H
+#ifndef NMT_NN_CELLS_SRNMT_ATTN_H
+#define NMT_NN_CELLS_SRNMT_ATTN_H
 #include "nn/tape.h"
 
 /* score[t*B+b, s] = vᵀ tanh(Q[t*B+b] + K[s*B+b]): Q (T*B,A), K (S*B,A), v (1,A)

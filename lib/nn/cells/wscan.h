@@ -16,8 +16,8 @@
  * zero). Where mask is 0 (padding) the state is carried unchanged, so the
  * forward units' rows of step T-1 hold each sentence's final state and the
  * backward units start at a sentence's last real token from c0. */
-#ifndef NMT_NN_WSCAN_H
-#define NMT_NN_WSCAN_H
+#ifndef NMT_NN_CELLS_WSCAN_H
+#define NMT_NN_CELLS_WSCAN_H
 #include "nn/tape.h"
 
 /* The tape op: the scan over G (T*B, >= 2H) → c (T*B, H); c0 (B, H) or NULL;

@@ -3,8 +3,8 @@
  * on device pointers (ids, targets, lengths and masks too). Usable from C.
  * Kernels run in order on one stream and return at once; a failed launch or
  * cuBLAS call is recorded (the first one is kept) and reported by nnc_sync. */
-#ifndef NMT_NN_CUDA_H
-#define NMT_NN_CUDA_H
+#ifndef NMT_NN_CUDA_NN_CUDA_H
+#define NMT_NN_CUDA_NN_CUDA_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 // Shared by the lib/nn/cuda/*.cu files: the runtime's stream and cuBLAS handle,
 // error recording, and the launch patterns every kernel file uses (a
 // grid-stride loop over elements, deterministic column sums, row reductions).
-#ifndef NMT_NN_CUDA_INTERNAL_CUH
-#define NMT_NN_CUDA_INTERNAL_CUH
+#ifndef NMT_NN_CUDA_NN_CUDA_INTERNAL_CUH
+#define NMT_NN_CUDA_NN_CUDA_INTERNAL_CUH
 #include "nn/cuda/nn_cuda.h"
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

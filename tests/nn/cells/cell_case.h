@@ -1,8 +1,8 @@
 /* What the cell tests share: three sentences of lengths 4, 2 and 3 over T = 4
  * steps (step_mask, time-major), the parameter views as tensors, and the check
  * of a whole masked layer. */
-#ifndef NMT_TEST_CELL_CASE_H
-#define NMT_TEST_CELL_CASE_H
+#ifndef NMT_TESTS_NN_CELLS_CELL_CASE_H
+#define NMT_TESTS_NN_CELLS_CELL_CASE_H
 #include "nn/grad_check.h"
 #include <math.h>
 

@@ -1,5 +1,6 @@
 /* Step-wise inference of one model or an ensemble; see decode/net.h. */
 #include "decode/net.h"
+#include "decode/out_cols.h"
 #include "base/err.h"
 #include "nn/kernels.h"
 #include "nn/ops.h"
@@ -28,6 +29,7 @@ struct nmt_dec_model {
   float *align;        /* (R, S) attention weights, in source order */
   int out_w, out_b;    /* views of the output layer */
   bool out_t;          /* out_w is the tied target embedding (Vt, O): multiplied transposed */
+  nmt_out_cols cols;   /* a lexical shortlist's part of the output layer (nmt_dec_restrict) */
   size_t cap_states, cap_tmp, cap_logp_dev, cap_logp, cap_att, cap_align;
 };
 
@@ -148,6 +150,7 @@ int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *sr
     d->model = m, d->cap_model = e->n;
   }
   d->nmodel = e->n, d->B = B, d->K = K, d->R = B * K, d->S = S, d->V = e->net[0]->cfg.tgt_vocab;
+  d->cols = NULL, d->ncols = 0;
   memcpy(d->weight, e->weight, sizeof d->weight);
   int st = NMT_OK;
   for (int i = 0; i < e->n && !st; i++)
@@ -155,11 +158,14 @@ int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *sr
   return st;
 }
 
-/* The output layer's logits (x->rows, W) over the first W target ids: with a
- * shortlist only those columns of out.W are read (batch 1 is memory-bound);
- * tied, the first W rows of the embedding, in float (a lookup table has no int8 copy). */
-static float *output_logits(nn_graph *g, const nmt_dec_model *d, const nn_tensor *x, int W) {
-  nn_tensor *Wo = nmt_net_param(g, d->p, d->out_w), *bo = nmt_net_param(g, d->p, d->out_b);
+/* The output layer's logits (x->rows, W) over the first W target ids, or over a
+ * lexical shortlist's (cols): with a shortlist only those columns of out.W are read
+ * (batch 1 is memory-bound); tied, the first W rows of the embedding, in float (a
+ * lookup table has no int8 copy). */
+static float *output_logits(nn_graph *g, const nmt_dec_model *d, const nn_tensor *x, int W, bool cols) {
+  nn_tensor *Wo = cols ? (nn_tensor *)&d->cols.w : nmt_net_param(g, d->p, d->out_w);
+  nn_tensor *bo = cols ? (d->cols.bias ? &(nn_tensor){.v = d->cols.b, .rows = 1, .cols = W} : NULL)
+                       : nmt_net_param(g, d->p, d->out_b);
   float *y = nn_floats(g, (size_t)x->rows * W, NULL);
   if (!y || !Wo) return NULL;
   if (bo) g->be->copy_cols(y, W, bo->v, 0, x->rows, W, 0); /* the bias in every row */
@@ -202,12 +208,27 @@ static void source_order(float *a, const int *len, const int *rows, int n, int S
   }
 }
 
+/* Host rows lrows[i] (i when NULL) of logp (·, V): the log-softmax of logits (n, W) at
+ * the target ids cols[0..W), -inf at the others. */
+static int log_softmax_at(nn_graph *g, float *logp, const int *lrows, const float *logits, int n, int W, int V,
+                          const int *cols) {
+  float *y = nn_alloc(g, sizeof(float) * (size_t)n * W);
+  if (!y) return graph_status(g);
+  nn_cpu_backend.log_softmax_rows(y, NULL, logits, n, W, W);
+  for (int i = 0; i < n; i++) {
+    float *row = logp + (size_t)(lrows ? lrows[i] : i) * V;
+    for (int v = 0; v < V; v++) row[v] = -INFINITY;
+    for (int j = 0; j < W; j++) row[cols[j]] = y[(size_t)i * W + j];
+  }
+  return NMT_OK;
+}
+
 /* One model's step on rows lrows[0..n) (NULL: all R): its states, its
- * log-probabilities over the first W of V target ids and, when asked, its
- * attention. The family's step runs on the live rows only (dead beam rows are
- * ~20% of them; their state is never read again). */
+ * log-probabilities over the first W of V target ids, or over cols[0..W) (a lexical
+ * shortlist's), and, when asked, its attention. The family's step runs on the live
+ * rows only (dead beam rows are ~20% of them; their state is never read again). */
 static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a, const int *lrows, int n, int R,
-                      int S, int W, int V, bool keep) {
+                      int S, int W, int V, const int *cols, bool keep) {
   nn_graph *g = &d->step;
   const nn_backend *be = d->be;
   int *ids = nn_alloc(g, sizeof(int) * (size_t)n);
@@ -218,7 +239,7 @@ static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a,
   nmt_dec_ctx ctx = {d->mem, d->mask, d->len, S, R, rows, n};
   nn_tensor *att = NULL;
   nn_tensor *out = g->failed ? NULL : nmt_net_step(g, d->net, d->p, ids, state, &ctx, a->align ? &att : NULL);
-  float *logits = out ? output_logits(g, d, out, W) : NULL;
+  float *logits = out ? output_logits(g, d, out, W, cols != NULL) : NULL;
   if (g->failed || !logits) return graph_status(g);
   if (a->align && !att) return nmt_fail(NMT_EUSAGE, "alignments need a model with attention");
   int st = NMT_OK;
@@ -234,6 +255,7 @@ static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a,
   }
   if (st) return st;
   if (be->host) { /* straight into the host's rows */
+    if (cols) return log_softmax_at(g, d->logp, lrows, logits, n, W, V, cols);
     be->log_softmax_rows(d->logp, rows, logits, n, W, V);
     return NMT_OK;
   }
@@ -259,13 +281,13 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
   const nmt_step_args *a = args ? args : &all;
   int R = d->R, V = d->V, st = NMT_OK;
   int W = a->shortlist <= 0 ? V : a->shortlist < 2 * d->K ? 2 * d->K : a->shortlist;
-  W = W < V ? W : V;
+  W = d->ncols ? d->ncols : W < V ? W : V;
   for (int m = 0; m < d->nmodel && !st; m++) {
     nn_graph_reset(&d->model[m].step, false, 0);
     int n, *lrows = live_rows(&d->model[m].step, R, a->live, &n);
     st = d->model[m].step.failed ? graph_status(&d->model[m].step)
                                  : model_step(&d->model[m], prev, a, lrows, n, R, d->S, W, V,
-                                              a->candidates && d->nmodel == 1);
+                                              d->ncols ? d->cols : NULL, a->candidates && d->nmodel == 1);
   }
   if (st) return st;
   if (d->nmodel == 1) { /* one model's are the decoder's, unchanged */
@@ -362,6 +384,19 @@ int nmt_dec_keep(nmt_dec *d, const int *keep, int nb) {
   return NMT_OK;
 }
 
+int nmt_dec_restrict(nmt_dec *d, const int *ids, int n) {
+  for (int m = 0; m < d->nmodel; m++) {
+    nmt_dec_model *x = &d->model[m];
+    if (!x->be->host) return nmt_fail(NMT_EUSAGE, "a lexical shortlist runs on the CPU (--device cpu)");
+    nn_tensor *W = nmt_net_param(&x->enc, x->p, x->out_w), *b = nmt_net_param(&x->enc, x->p, x->out_b);
+    if (x->enc.failed) return graph_status(&x->enc);
+    int st = nmt_out_cols_gather(&x->cols, W, b, x->out_t, ids, n);
+    if (st) return st;
+  }
+  d->cols = ids, d->ncols = n;
+  return NMT_OK;
+}
+
 void nmt_dec_free(nmt_dec *d) {
   for (int m = 0; m < d->cap_model; m++) {
     nmt_dec_model *x = &d->model[m];
@@ -369,6 +404,7 @@ void nmt_dec_free(nmt_dec *d) {
     nn_graph_free(&x->step);
     if (x->be) x->be->free(x->states), x->be->free(x->tmp), x->be->free(x->logp_dev);
     free(x->logp), free(x->att), free(x->align);
+    nmt_out_cols_free(&x->cols);
   }
   free(d->model), free(d->sum_logp), free(d->sum_align);
   memset(d, 0, sizeof *d);

@@ -37,6 +37,8 @@ typedef struct {
   float *align;        /* (R, S) the last step's attention weights in source order (</s>
                           last), the models' mean, when asked for */
   float *sum_logp, *sum_align; /* an ensemble's own (one model's are its own) */
+  const int *cols;     /* a lexical shortlist's target ids (nmt_dec_restrict), ascending */
+  int ncols;           /* how many; 0: none */
   size_t cap_sum_logp, cap_sum_align;
 } nmt_dec;
 
@@ -57,6 +59,11 @@ typedef struct {
  * model's ids, src_len (B)) with every model of e and prepare K rows per
  * sentence. NMT_OK or an error (graph message). */
 int nmt_dec_start(nmt_dec *d, const nmt_models *e, const int *src, const int *src_len, int B, int S, int K);
+/* Until the next nmt_dec_start, score only the target ids[0..n) (ascending; kept by the
+ * caller): a lexical shortlist (decode/lexical.h), whose part of each model's output
+ * layer is gathered here once; the other ids get -inf and step's shortlist is ignored.
+ * The CPU's alone: NMT_EUSAGE on a GPU. NMT_OK, NMT_EIO. */
+int nmt_dec_restrict(nmt_dec *d, const int *ids, int n);
 /* Feed the previous tokens (R) and compute d->logp (R, Vt) (the rows of a->live
  * only); a NULL: every row, the whole vocabulary, no alignment. */
 int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *a);

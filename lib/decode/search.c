@@ -155,6 +155,14 @@ static int *source_batch(const int *const *src, const int *src_n, int B, int S, 
   return x;
 }
 
+/* A lexical shortlist's target ids for the batch, into *cols (the caller frees it). */
+static int restrict_lexical(nmt_dec *d, const nmt_lex *lex, const int *const *src, const int *src_n, int B, int K,
+                            int **cols) {
+  *cols = malloc(sizeof **cols * (size_t)(lex->ntgt ? lex->ntgt : 1));
+  if (!*cols) return nmt_fail(NMT_EIO, "out of memory");
+  return nmt_dec_restrict(d, *cols, nmt_lex_select(lex, src, src_n, B, 2 * K, *cols));
+}
+
 int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
                const nmt_search_opts *o, nmt_nbest *out) {
   int K = o->beam, R = B * K, S = 0, maxT = 1;
@@ -189,8 +197,11 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
     s.score[r] = r % K ? -INFINITY : 0.0f;
     s.prev[r] = NMT_BOS;
   }
+  int *cols = NULL;
   if (!st) st = nmt_dec_start(d, e, x, len, B, S, K);
+  if (!st && o->lex) st = restrict_lexical(d, o->lex, src, src_n, B, K, &cols);
   if (!st) st = run(&s, d, o, out);
+  free(cols);
   for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
   free(s.prev), free(s.from), free(s.done), free(s.base), free(s.cand_score), free(s.cand_index), free(s.sent), free(s.live);

@@ -5,6 +5,7 @@
  * Finished hypotheses are ranked by score / length^alpha (length counts </s>). */
 #ifndef NMT_DECODE_SEARCH_H
 #define NMT_DECODE_SEARCH_H
+#include "decode/lexical.h"
 #include "decode/net.h"
 
 typedef struct {
@@ -12,6 +13,7 @@ typedef struct {
   float normalize;          /* alpha: 0 ranks by the summed log-probability */
   float max_length_factor;  /* at most factor * (source tokens + 1) target tokens */
   int shortlist;            /* nmt_step_args.shortlist (0: the whole vocabulary) */
+  const nmt_lex *lex;       /* a lexical shortlist (NULL: none; then shortlist applies) */
 } nmt_search_opts;
 
 typedef struct {

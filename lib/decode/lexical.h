@@ -1,0 +1,29 @@
+/* A lexical shortlist (nmt-decode --shortlist FILE FIRST BEST [PRUNE], Marian's): a
+ * mini-batch scores only the FIRST most frequent target words and, for every word of its
+ * sources, the BEST target words that word most likely translates to. The table is
+ * Marian's text form, one "TARGET SOURCE PROBABILITY" line per pair of vocabulary items
+ * (nmt-lex writes it from a parallel corpus and its alignments). */
+#ifndef NMT_DECODE_LEXICAL_H
+#define NMT_DECODE_LEXICAL_H
+#include "text/vocab.h"
+
+typedef struct {
+  int first, nsrc, ntgt; /* FIRST; the vocabularies' sizes */
+  int *start;            /* (nsrc + 1): source id s's targets are tgt[start[s] .. start[s+1]) */
+  int *tgt;              /* most likely first (ties: the lower id) */
+} nmt_lex;
+
+/* Read a table (zstd allowed) against the model's vocabularies: per source word its BEST
+ * most likely targets whose probability is at least prune. Words either vocabulary lacks,
+ * and Marian's NULL, are skipped. NMT_EINPUT "PATH:LINE: ..." for a line of another shape
+ * or a probability that is not a finite number >= 0; NMT_EUSAGE for first or best < 0. */
+int nmt_lex_load(nmt_lex *l, const char *path, const nmt_vocab *src, const nmt_vocab *tgt, int first,
+                 int best, double prune);
+void nmt_lex_free(nmt_lex *l);
+
+/* The target ids B sentences may produce (src[b]: src_n[b] source ids), ascending, into
+ * ids (room for l->ntgt): the specials, ids below max(FIRST, at_least) (a beam of K
+ * needs 2K candidates) and each source word's targets. Returns how many. */
+int nmt_lex_select(const nmt_lex *l, const int *const *src, const int *src_n, int B, int at_least, int *ids);
+
+#endif

@@ -15,6 +15,12 @@
  * d is the decoder, reused. */
 int nmt_attention(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
                   const int *const *tgt, const int *tgt_n, int R, float *const *out);
+/* NMT_OK when every model has attention, else NMT_EUSAGE "alignments need a model with
+ * attention". */
+int nmt_attention_check(const nmt_models *e);
+/* A forced pass's step t (nmt_forced_fn's arguments, asked with align): rows r0 .. r0+B-1
+ * of out (as nmt_attention's) get their target token t's weights. */
+void nmt_attention_take(const nmt_dec *d, int r0, int B, int t, const int *src_n, const int *tgt_n, float *const *out);
 /* The hard alignment of a row of weights: the position among the first n (the
  * source tokens; </s> never) with the highest weight, the first of ties. */
 int nmt_attention_argmax(const float *row, int n);
@@ -26,6 +32,10 @@ typedef enum {
   NMT_ALIGN_THRESHOLD, /* "s-t" for every source token s whose weight is above a threshold */
   NMT_ALIGN_SOFT       /* each target token's weights, comma separated, </s>'s last */
 } nmt_align_kind;
+
+/* --alignment's value: hard, soft or a threshold in (0, 1] (1 is hard, as Marian's). NMT_OK,
+ * or NMT_EUSAGE naming it. */
+int nmt_align_parse(const char *s, nmt_align_kind *kind, float *threshold);
 
 /* Append the alignment of att (n_tgt rows of n_src + 1 weights, nmt_attention's)
  * to out: pairs space separated, in target then source order. */

@@ -10,5 +10,11 @@
  * token's. d is the decoder of the models e, reused. */
 int nmt_score(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
               const int *const *tgt, const int *tgt_n, int R, double *logp, float *const *word);
+/* The same, and att[r] (room for tgt_n[r] × (src_n[r] + 1), when att is not NULL) gets
+ * each target token's attention as nmt_attention gives it, from the same pass.
+ * NMT_EUSAGE for a model without attention. */
+int nmt_score_aligned(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n,
+                      const int *const *tgt, const int *tgt_n, int R, double *logp, float *const *word,
+                      float *const *att);
 
 #endif

@@ -43,6 +43,9 @@ static int parse_args(score_args *a, int argc, char **argv) {
       {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
       {"normalize", 'n', NMT_OPT_FLAG, &a->normalize, NULL, "divide each score by its target length (</s> counted)"},
       {"word-scores", 0, NMT_OPT_FLAG, &a->word_scores, NULL, "after each score, \" ||| \" and every target token's"},
+      {"alignment", 0, NMT_OPT_STR, &a->alignment, "hard|soft|T",
+       "then \" ||| \" and the pair's alignment from the attention, as nmt-decode --alignment's (nmt-lex "
+       "counts them into a lexical shortlist)", .implicit = "hard"},
       {"summary", 0, NMT_OPT_STR, &a->summary, "TYPE", "one line for the corpus: ce-sum, ce-mean (per pair), ce-mean-words or perplexity"},
       {"n-best", 0, NMT_OPT_STR, &a->nbest, "FILE", "rescore this n-best list of SRC (nmt-decode --n-best --no-postprocess): the model's score added as a feature"},
       {"n-best-feature", 0, NMT_OPT_STR, &a->feature, "NAME", "the added feature's name (Score)"},
@@ -84,8 +87,10 @@ static int parse_args(score_args *a, int argc, char **argv) {
   while (!st && a->summary && k < 4 && strcmp(a->summary, summaries[k])) k++;
   if (!st && a->summary && k == 4)
     st = nmt_fail(NMT_EUSAGE, "--summary must be ce-sum, ce-mean, ce-mean-words or perplexity (got '%s')", a->summary);
-  if (!st && a->summary && (a->word_scores || a->normalize))
-    st = nmt_fail(NMT_EUSAGE, "--summary prints one line: no --word-scores or --normalize");
+  if (!st && a->summary && (a->word_scores || a->normalize || a->alignment))
+    st = nmt_fail(NMT_EUSAGE, "--summary prints one line: no --word-scores, --normalize or --alignment");
+  if (!st && a->nbest && a->alignment) st = nmt_fail(NMT_EUSAGE, "--n-best writes the n-best list: no --alignment");
+  if (!st && a->alignment) st = nmt_align_parse(a->alignment, &a->align_kind, &a->align_threshold);
   return st;
 }
 
@@ -138,14 +143,26 @@ static int next_pair(pair_input *in, const nmt_model *m, pair_ids *p) {
   return rs;
 }
 
-/* One output line: the score (normalised when asked), then the word scores. */
-static int write_score(nmt_writer *w, const score_args *a, double lp, int n, const float *word, nmt_strbuf *line) {
+/* One output line: the score (normalised when asked), then the word scores, then the
+ * alignment of att (n target tokens, src_n source tokens). */
+static int write_score(nmt_writer *w, const score_args *a, double lp, int n, const float *word, int src_n,
+                       const float *att, nmt_strbuf *line) {
   char num[48];
   line->len = 0;
   int st = nmt_strbuf_add(line, num, (size_t)snprintf(num, sizeof num, "%.6f", a->normalize ? lp / (n + 1) : lp));
   for (int t = 0; !st && a->word_scores && t <= n; t++)
     st = nmt_strbuf_add(line, num, (size_t)snprintf(num, sizeof num, "%s%.6f", t ? " " : " ||| ", word[t]));
+  if (!st && att) st = nmt_strbuf_addf(line, " ||| ");
+  if (!st && att) st = nmt_attention_text(line, att, n, src_n, a->align_kind, a->align_threshold);
   return st ? st : nmt_writer_line(w, line->s, line->len);
+}
+
+/* Room for a pair's scores per token and attention, as asked. */
+static int pair_room(const score_args *a, int src_n, int tgt_n, float **word, float **att) {
+  free(*word), free(*att);
+  *word = a->word_scores ? malloc(sizeof(float) * (size_t)(tgt_n + 1)) : NULL;
+  *att = a->alignment ? malloc(sizeof(float) * ((size_t)tgt_n * (src_n + 1) + 1)) : NULL;
+  return (a->word_scores && !*word) || (a->alignment && !*att) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
 static int score_all(const nmt_ensemble *e, const score_args *a, pair_input *in, nmt_writer *w) {
@@ -155,11 +172,11 @@ static int score_all(const nmt_ensemble *e, const score_args *a, pair_input *in,
   const int **src = malloc(sizeof *src * (size_t)B), **tgt = malloc(sizeof *tgt * (size_t)B);
   int *src_n = malloc(sizeof *src_n * (size_t)B), *tgt_n = malloc(sizeof *tgt_n * (size_t)B);
   double *lp = malloc(sizeof *lp * (size_t)B), ce = 0;
-  float **word = calloc((size_t)B, sizeof *word);
+  float **word = calloc((size_t)B, sizeof *word), **att = calloc((size_t)B, sizeof *att);
   long npairs = 0, words = 0;
   nmt_dec d = {0};
   nmt_strbuf line = {0};
-  if (!pairs || !src || !tgt || !src_n || !tgt_n || !lp || !word) st = nmt_fail(NMT_EIO, "out of memory");
+  if (!pairs || !src || !tgt || !src_n || !tgt_n || !lp || !word || !att) st = nmt_fail(NMT_EIO, "out of memory");
   for (bool end = false; !st && !end;) {
     for (n = 0; n < B; n++) {
       int r = next_pair(in, m, &pairs[n]);
@@ -169,16 +186,14 @@ static int score_all(const nmt_ensemble *e, const score_args *a, pair_input *in,
         break;
       }
       src[n] = pairs[n].src, src_n[n] = pairs[n].src_n, tgt[n] = pairs[n].tgt, tgt_n[n] = pairs[n].tgt_n;
-      free(word[n]);
-      if (a->word_scores && !(word[n] = malloc(sizeof(float) * (size_t)(tgt_n[n] + 1))))
-        st = nmt_fail(NMT_EIO, "out of memory");
+      st = pair_room(a, src_n[n], tgt_n[n], &word[n], &att[n]);
     }
     if (st || !n) break;
-    st = nmt_score(&d, &e->dec, src, src_n, tgt, tgt_n, n, lp,
-                   a->word_scores ? word : NULL);
+    st = nmt_score_aligned(&d, &e->dec, src, src_n, tgt, tgt_n, n, lp, a->word_scores ? word : NULL,
+                           a->alignment ? att : NULL);
     for (int i = 0; i < n && !st; i++) {
       ce -= lp[i], words += tgt_n[i] + 1, npairs++;
-      if (!a->summary) st = write_score(w, a, lp[i], tgt_n[i], word[i], &line);
+      if (!a->summary) st = write_score(w, a, lp[i], tgt_n[i], word[i], src_n[i], att[i], &line);
     }
   }
   if (!st && a->summary) {
@@ -187,8 +202,9 @@ static int score_all(const nmt_ensemble *e, const score_args *a, pair_input *in,
     char num[48];
     st = nmt_writer_line(w, num, (size_t)snprintf(num, sizeof num, "%.6f", v));
   }
-  for (int i = 0; pairs && i < B; i++) free(pairs[i].src), free(pairs[i].tgt), free(word ? word[i] : NULL);
-  free(pairs), free(src), free(tgt), free(src_n), free(tgt_n), free(lp), free(word), free(line.s);
+  for (int i = 0; pairs && i < B; i++)
+    free(pairs[i].src), free(pairs[i].tgt), free(word ? word[i] : NULL), free(att ? att[i] : NULL);
+  free(pairs), free(src), free(tgt), free(src_n), free(tgt_n), free(lp), free(word), free(att), free(line.s);
   nmt_dec_free(&d);
   return st;
 }

@@ -3,13 +3,16 @@
 #define NMT_TOOLS_SCORE_SCORE_TOOL_H
 #include "base/cli.h"
 #include "io/io.h"
+#include "decode/align.h"
 #include "decode/ensemble.h"
 
 #define PROG "nmt-score"
 
 typedef struct {
   nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
-  const char *output, *tsv, *summary, *nbest, *feature;
+  const char *output, *tsv, *summary, *nbest, *feature, *alignment;
+  nmt_align_kind align_kind; /* --alignment's, parsed */
+  float align_threshold;
   long mini_batch, cpu_threads;
   bool normalize, word_scores, zstd;
   nmt_strlist files;

@@ -4,7 +4,7 @@
 #include "models/deepatt.h"
 #include "models/luong.h"
 #include "models/rnnsearch.h"
-#include "models/rhn.h"
+#include "models/rhn_recon.h"
 #include "models/srnmt.h"
 #include "nn/ops.h"
 #include <string.h>

@@ -17,6 +17,7 @@
  * rec.* weights. */
 #include "models/rhn_recon.h"
 #include "models/encoder.h"
+#include "models/parts.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/cells/rhn.h"

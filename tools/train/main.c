@@ -3,6 +3,7 @@
 #include "base/cli.h"
 #include "base/err.h"
 #include "comm/comm.h"
+#include "models/families.h"
 #include "nn/device.h"
 #include "nn/gemm_path.h"
 #include "io/io.h"

@@ -1,5 +1,6 @@
 /* Deep-Att and Deep-ED: layout, encoder, decoder step and training forward. */
 #include "models/deepatt.h"
+#include "models/parts.h"
 #include "base/err.h"
 #include "nn/cells/lstm.h"
 #include "nn/cells/lstm_peep.h"

@@ -1,5 +1,6 @@
 /* The shared stacked encoder; see models/encoder.h. */
 #include "models/encoder.h"
+#include "models/parts.h"
 #include "nn/ops.h"
 
 int nmt_enc_bi_layers(const nmt_net_cfg *c) {

@@ -1,6 +1,7 @@
 /* The Luong model: parameter layout, encoder, decoder step and the training forward pass. */
 #include "models/luong.h"
 #include "models/encoder.h"
+#include "models/parts.h"
 #include "base/err.h"
 #include "nn/cells/lstm.h"
 #include "nn/ops.h"

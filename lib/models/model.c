@@ -5,6 +5,7 @@
  * buffer, float32). */
 #include "models/model.h"
 #include "base/err.h"
+#include "models/families.h"
 #include <float.h>
 #include <inttypes.h>
 #include <limits.h>

@@ -1,13 +1,15 @@
 /* A model family behind one interface. nmt-train calls `forward`; nmt-decode's
  * search, validation BLEU and --alignment call `encode` once per batch of
- * sentences and `step` once per target position. Each family lives in its own
- * lib/models/<family>.c and is listed in models/net.c (docs/models.md).
+ * sentences and `step` once per target position, each through nmt_net_* below
+ * (models/net_calls.c), which checks what the family is given. Each family lives
+ * in its own lib/models/<family>.c, builds from models/parts.h and is a row of
+ * models/families.def, the family table (docs/models.md).
  *
  * Conventions every family keeps:
  * - the output layer is the views "out.W" (O,Vt) and "out.b" (1,Vt): `step`
  *   returns its input (n,O) and the decoder applies it (a shortlist reads
  *   only some columns); with tied embeddings the target embedding (Vt,O)
- *   stands for out.W, transposed (nmt_net_add_output, nmt_net_logits);
+ *   stands for out.W, transposed (models/parts.h: nmt_net_add_output, nmt_net_logits);
  * - the loss is the summed label-smoothed cross-entropy over target tokens
  *   (nn_xent), *ntokens the tokens counted; extra training-only losses (a
  *   reconstructor) are added into it;
@@ -131,12 +133,7 @@ struct nmt_family {
   bool feeds_input;
 };
 
-/* The family called `name` (NULL: the default, luong), or NULL when there is none. */
-const nmt_family *nmt_family_find(const char *name);
-/* "luong, srnmt, ..." for messages. */
-const char *nmt_family_names(void);
-
-/* The families' entry points. */
+/* The calls through m's family (models/net_calls.c). */
 int nmt_net_layout(nmt_net *m, const nmt_net_cfg *cfg, nn_params *p);
 nn_tensor *nmt_net_forward(nn_graph *g, const nmt_net *m, nn_params *p, const nmt_batch *b,
                           long *ntokens);
@@ -146,50 +143,15 @@ int nmt_net_encode(nn_graph *g, const nmt_net *m, nn_params *p, const int *src, 
 nn_tensor *nmt_net_step(nn_graph *g, const nmt_net *m, nn_params *p, const int *prev, nn_tensor **state,
                        const nmt_dec_ctx *ctx, nn_tensor **align);
 
-/* Helpers for families. */
-/* NMT_OK, or NMT_EUSAGE when the encoder or decoder cell is not among `cells`, the
- * bit set of the enum nmt_cell values the family has (0: the LSTM alone). Which
- * options a family accepts is the option table's (models/options.def), checked
- * by nmt_net_layout. */
-int nmt_net_cells(const nmt_net_cfg *c, unsigned cells);
 /* The view `index` as a graph tensor, NULL for -1. */
 nn_tensor *nmt_net_param(nn_graph *g, nn_params *p, int index);
-/* Declare view `name` (rows, cols) into *index; a failure sets *status. */
-void nmt_net_add(nn_params *p, int *status, int *index, const char *name, int rows, int cols);
-/* The source and target embedding tables "enc.emb" (V_s, E) and "dec.emb"
- * (V_t, E), marked as lookup tables (no int8 copy, also when tied); with
- * --tied-embeddings-all one table "emb" for both (V_s = V_t). */
-void nmt_net_add_embeddings(nn_params *p, int *status, int *src, int *tgt, const nmt_net_cfg *c);
 /* Whether the output matrix is the target embedding (--tied-embeddings or -all). */
 bool nmt_net_tied_output(const nmt_net_cfg *c);
-/* The output layer over inputs of size `in`: "out.W" (in, Vt) into *out_w and
- * "out.b" (1, Vt); tied, *out_w is the target embedding tgt_emb, which needs
- * in = E (a failure sets *status with the message). */
-void nmt_net_add_output(nn_params *p, int *status, int *out_w, int *out_b, int in, int tgt_emb,
-                       const nmt_net_cfg *c);
-/* logits (R, Vt) = x (R, in)·W + b, W the output view: out.W (in, Vt), or
- * when `tied` the target embedding (Vt, in) transposed. */
-nn_tensor *nmt_net_logits(nn_graph *g, nn_tensor *x, nn_tensor *W, nn_tensor *b, bool tied);
+/* The target embedding's view name ("dec.emb", or "emb" for --tied-embeddings-all):
+ * the output matrix when tied. */
+const char *nmt_net_tgt_emb_name(const nmt_net_cfg *c);
 /* The output matrix's view for the decoder, -1 when none; *transposed when it
  * is the tied target embedding (Vt, O). */
 int nmt_net_output_view(const nmt_net_cfg *c, const nn_params *p, bool *transposed);
-/* The rows of a time-major (S*B) sequence with each sentence's first len[b]
- * steps reversed and its padding left in place (its own inverse): a backward
- * direction is a forward run over these rows. len and the result in host
- * memory (nn_alloc; nn_ints copies it for an op); NULL with the graph failed
- * on a length outside 1..S. */
-int *nmt_net_reversal(nn_graph *g, const int *len, int S, int B);
-/* The rows of a loss: where targets (n_all, host memory) is not m's pad, in
- * order, and their targets, both in the backend's memory for the ops. n 0
- * with the graph failed ("FAMILY: a batch without target tokens") when none. */
-typedef struct {
-  const int *rows, *ids;
-  int n;
-} nmt_targets;
-nmt_targets nmt_net_targets(nn_graph *g, const nmt_net *m, const int *targets, int n_all);
-/* Step inputs for the live rows: x (n, F) → (R, F) with the other rows zero,
- * and back (inference only: no gradient). */
-nn_tensor *nmt_dec_scatter(nn_graph *g, const nmt_dec_ctx *ctx, nn_tensor *x);
-nn_tensor *nmt_dec_gather(nn_graph *g, const nmt_dec_ctx *ctx, nn_tensor *x);
 
 #endif

@@ -1,7 +1,6 @@
 /* The rows of models/options.def and what is done with them (see models/options.h). */
 #include "models/options.h"
 #include "base/err.h"
-#include "models/net.h"
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -9,13 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The values of the NAME rows, the first what a model file without the key means. */
+/* The values of the NAME and FAMILY rows, the first what a model file without the key means. */
 /* Indexed by enum nmt_enc_type, enum nn_attn_score then "none", enum nmt_cell. */
 #define CELLS {"lstm", "gru", "atr", "sru", "srnmt", "rhn"}
 static const char *const nmt_option_names_enc_cell[] = CELLS;
 static const char *const nmt_option_names_dec_cell[] = CELLS;
 static const char *const nmt_option_names_enc_type[] = {"unidirectional", "bidirectional", "bi-unidirectional"};
 static const char *const nmt_option_names_attention[] = {"dot", "general", "mlp", "none"};
+/* The FAMILY row's values: the family table's names (the first, luong, for NULL). */
+static const char *const nmt_option_names_type[] = {
+#define NMT_FAMILY(name, family) name,
+#include "models/families.def"
+#undef NMT_FAMILY
+};
 
 /* A row's default and list by kind: numbers for INT/BOOL/FLOAT/PROB, a name for the others. */
 #define NMT_NUM_INT(d) (d)
@@ -35,7 +40,7 @@ static const char *const nmt_option_names_attention[] = {"dot", "general", "mlp"
 #define NMT_LIST_FLOAT(f) NULL, 0
 #define NMT_LIST_PROB(f) NULL, 0
 #define NMT_LIST_NAME(f) nmt_option_names_##f, sizeof nmt_option_names_##f / sizeof *nmt_option_names_##f
-#define NMT_LIST_FAMILY(f) NULL, 0
+#define NMT_LIST_FAMILY(f) NMT_LIST_NAME(f)
 
 const nmt_option nmt_options[] = {
 #define NMT_OPTION(field, key, flag, neg, kind, dflt, lo, hi, fams, help)                                     \
@@ -77,8 +82,8 @@ void nmt_option_text(const nmt_option *r, const nmt_model_opts *o, char *out, si
   case NMT_KIND_BOOL: snprintf(out, n, "%d", *(const bool *)f); break;
   case NMT_KIND_FLOAT:
   case NMT_KIND_PROB: snprintf(out, n, "%.9g", (double)*(const float *)f); break;
-  case NMT_KIND_NAME: snprintf(out, n, "%s", name ? name : r->names[0]); break;
-  case NMT_KIND_FAMILY: snprintf(out, n, "%s", name ? name : nmt_family_find(NULL)->name); break;
+  case NMT_KIND_NAME:
+  case NMT_KIND_FAMILY: snprintf(out, n, "%s", name ? name : r->names[0]); break;
   }
 }
 
@@ -89,11 +94,7 @@ static bool float_value(double x) { return fabs(x) <= FLT_MAX; }
 
 int nmt_option_read(const nmt_option *r, nmt_model_opts *o, const char *text) {
   void *f = (char *)o + r->off;
-  if (r->kind == NMT_KIND_FAMILY) {
-    const nmt_family *fam = nmt_family_find(text);
-    return fam ? (*(const char **)f = fam->name, 0) : -1;
-  }
-  if (r->kind == NMT_KIND_NAME) {
+  if (r->kind == NMT_KIND_NAME || r->kind == NMT_KIND_FAMILY) {
     for (int j = 0; j < r->nnames; j++)
       if (!strcmp(text, r->names[j])) return *(const char **)f = r->names[j], 0;
     return -1;

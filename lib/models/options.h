@@ -41,7 +41,7 @@ typedef struct {
   double min, max;       /* INT, FLOAT, PROB (below max) */
   const char *families;  /* the --type names that accept a value other than the default; NULL: all */
   const char *help;
-  const char *const *names; /* NAME: the values; the first is what a file without the key means */
+  const char *const *names; /* NAME, FAMILY: the values; the first is what a file without the key means */
   int nnames;
 } nmt_option;
 

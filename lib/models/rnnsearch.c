@@ -14,6 +14,7 @@
 #include "nn/cells/lstm.h"
 #include "models/rnnsearch.h"
 #include "models/encoder.h"
+#include "models/parts.h"
 #include "nn/ops.h"
 #include <stdio.h>
 #include <string.h>

@@ -2,6 +2,7 @@
  * layers, the training loss, encode and step. */
 #include "models/srnmt.h"
 #include "models/encoder.h"
+#include "models/parts.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/cells/highway.h"

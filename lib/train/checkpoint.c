@@ -3,8 +3,9 @@
  * kept; laid out alike), "state" (key=value lines) and "kept" (--keep-best's
  * list, when not empty). The state's best-ppl is the first validation metric's best
  * (valid-metric; the key's name is from when perplexity was the only one). */
+#include "train/checkpoint.h"
 #include "base/err.h"
-#include "train/loop.h"
+#include "train/keep.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

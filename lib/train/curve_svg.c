@@ -1,7 +1,7 @@
 /* Drawing the learning curve as SVG: two panels over one step axis, the losses
  * (training, and validation's ln ppl: both nats per target token, so they share
  * an axis) above, BLEU and chrF below; the epochs as dashed lines. */
-#include "train/curve.h"
+#include "train/curve_svg.h"
 #include "base/err.h"
 #include "io/io.h"
 #include <math.h>

@@ -1,7 +1,7 @@
 /* --keep-best N: the list of the N best models by the first validation metric, and its
- * text in the checkpoint (see train/loop.h). The loop writes and removes the files. */
+ * text in the checkpoint (see train/keep.h). The loop writes and removes the files. */
+#include "train/keep.h"
 #include "base/err.h"
-#include "train/loop.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,15 @@
 /* The training loop; see train/loop.h. */
+#include "train/loop.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/optim.h"
-#include "train/loop.h"
+#include "train/keep.h"
+#include "train/ranks.h"
+#include "train/resume.h"
+#include "train/schedule.h"
 #include "train/shard.h"
-#include "train/step.h"
+#include "train/update.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,29 +17,26 @@
 #include <string.h>
 #include <sys/resource.h>
 
-/* A step is bad when its loss or gradient is NaN/Inf (the update is skipped)
+/* A batch is bad when its loss or gradient is NaN/Inf (the update is skipped)
  * or its loss per token is over SPIKE times the running average of the good
- * steps (the update is made: one hard batch is no divergence). MAX_BAD_STEPS
+ * ones (the update is made: one hard batch is no divergence). MAX_BAD_STEPS
  * in a row stop the run; meanwhile nothing is saved. */
 enum { MAX_BAD_STEPS = 5, SPIKE = 4 };
-/* Nor is a step whose loss is under 1 nat per token: near convergence a ratio is
+/* Nor is a batch whose loss is under 1 nat per token: near convergence a ratio is
  * noise (a copy task at 0.08 jumps to 0.4 and back), not a divergence. */
 static const double SPIKE_FLOOR = 1.0;
 static const double AVG_DECAY = 0.9; /* of the running average: follows the fast early fall */
 
-/* What the loop carries between steps besides the checkpointed state. */
+/* What the loop carries between updates besides the checkpointed state. */
 typedef struct {
   nmt_trainer *t;
-  nn_params *p;        /* what the steps update: the model's, or their copy on the device */
-  nn_params dev;       /* that copy, when the steps run on a GPU */
-  nmt_stepper stepper;
-  /* over whom the optimiser's state is sharded (train/shard.h): the ranks, or
-   * this process alone when the steps run on a device, whose state is whole */
-  nmt_comm *shards;
+  nn_params *p;        /* what the updates change: the model's, or their copy on the device */
+  nn_params dev;       /* that copy, when the updates run on a GPU */
+  nmt_updater upd;
   nmt_plan plan;
   long plan_epoch;     /* epoch the plan is for; -1: none */
-  int bad_steps;       /* NaN/Inf or spiking steps in a row */
-  double loss_avg;     /* running average of the good steps' loss per token; 0: none yet */
+  int bad_steps;       /* NaN/Inf or spiking batches in a row */
+  double loss_avg;     /* running average of the good batches' loss per token; 0: none yet */
   bool save_due;       /* a periodic save, made once the next loss shows the weights good */
   long saved_step;     /* of the last checkpoint written; -1: none in this run */
   double t0;           /* clock at the start of this run, minus s.elapsed */
@@ -81,65 +82,73 @@ static int to_host(run *r) {
   return r->p == &r->t->model->params ? NMT_OK : nn_params_download(&r->t->model->params, r->p);
 }
 
-/* A step that could not run (out of memory, a device error) ends the run with one line
- * naming the batch; the files on disk keep the last good state (nothing is saved after it). */
-static int step_failed(run *r, int st, long b, int sentences) {
+/* A batch's gradient that could not be had (out of memory, a device error) ends the run
+ * with one line naming the batch; the files on disk keep the last good state (nothing is
+ * saved after it). */
+static int gradient_failed(run *r, int st, long b, int sentences) {
   const nmt_trainer *t = r->t;
   bool oom = strstr(nmt_errmsg(), "out of ") && strstr(nmt_errmsg(), "memory");
   char why[512];
   snprintf(why, sizeof why, "%s", nmt_errmsg());
   return nmt_fail(st, "step %ld (epoch %ld, batch %ld: %d sentences, %ld target words%s%s): %s%s", t->s.step + 1,
-                  t->s.epoch + 1, b + 1, sentences, r->stepper.words, r->p->be ? " on " : "",
+                  t->s.epoch + 1, b + 1, sentences, r->upd.words, r->p->be ? " on " : "",
                   r->p->be ? r->p->be->name : "", why,
                   oom ? "; try a smaller --mini-batch-words or --mini-batch (the checkpoint keeps the last good state)"
                       : r->saved_step >= 0 ? "; the last checkpoint is intact" : "");
 }
 
-/* One optimisation step on batch b of the plan. Returns NMT_OK, also for a
- * skipped NaN/Inf step; an error after MAX_BAD_STEPS bad ones in a row. A
- * periodic save due since the last step is made here, once this step's loss
- * shows that the last update was good. */
-static int step(run *r, long b) {
+/* A batch's loss and clipped gradient, before its update. */
+typedef struct {
+  double loss, norm, per_token;
+  long ntok;
+  bool broken;         /* the loss or the gradient's norm NaN/Inf: no update */
+  bool spike;          /* the loss per token far over the running average: updated, but bad */
+} batch_grad;
+
+/* The gradient of batch b of the plan, clipped, and what its loss says. */
+static int gradient(run *r, long b, batch_grad *g) {
+  nmt_trainer *t = r->t;
+  const nmt_train_state *s = &t->s;
+  const long *pairs = r->plan.pairs + r->plan.start[b];
+  int n = (int)(r->plan.start[b + 1] - r->plan.start[b]);
+  r->upd.comm->step = s->step + 1; /* for a watchdog's message */
+  *g = (batch_grad){0};
+  int st = nmt_update_gradient(&r->upd, t->train, pairs, n, &t->model->net, r->p, s->seed, (uint64_t)s->step,
+                               &g->loss, &g->ntok);
+  if (st) return gradient_failed(r, st, b, n);
+  if ((st = nmt_update_clip(&r->upd, r->p, g->loss, t->o.clip_norm, &g->norm))) return st;
+  g->per_token = g->loss / (double)(g->ntok ? g->ntok : 1);
+  g->broken = !isfinite(g->loss) || !isfinite(g->norm);
+  g->spike = !g->broken && r->loss_avg > 0 && g->per_token > SPIKE * r->loss_avg && g->per_token > SPIKE_FLOOR;
+  return NMT_OK;
+}
+
+/* The update with g's gradient, or none when it is broken. Returns NMT_OK, also for
+ * a skipped update; an error after MAX_BAD_STEPS bad batches in a row. */
+static int update(run *r, const batch_grad *g) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
-  nn_params *p = r->p;
-  const long *pairs = r->plan.pairs + r->plan.start[b];
-  r->stepper.comm->step = s->step + 1; /* for a watchdog's message */
-  double l;
-  long ntok = 0;
-  int n = (int)(r->plan.start[b + 1] - r->plan.start[b]);
-  int st = nmt_step_gradient(&r->stepper, t->train, pairs, n, &t->model->net, p, s->seed, (uint64_t)s->step,
-                             &l, &ntok);
-  if (st) return step_failed(r, st, b, n);
-  double norm = NAN, per_token = l / (double)(ntok ? ntok : 1);
-  if (isfinite(l) && (st = nmt_shard_grad_norm(r->shards, p, &norm))) return st;
-  if (t->o.clip_norm > 0) nn_params_scale_grad(p, norm, t->o.clip_norm);
-  bool broken = !isfinite(l) || !isfinite(norm);
-  bool spike = !broken && r->loss_avg > 0 && per_token > SPIKE * r->loss_avg && per_token > SPIKE_FLOOR;
-  /* the state is still the one after the last step, as a save then would have it */
-  if (!broken && !spike && r->save_due && (st = save_checkpoint(r))) return st;
   s->step++;
-  s->tokens += r->stepper.words;
-  r->log_tokens += r->stepper.words;
-  if (broken) {
-    say(t, "warning: step %ld: %s is %s; step skipped", s->step, isfinite(l) ? "gradient norm" : "loss",
-        isnan(isfinite(l) ? norm : l) ? "NaN" : "Inf");
+  s->tokens += r->upd.words;
+  r->log_tokens += r->upd.words;
+  if (g->broken) {
+    say(t, "warning: step %ld: %s is %s; step skipped", s->step, isfinite(g->loss) ? "gradient norm" : "loss",
+        isnan(isfinite(g->loss) ? g->norm : g->loss) ? "NaN" : "Inf");
     return ++r->bad_steps >= MAX_BAD_STEPS ? diverged(r, "loss or gradient NaN/Inf") : NMT_OK;
   }
-  float rec = t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1;
-  float lr = (float)(s->lr * nmt_lr_factor(p->step + 1, t->o.lr_warmup, t->o.lr_decay_inv_sqrt));
-  if (t->o.optimizer == NMT_SGD) nn_sgd_step(p, lr, rec);
-  else nn_adam_step(p, &(nn_adam){lr, 0.9f, 0.999f, 1e-8f, rec});
-  if (p->ema) nn_ema_step(p, nn_ema_decay(t->o.ema, p->step));
-  if ((st = nmt_comm_gather_shards(r->shards, p->w, p->n))) return st; /* each rank updated its shard */
-  r->loss_sum += l, r->loss_tokens += ntok, r->norm_sum += norm, r->log_steps++;
-  if (spike) {
-    say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, per_token, SPIKE,
+  nmt_update_rule rule = {t->o.optimizer,
+                          (float)(s->lr * nmt_lr_factor(r->p->step + 1, t->o.lr_warmup, t->o.lr_decay_inv_sqrt)),
+                          t->o.lr_recurrent > 0 ? (float)(t->o.lr_recurrent / t->o.lr) : 1, t->o.ema};
+  int st = nmt_update_apply(&r->upd, r->p, &rule);
+  if (st) return st;
+  r->loss_sum += g->loss, r->loss_tokens += g->ntok, r->norm_sum += g->norm, r->log_steps++;
+  if (g->spike) {
+    say(t, "warning: step %ld: loss %.4g is over %dx its running average %.4g", s->step, g->per_token, SPIKE,
         r->loss_avg);
     return ++r->bad_steps >= MAX_BAD_STEPS ? diverged(r, "loss far above its running average") : NMT_OK;
   }
   r->bad_steps = 0;
-  r->loss_avg = r->loss_avg > 0 ? AVG_DECAY * r->loss_avg + (1 - AVG_DECAY) * per_token : per_token;
+  r->loss_avg = r->loss_avg > 0 ? AVG_DECAY * r->loss_avg + (1 - AVG_DECAY) * g->per_token : g->per_token;
   return NMT_OK;
 }
 
@@ -152,7 +161,7 @@ static int log_metrics(run *r) {
                          r->norm_sum / (double)(r->log_steps ? r->log_steps : 1),
                          (double)r->log_tokens / (tnow - r->log_t0 > 0 ? tnow - r->log_t0 : 1e-9),
                          tnow - r->t0, nmt_peak_rss_mib()};
-  const nmt_comm *c = r->stepper.comm;
+  const nmt_comm *c = r->upd.comm;
   char reduce[64] = ""; /* under mpirun: what the gradient's exchange cost a step */
   if (c->size > 1)
     snprintf(reduce, sizeof reduce, ", reduction %.2f ms/step",
@@ -185,7 +194,8 @@ static int save_checkpoint(run *r) {
   }
   r->t->s.elapsed = nmt_seconds() - r->t0;
   r->save_due = false;
-  if (r->shards->size > 1 || writer(r->t)) st = nmt_shard_checkpoint(r->shards, m, &r->t->s, r->t->o.ckpt_path);
+  nmt_comm *shards = r->upd.shards;
+  if (shards->size > 1 || writer(r->t)) st = nmt_shard_checkpoint(shards, m, &r->t->s, r->t->o.ckpt_path);
   if (!st) r->saved_step = r->t->s.step;
   return st;
 }
@@ -196,7 +206,7 @@ static int save_checkpoint(run *r) {
 static int save_then_fail(run *r, int st) {
   char why[512];
   snprintf(why, sizeof why, "%s", nmt_errmsg());
-  if (r->shards->size > 1)
+  if (r->upd.shards->size > 1)
     return nmt_fail(st, "%s (no checkpoint saved: the other ranks hold the optimiser's state; --resume "
                     "goes on from the last one)", why);
   if (save_checkpoint(r)) return nmt_fail(st, "%s (no checkpoint saved: %s)", why, nmt_errmsg());
@@ -207,9 +217,9 @@ static int save_then_fail(run *r, int st) {
  * on every rank). */
 static int save_model(run *r, const char *path) {
   nmt_trainer *t = r->t;
-  int st = nmt_shard_swap_ema(r->shards, &t->model->params, true);
+  int st = nmt_shard_swap_ema(r->upd.shards, &t->model->params, true);
   if (!st && writer(t)) st = nmt_model_save(t->model, path);
-  int back = nmt_shard_swap_ema(r->shards, &t->model->params, false);
+  int back = nmt_shard_swap_ema(r->upd.shards, &t->model->params, false);
   return st ? st : back;
 }
 
@@ -240,10 +250,10 @@ static int validate(run *r, bool *stop_now) {
   nmt_trainer *t = r->t;
   nmt_train_state *s = &t->s;
   nmt_valid_scores sc;
-  /* the average is what is validated, where the steps run */
-  int st = nmt_shard_swap_ema(r->shards, r->p, true);
-  if (!st) st = nmt_validate_scores(r->stepper.comm, t->model, r->p, t->valid, &t->o.valid, &sc);
-  int back = nmt_shard_swap_ema(r->shards, r->p, false);
+  /* the average is what is validated, where the updates run */
+  int st = nmt_shard_swap_ema(r->upd.shards, r->p, true);
+  if (!st) st = nmt_validate_scores(r->upd.comm, t->model, r->p, t->valid, &t->o.valid, &sc);
+  int back = nmt_shard_swap_ema(r->upd.shards, r->p, false);
   if (!st) st = back;
   if (!st) st = to_host(r); /* a model file may be saved */
   double value = nmt_vmetric_value(s->metric, &sc);
@@ -287,7 +297,7 @@ static int ensure_plan(run *r) {
   if (r->plan_epoch == s->epoch) return NMT_OK;
   nmt_plan_free(&r->plan);
   r->plan_epoch = s->epoch;
-  /* an update with a delay of D is D batches' worth, cut into parts by the step */
+  /* an update with a delay of D is D batches' worth, cut into parts by nmt_update_gradient */
   nmt_batch_opts o = r->t->o.batch;
   int d = r->t->o.delay > 1 ? r->t->o.delay : 1;
   o.max_sents *= d, o.max_words *= d, o.window *= d;
@@ -309,14 +319,14 @@ static void end_epoch(nmt_trainer *t) {
   }
 }
 
-/* After each step: log, validate, checkpoint; *done when a limit is reached. */
-static int after_step(run *r, bool *done) {
+/* After each update: log, validate, mark a checkpoint due; *done when a limit is reached. */
+static int after_update(run *r, bool *done) {
   nmt_trainer *t = r->t;
   const nmt_train_opts *o = &t->o;
   long n = t->s.step;
   int st = NMT_OK;
   bool epoch_end = ++t->s.batch == r->plan.nbatches;
-  nmt_when w = {n, epoch_end ? t->s.epoch + 1 : 0, t->s.tokens - r->stepper.words, t->s.tokens};
+  nmt_when w = {n, epoch_end ? t->s.epoch + 1 : 0, t->s.tokens - r->upd.words, t->s.tokens};
   if (o->after_batches > 0 && n >= o->after_batches) *done = true;
   if (epoch_end && o->after_epochs > 0 && t->s.epoch + 1 >= o->after_epochs) *done = true;
   if (o->after_tokens > 0 && t->s.tokens >= o->after_tokens) *done = true;
@@ -329,8 +339,26 @@ static int after_step(run *r, bool *done) {
     return save_then_fail(r, st);
   if (epoch_end) end_epoch(t);
   if (t->valid && nmt_every(o->valid_freq, o->valid_unit, &w)) st = validate(r, done);
-  if (nmt_every(o->save_freq, o->save_unit, &w)) r->save_due = true; /* made by the next step */
+  if (nmt_every(o->save_freq, o->save_unit, &w)) r->save_due = true; /* made by save_if_due */
   return st;
+}
+
+/* A periodic save due after the last update, made once this batch's loss shows that
+ * update good and before this batch's update changes the weights: the files never hold
+ * weights whose next loss is NaN/Inf or spiking. */
+static int save_if_due(run *r, const batch_grad *g) {
+  return r->save_due && !g->broken && !g->spike ? save_checkpoint(r) : NMT_OK;
+}
+
+/* The next batch of the plan: its gradient, the save that was due, its update, and
+ * what is due after it. */
+static int next_batch(run *r, bool *done) {
+  batch_grad g;
+  int st = ensure_plan(r);
+  if (!st) st = gradient(r, r->t->s.batch, &g);
+  if (!st) st = save_if_due(r, &g);
+  if (!st) st = update(r, &g);
+  return st ? st : after_update(r, done);
 }
 
 /* The last save of a run, unless it ends in a bad streak. */
@@ -354,7 +382,7 @@ static int finish(run *r) {
 
 /* Under mpirun: a --mini-batch too small to give every slot a part leaves ranks idle. */
 static void warn_small_parts(const run *r) {
-  const nmt_stepper *k = &r->stepper;
+  const nmt_updater *k = &r->upd;
   int slots = k->comm->size * k->workers, per_part = r->t->o.batch.max_sents / slots;
   if (k->comm->size > 1 && per_part < NMT_MIN_PART)
     say(r->t, "warning: --mini-batch %d over %d slots (%d ranks x %d threads) is %d sentences a part, under %d: "
@@ -362,7 +390,7 @@ static void warn_small_parts(const run *r) {
         slots, k->comm->size, k->workers, per_part, NMT_MIN_PART);
 }
 
-/* On a GPU the steps update a copy of the parameters there. */
+/* On a GPU the updates change a copy of the parameters there. */
 static int to_device(run *r) {
   const nn_backend *be = r->t->o.be;
   if (!be || be == &nn_cpu_backend) return NMT_OK;
@@ -371,10 +399,10 @@ static int to_device(run *r) {
   return st;
 }
 
-/* Under mpirun on devices the gradients are summed there (train/step_device.h). */
+/* Under mpirun on devices the gradients are summed there (train/device_sum.h). */
 static int sum_on_device(run *r) {
   char note[512];
-  int st = nmt_device_sum_open(&r->stepper.dev, r->stepper.comm, r->p->be, note, sizeof note);
+  int st = nmt_device_sum_open(&r->upd.dev, r->upd.comm, r->p->be, note, sizeof note);
   if (!st) say(r->t, "%s", note);
   return st;
 }
@@ -395,20 +423,20 @@ int nmt_train(nmt_trainer *t, volatile sig_atomic_t *stop) {
   if (!st) st = nn_params_keep_ema(&t->model->params, t->o.ema > 0);
   if (!st) st = nmt_train_ranks_agree(t);
   if (!st) st = to_device(&r);
-  if (!st) st = nmt_stepper_init(&r.stepper, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
-  if (!st && t->o.comm) r.stepper.comm = t->o.comm;
-  if (!st && r.p == &r.dev && r.stepper.comm->size > 1) st = sum_on_device(&r);
-  r.shards = r.p == &r.dev ? nmt_comm_local() : r.stepper.comm;
-  if (!st) st = nmt_shard_state(r.shards, r.p);
-  r.stepper.delay = t->o.delay > 1 ? t->o.delay : 1;
+  if (!st) st = nmt_updater_init(&r.upd, r.p == &r.dev ? 1 : t->o.workers, t->model->params.n);
+  if (!st && t->o.comm) r.upd.comm = t->o.comm;
+  if (!st && r.p == &r.dev && r.upd.comm->size > 1) st = sum_on_device(&r);
+  r.upd.shards = r.p == &r.dev ? nmt_comm_local() : r.upd.comm;
+  if (!st) st = nmt_shard_state(r.upd.shards, r.p);
+  r.upd.delay = t->o.delay > 1 ? t->o.delay : 1;
   if (!st) warn_small_parts(&r);
   while (!st && !done) {
     /* a signal reaches the ranks at different times: they stop together */
-    if ((st = nmt_comm_any(r.stepper.comm, stop && *stop, &t->interrupted)) || t->interrupted) break;
-    if (!(st = ensure_plan(&r)) && !(st = step(&r, t->s.batch))) st = after_step(&r, &done);
+    if ((st = nmt_comm_any(r.upd.comm, stop && *stop, &t->interrupted)) || t->interrupted) break;
+    st = next_batch(&r, &done);
   }
   if (!st) st = t->interrupted ? save_last(&r) : finish(&r);
-  nmt_stepper_free(&r.stepper);
+  nmt_updater_free(&r.upd);
   nmt_plan_free(&r.plan);
   if (r.p == &r.dev) nn_params_free(&r.dev);
   return st;

@@ -1,11 +1,9 @@
-/* The ranks of an mpirun start alike: each reads the corpus and builds (or
- * loads) the model itself, the ranks compare what they got, and rank 0's
- * numbers then replace everyone's, so the replicas are identical by
- * construction; see train/loop.h. */
+/* The ranks' agreement at the start of an mpirun; see train/ranks.h. */
+#include "train/ranks.h"
 #include "base/err.h"
 #include "io/model_file.h"
 #include "nn/backend.h"
-#include "train/loop.h"
+#include "train/resume.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

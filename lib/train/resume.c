@@ -1,10 +1,8 @@
-/* Resuming: the checkpoint's position (epoch, batch) indexes an epoch plan
- * made from the corpus and the batch options, so a resumed run must make the
- * same plans; see train/loop.h. */
+/* Resuming: the checks of a checkpoint's position against this run; see train/resume.h. */
+#include "train/resume.h"
 #include "base/err.h"
 #include "io/model_file.h"
 #include "base/strbuf.h"
-#include "train/loop.h"
 #include <stdio.h>
 #include <stdlib.h>
 

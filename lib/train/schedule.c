@@ -1,7 +1,7 @@
 /* The rate schedule's step factors (Marian's --lr-warmup, --lr-decay-inv-sqrt) and when a
  * periodic action is due in Marian's units;
- * see train/loop.h. */
-#include "train/loop.h"
+ * see train/schedule.h. */
+#include "train/schedule.h"
 #include <math.h>
 
 double nmt_lr_factor(long t, long warmup, long decay_inv_sqrt) {

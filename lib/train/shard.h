@@ -12,7 +12,7 @@
 #define NMT_TRAIN_SHARD_H
 #include "comm/comm.h"
 #include "nn/params.h"
-#include "train/loop.h"
+#include "train/checkpoint.h"
 #include <stdbool.h>
 
 /* Keep this rank's shard of the moments and average (every rank holding the

@@ -4,13 +4,13 @@
  * sets are raw text and the translations decoded pieces. Under mpirun each rank scores a contiguous
  * range of the batches, and every rank gets every batch's numbers and
  * translations, folded in batch order: one process's results. */
+#include "train/valid.h"
 #include "metrics/bleu.h"
 #include "metrics/chrf.h"
 #include "decode/search.h"
 #include "decode/text.h"
 #include "base/err.h"
 #include "io/io.h"
-#include "train/loop.h"
 #include "io/tstream.h"
 #include <math.h>
 #include <stdlib.h>

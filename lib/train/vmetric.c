@@ -1,7 +1,7 @@
-/* The validation metrics' and optimisers' names, and which value of a metric is
- * better; see train/loop.h. */
+/* The validation metrics' names, and which value of a metric is better; see
+ * train/vmetric.h. */
+#include "train/vmetric.h"
 #include "base/err.h"
-#include "train/loop.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -59,13 +59,3 @@ void nmt_valid_scores_text(const nmt_valid_opts *o, const nmt_valid_scores *s, c
 double nmt_vmetric_gain(nmt_vmetric m, double a, double b) { return metrics[m].higher ? a - b : b - a; }
 
 bool nmt_vmetric_better(nmt_vmetric m, double a, double b) { return nmt_vmetric_gain(m, a, b) > 0; }
-
-static const char *const optimizers[] = {[NMT_ADAM] = "adam", [NMT_SGD] = "sgd"};
-
-const char *nmt_optimizer_name(nmt_optimizer o) { return optimizers[o]; }
-
-int nmt_optimizer_parse(const char *flag, const char *name, nmt_optimizer *o) {
-  for (int i = 0; i < (int)(sizeof optimizers / sizeof *optimizers); i++)
-    if (!strcmp(name, optimizers[i])) return *o = (nmt_optimizer)i, NMT_OK;
-  return nmt_fail(NMT_EUSAGE, "--%s must be adam or sgd (got '%s')", flag, name);
-}

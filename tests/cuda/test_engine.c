@@ -11,7 +11,7 @@
 #include "models/deepatt.h"
 #include "models/luong.h"
 #include "models/model_case.h"
-#include "models/rhn.h"
+#include "models/rhn_recon.h"
 #include "models/rnnsearch.h"
 #include "models/srnmt.h"
 #include "nn/optim.h"

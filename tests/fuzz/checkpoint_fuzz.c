@@ -2,7 +2,7 @@
  * the training state) as nmt-train --resume loads it. The input is a file
  * without its checksum (fuzz_util.h), handed over as a memory file. */
 #include "fuzz_util.h"
-#include "train/loop.h"
+#include "train/checkpoint.h"
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

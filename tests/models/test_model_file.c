@@ -3,6 +3,7 @@
 #include "base/err.h"
 #include "io/io.h"
 #include "models/model.h"
+#include "train/checkpoint.h"
 #include "train/loop.h"
 #include "test.h"
 #include <stdio.h>

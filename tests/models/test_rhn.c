@@ -2,7 +2,7 @@
  * cell and layer: tests/nn/cells/test_rhn.c). */
 #include "decode/net.h"
 #include "base/err.h"
-#include "models/rhn.h"
+#include "models/rhn_recon.h"
 #include "nn/ops.h"
 #include "test.h"
 #include "nn/grad_check.h"

@@ -2,6 +2,7 @@
  * decoding through encode/step against forward (the scan, highway and batched
  * attention: tests/nn/cells/). */
 #include "base/err.h"
+#include "models/parts.h"
 #include "models/srnmt.h"
 #include "nn/ops.h"
 #include "test.h"

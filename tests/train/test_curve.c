@@ -2,7 +2,7 @@
  * apart from training rows, the epochs' ends, and a resumed run's rows over the old. */
 #include "base/err.h"
 #include "test.h"
-#include "train/curve.h"
+#include "train/curve_svg.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

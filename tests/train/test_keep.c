@@ -3,7 +3,7 @@
  * or order is refused. */
 #include "base/err.h"
 #include "test.h"
-#include "train/loop.h"
+#include "train/keep.h"
 #include <stdlib.h>
 
 TEST(train_keep_best_list) {

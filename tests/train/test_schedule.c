@@ -1,7 +1,7 @@
 /* The rate schedule's factors (train/schedule.c): Marian's linear warm-up and
  * inverse square-root decay, alone and together. */
 #include "test.h"
-#include "train/loop.h"
+#include "train/schedule.h"
 
 TEST(train_lr_schedule_values) {
   CHECK_NEAR(nmt_lr_factor(1, 0, 0), 1, 0);

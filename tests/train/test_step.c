@@ -1,9 +1,9 @@
-/* The data-parallel step (lib/train/step.c): each part of a batch draws its
+/* The data-parallel gradient of an update (lib/train/update.c): each part of a batch draws its
  * own dropout masks. */
 #include "base/err.h"
 #include "models/model.h"
 #include "test.h"
-#include "train/step.h"
+#include "train/update.h"
 #include <stdlib.h>
 
 enum { PAIRS = 8 }; /* one part's sentences: train_step's MIN_SENTENCES */
@@ -34,14 +34,14 @@ static void tiny_model(nmt_model *m, float dropout) {
 /* The gradient of pairs[0..n) at step 5 on `workers` workers in `delay` passes into g (params.n). */
 static double step_grad_delayed(nmt_model *m, const nmt_corpus *c, const long *pairs, int n, int workers,
                                 int delay, float *g) {
-  nmt_stepper s;
+  nmt_updater s;
   double loss;
   long ntok;
-  CHECK_INT(nmt_stepper_init(&s, workers, m->params.n), NMT_OK);
+  CHECK_INT(nmt_updater_init(&s, workers, m->params.n), NMT_OK);
   s.delay = delay;
-  CHECK_INT(nmt_step_gradient(&s, c, pairs, n, &m->net, &m->params, 11, 5, &loss, &ntok), NMT_OK);
+  CHECK_INT(nmt_update_gradient(&s, c, pairs, n, &m->net, &m->params, 11, 5, &loss, &ntok), NMT_OK);
   memcpy(g, m->params.g, sizeof(float) * m->params.n);
-  nmt_stepper_free(&s);
+  nmt_updater_free(&s);
   return loss;
 }
 

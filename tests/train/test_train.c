@@ -4,9 +4,10 @@
 #include "io/io.h"
 #include "models/model.h"
 #include "test.h"
+#include "train/checkpoint.h"
 #include "train/loop.h"
 #include "nn/optim.h"
-#include "train/step.h"
+#include "train/update.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,12 +417,12 @@ TEST(train_sgd_first_update) {
   t.s = nmt_train_state_new(&t.o);
   tiny_model(&ref, "general", 1); /* m's twin */
   nmt_plan plan;
-  nmt_stepper k;
+  nmt_updater k;
   double loss;
   long ntok;
   CHECK_INT(nmt_plan_epoch(&plan, &c, &t.o.batch, t.o.seed, 0), NMT_OK);
-  CHECK_INT(nmt_stepper_init(&k, 1, ref.params.n), NMT_OK);
-  CHECK_INT(nmt_step_gradient(&k, &c, plan.pairs, (int)plan.start[1], &ref.net, &ref.params, t.o.seed, 0, &loss, &ntok),
+  CHECK_INT(nmt_updater_init(&k, 1, ref.params.n), NMT_OK);
+  CHECK_INT(nmt_update_gradient(&k, &c, plan.pairs, (int)plan.start[1], &ref.net, &ref.params, t.o.seed, 0, &loss, &ntok),
             NMT_OK);
   CHECK(nn_params_clip(&ref.params, 0.05) > 0.05); /* the clipping shows */
   CHECK_INT(nmt_train(&t, NULL), NMT_OK);
@@ -432,7 +433,7 @@ TEST(train_sgd_first_update) {
   }
   CHECK_INT(bad, 0);
   CHECK_INT(m.params.step, 1);
-  nmt_stepper_free(&k);
+  nmt_updater_free(&k);
   nmt_plan_free(&plan);
   nmt_corpus_free(&c);
   nmt_model_free(&ref), nmt_model_free(&m);

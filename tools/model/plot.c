@@ -4,7 +4,7 @@
 #include "base/err.h"
 #include "model_tool.h"
 #include "tool.h"
-#include "train/curve.h"
+#include "train/curve_svg.h"
 #include <stdio.h>
 #include <stdlib.h>
 

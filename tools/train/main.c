@@ -3,10 +3,12 @@
 #include "base/cli.h"
 #include "base/err.h"
 #include "comm/comm.h"
+#include "models/families.h"
 #include "nn/device.h"
 #include "nn/gemm_path.h"
 #include "io/io.h"
 #include "nn/parallel.h"
+#include "train/checkpoint.h"
 #include "train/loop.h"
 #include "train_tool.h"
 #include "tool.h"
@@ -243,11 +245,11 @@ int main(int argc, char **argv) {
   if (!st) st = nmt_device_use(a.device, &be, notice, sizeof notice);
   if (st) die(st);
   if (notice[0]) nmt_warn(PROG, "%s", notice);
-  /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train/step.h). */
+  /* Data-parallel: --cpu-threads workers, each with one BLAS thread (train/update.h). */
   int threads = a.cpu_threads > 0 ? (int)a.cpu_threads : openblas_get_num_threads();
   openblas_set_num_threads(1);
   nn_set_threads(threads);
-  int workers = be->host ? nn_threads() : 1; /* a GPU runs one worker (train/step.h) */
+  int workers = be->host ? nn_threads() : 1; /* a GPU runs one worker (train/update.h) */
   check_affinity(workers);
   nmt_model model;
   nmt_corpus corpus;

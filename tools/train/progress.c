@@ -3,7 +3,7 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "train_tool.h"
-#include "train/curve.h"
+#include "train/curve_svg.h"
 #include "tool.h"
 #include <stdarg.h>
 #include <string.h>

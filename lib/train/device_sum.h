@@ -1,13 +1,13 @@
-/* The gradient's sum when the steps run on a device (a GPU) under mpirun:
+/* The gradient's sum when training runs on a device (a GPU) under mpirun:
  * one slot per rank (a device runs one worker), its gradient in device
- * memory. As on the CPU (train/step.c) the gradient is cut into shards
+ * memory. As on the CPU (train/update.c) the gradient is cut into shards
  * (nmt_comm_shard); each rank receives every slot's slice of its shard
  * (alltoallv), folds them on the device in slot order with the backend's
  * axpby_fwd row (y = a + 1·b: one float add per element, as the CPU's sum),
  * and the shards are gathered to all (allgatherv). The bytes move by NCCL or
  * through the host (comm/comm_device.h); either way the sum has the same bits. */
-#ifndef NMT_TRAIN_STEP_DEVICE_H
-#define NMT_TRAIN_STEP_DEVICE_H
+#ifndef NMT_TRAIN_DEVICE_SUM_H
+#define NMT_TRAIN_DEVICE_SUM_H
 #include "comm/comm.h"
 #include "nn/params.h"
 #include <stddef.h>

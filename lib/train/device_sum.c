@@ -1,5 +1,5 @@
-/* The gradient's sum on a device; see train/step_device.h. */
-#include "train/step_device.h"
+/* The gradient's sum on a device; see train/device_sum.h. */
+#include "train/device_sum.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "comm/comm_device.h"

@@ -1,9 +1,12 @@
-/* The data-parallel gradient; see train/step.h. */
-#include "train/step.h"
+/* One update: the data-parallel gradient, clipping, the optimiser and the moving
+ * average; see train/update.h. */
+#include "train/update.h"
 #include "base/err.h"
 #include "base/pool.h"
 #include "nn/arena.h"
+#include "nn/optim.h"
 #include "nn/parallel.h"
+#include "train/shard.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@ struct nmt_worker {
   nmt_batch batch;
   nn_graph g;
   float *grad;      /* workers > 0: their own gradient buffer */
-  /* this step's job */
+  /* this update's job */
   const nmt_net *net;
   nn_params p;      /* the model's, with g = grad for workers > 0 */
   uint64_t seed, step;
@@ -29,12 +32,12 @@ struct nmt_worker {
 typedef struct {
   double loss[NMT_MAX_WORKERS]; /* each worker's summed over its passes */
   long ntok;
-} step_header;
+} rank_header;
 
-int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
+int nmt_updater_init(nmt_updater *s, int workers, size_t nparams) {
   s->workers = workers < 1 ? 1 : workers > NMT_MAX_WORKERS ? NMT_MAX_WORKERS : workers;
   s->delay = 1;
-  s->comm = nmt_comm_local();
+  s->comm = s->shards = nmt_comm_local();
   s->words = 0;
   s->dev = NULL;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
@@ -46,7 +49,7 @@ int nmt_stepper_init(nmt_stepper *s, int workers, size_t nparams) {
   return NMT_OK;
 }
 
-void nmt_stepper_free(nmt_stepper *s) {
+void nmt_updater_free(nmt_updater *s) {
   for (int i = 0; s->w && i < s->workers; i++) {
     nn_graph_free(&s->w[i].g);
     nmt_batch_free(&s->w[i].batch);
@@ -60,7 +63,7 @@ void nmt_stepper_free(nmt_stepper *s) {
 /* Forward and backward of worker `part`'s part of the batch; with several
  * parts, its nn_parallel loops stay in its thread. */
 static void work(void *ctx, int part, int parts) {
-  nmt_worker *k = &((nmt_stepper *)ctx)->w[part];
+  nmt_worker *k = &((nmt_updater *)ctx)->w[part];
   nn_parallel_nested(parts > 1);
   if (k->index && !k->pass) memset(k->p.g, 0, sizeof(float) * k->p.n);
   k->g.seed = k->seed;
@@ -95,7 +98,7 @@ static void sum_part(void *ctx, int part, int parts) {
 
 /* Every slot's gradient summed in slot order into this rank's shard of p->g
  * (nmt_comm_shard): the optimiser updates that shard alone (train/shard.h). */
-static int sum_slots(nmt_stepper *s, nn_params *p, const int *counts) {
+static int sum_slots(nmt_updater *s, nn_params *p, const int *counts) {
   nmt_comm *c = s->comm;
   float *parts[NMT_MAX_WORKERS];
   for (int i = 0; i < counts[c->rank]; i++) parts[i] = i ? s->w[i].grad : p->g;
@@ -119,8 +122,8 @@ static long target_words(const nmt_corpus *c, const long *pairs, int n) {
 }
 
 /* This rank's passes: its workers' parts of every pass, summed per worker. */
-static int run_passes(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n, int slots, int mine,
-                      step_header *h) {
+static int run_passes(nmt_updater *s, const nmt_corpus *c, const long *pairs, int n, int slots, int mine,
+                      rank_header *h) {
   int first = s->comm->rank * s->workers, parts = s->delay * slots;
   for (int d = 0; d < s->delay && mine; d++) { /* a rank past the slots idles */
     for (int i = 0; i < mine; i++) {
@@ -139,9 +142,9 @@ static int run_passes(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
   return NMT_OK;
 }
 
-int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, int n,
-                      const nmt_net *net, nn_params *p, uint64_t seed, uint64_t step,
-                      double *loss, long *ntokens) {
+int nmt_update_gradient(nmt_updater *s, const nmt_corpus *c, const long *pairs, int n,
+                        const nmt_net *net, nn_params *p, uint64_t seed, uint64_t step,
+                        double *loss, long *ntokens) {
   nmt_comm *comm = s->comm;
   int slots = comm->size * s->workers;
   while (slots > 1 && n / (s->delay * slots) < NMT_MIN_PART) slots--;
@@ -160,7 +163,7 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
     k->scale = 1.0f / (float)(s->words ? s->words : 1);
     if (i) k->p.g = k->grad;
   }
-  step_header h = {{0}, 0}, all[comm->size];
+  rank_header h = {{0}, 0}, all[comm->size];
   int st = run_passes(s, c, pairs, n, slots, mine, &h);
   if ((st = nmt_comm_exchange(comm, st, &h, all, sizeof h))) return st;
   *loss = 0, *ntokens = 0;
@@ -171,4 +174,18 @@ int nmt_step_gradient(nmt_stepper *s, const nmt_corpus *c, const long *pairs, in
   bool one_part = slots == 1 && comm->size == 1; /* p->g holds the gradient already */
   if (one_part || !isfinite(*loss)) return NMT_OK;
   return s->dev ? nmt_device_sum_run(s->dev, p, counts) : sum_slots(s, p, counts);
+}
+
+int nmt_update_clip(nmt_updater *u, nn_params *p, double loss, double clip_norm, double *norm) {
+  *norm = NAN;
+  int st = isfinite(loss) ? nmt_shard_grad_norm(u->shards, p, norm) : NMT_OK;
+  if (!st && clip_norm > 0) nn_params_scale_grad(p, *norm, clip_norm);
+  return st;
+}
+
+int nmt_update_apply(nmt_updater *u, nn_params *p, const nmt_update_rule *rule) {
+  if (rule->optimizer == NMT_SGD) nn_sgd_step(p, rule->lr, rule->recurrent);
+  else nn_adam_step(p, &(nn_adam){rule->lr, 0.9f, 0.999f, 1e-8f, rule->recurrent});
+  if (p->ema) nn_ema_step(p, nn_ema_decay(rule->ema, p->step));
+  return nmt_comm_gather_shards(u->shards, p->w, p->n); /* each rank updated its shard */
 }

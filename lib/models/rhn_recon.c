@@ -15,8 +15,9 @@
  * the source embeddings and predicts through rec.out.*. The loss is
  * L_d + β·L_r, *ntokens counting L_d's tokens only. Encode and step ignore the
  * rec.* weights. */
-#include "models/rhn.h"
+#include "models/rhn_recon.h"
 #include "models/encoder.h"
+#include "models/parts.h"
 #include "base/err.h"
 #include "nn/ops.h"
 #include "nn/cells/rhn.h"

@@ -25,7 +25,7 @@ static const nmt_model_opts variant[DECODE_NVARIANTS] = {
     {TINY, .attention = "general", .reverse_source = true, .enc_depth = 1},
     {TINY, .attention = "none", .enc_type = "bidirectional", .dec_depth = 3},
     {TINY, .attention = "dot", .enc_type = "bidirectional", .reverse_source = true, .enc_depth = 3, .dec_depth = 1},
-    /* rhn (paper 003; the reconstructor, training only, in tests/models/test_rhn.c) */
+    /* rhn (paper 003; the reconstructor, training only, in tests/models/test_rhn_recon.c) */
     {TINY, .type = "rhn", .attention = "general", .enc_type = "bidirectional", .enc_cell_depth = 2, .dec_cell_depth = 3},
     {TINY, .type = "rhn", .attention = "mlp", .local = true, .rhn_coupled = true, .dec_cell_depth = 2},
     {TINY, .type = "rhn", .attention = "none", .enc_cell_depth = 2},

@@ -23,6 +23,7 @@ struct serve_conn {
   int fd;
   double since; /* when its current request's clock started (CLOCK_MONOTONIC, s) */
   serve_conn_state state;
+  unsigned cut; /* the status a cut answered with, or 0 */
 };
 
 struct serve_conns {
@@ -49,9 +50,9 @@ static char *raw_answer(unsigned status, const char *why, size_t *len) {
   return s;
 }
 
-/* Answer k and shut its socket (lock held). */
-static void cut(serve_conn *k, const char *answer, size_t len) {
-  if (answer) (void)!send(k->fd, answer, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+/* Answer k with status (none: 0) and shut its socket (lock held). */
+static void cut(serve_conn *k, unsigned status, const char *answer, size_t len) {
+  if (answer) (void)!send(k->fd, answer, len, MSG_NOSIGNAL | MSG_DONTWAIT), k->cut = status;
   shutdown(k->fd, SHUT_RDWR);
   k->state = SERVE_CONN_ANSWERING;
 }
@@ -67,8 +68,8 @@ static void *watchdog(void *arg) {
   while (!cs->stop) {
     double now = nmt_seconds();
     for (serve_conn *k = cs->head; k; k = k->next)
-      if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, answer, len);
-      else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, NULL, 0); /* mid-answer */
+      if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, MHD_HTTP_REQUEST_TIMEOUT, answer, len);
+      else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, 0, NULL, 0); /* mid-answer */
     struct timespec until;
     clock_gettime(CLOCK_MONOTONIC, &until);
     until.tv_nsec += 100 * 1000 * 1000;
@@ -130,9 +131,16 @@ void serve_conns_cut(serve_conns *cs, unsigned status, const char *why) {
   char *answer = raw_answer(status, why, &len);
   pthread_mutex_lock(&cs->mu);
   for (serve_conn *k = cs->head; k; k = k->next)
-    if (k->state == SERVE_CONN_RECEIVING) cut(k, answer, len);
+    if (k->state == SERVE_CONN_RECEIVING) cut(k, status, answer, len);
   pthread_mutex_unlock(&cs->mu);
   free(answer);
+}
+
+unsigned serve_conn_cut_status(serve_conns *cs, const serve_conn *k) {
+  pthread_mutex_lock(&cs->mu);
+  unsigned status = k->cut;
+  pthread_mutex_unlock(&cs->mu);
+  return status;
 }
 
 void serve_conns_stop(serve_conns *cs) {

@@ -25,6 +25,7 @@ static const char *const SUMMARY =
     "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
     "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
     "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
+    "GET /metrics Prometheus's text;\n"
     "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
     "websocket protocol (a message of lines in, their translations out).\n"
     "A bad request gets a 4xx and {\"error\": \"...\"} (docs/serve.md lists every limit). SIGTERM\n"
@@ -95,17 +96,20 @@ int main(int argc, char **argv) {
   for (int i = 0; i < e.n && !strcmp(a.gemm_type, "int8"); i++)
     if ((st = nn_params_quantize(&e.model[i].params))) nmt_die(PROG, st);
   if ((st = nmt_ensemble_upload(&e, &nn_cpu_backend))) nmt_die(PROG, st);
+  serve_metrics *metrics;
   serve_batcher *b;
   serve_http *h;
   int port;
-  if ((st = serve_batcher_start(&b, &e, &a))) nmt_die(PROG, st);
-  if ((st = serve_http_start(&h, b, &e, &a, &port))) nmt_die(PROG, st);
+  if ((st = serve_metrics_new(&metrics))) nmt_die(PROG, st);
+  if ((st = serve_batcher_start(&b, &e, &a, metrics))) nmt_die(PROG, st);
+  if ((st = serve_http_start(&h, b, &e, &a, metrics, &port))) nmt_die(PROG, st);
   fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
   wait_for_stop();
   fprintf(stderr, "%s: stopping: finishing the requests in flight\n", PROG);
   bool cut = serve_http_stop(h);
   if (cut) nmt_warn(PROG, "requests still in flight after --drain-timeout %g s were answered 503", a.drain_timeout);
   serve_batcher_stop(b);
+  serve_metrics_free(metrics);
   nmt_ensemble_free(&e);
   free(a.models.v), free(a.weights.v);
   return cut ? SERVE_EXIT_DRAIN_CUT : 0;

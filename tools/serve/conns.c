@@ -35,15 +35,16 @@ struct serve_conns {
   bool stop;
 };
 
-/* An HTTP answer, status and {"error": why}, closing the connection (malloc'ed; NULL:
- * out of memory, then the connection is only shut). */
+/* An HTTP answer, status and {"error": why}, closing the connection, a 503 with Retry-After
+ * as http.c's (malloc'ed; NULL: out of memory, then the connection is only shut). */
 static char *raw_answer(unsigned status, const char *why, size_t *len) {
   json_t *o = json_pack("{s:s}", "error", why);
   char *body = o ? json_dumps(o, JSON_COMPACT) : NULL, *s = NULL;
   json_decref(o);
   const char *reason = MHD_get_reason_phrase_for(status);
+  const char *retry = status == MHD_HTTP_SERVICE_UNAVAILABLE ? "Retry-After: 1\r\n" : "";
   if (body && asprintf(&s, "HTTP/1.1 %u %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %zu\r\n"
-                           "Connection: close\r\n\r\n%s\n", status, reason, strlen(body) + 1, body) < 0)
+                           "%sConnection: close\r\n\r\n%s\n", status, reason, strlen(body) + 1, retry, body) < 0)
     s = NULL;
   free(body);
   *len = s ? strlen(s) : 0;

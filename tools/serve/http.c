@@ -3,7 +3,8 @@
  * of JSON; a problem is {"error": "..."} with a 4xx status, and the server
  * goes on serving. GET / is a page for trying the model in a browser; GET
  * /translate with Upgrade: websocket is Marian's protocol (websocket.c); GET
- * /metrics is Prometheus's text (metrics.c). Each request is counted once its answer is queued, before the
+ * /ready says whether the queue takes more, GET /metrics is Prometheus's text
+ * (metrics.c). Each request is counted once its answer is queued, before the
  * client can read it.
  * A request with an Origin header is served only from the server's own origin
  * or one of --allow-origin (CORS); conns.c bounds the time to receive one. */
@@ -116,6 +117,7 @@ static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned s
   if (!r) return free(line), reply_static(h, c);
   MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
   if (close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+  if (status == MHD_HTTP_SERVICE_UNAVAILABLE) MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
   return queue(h, c, status, r);
 }
 
@@ -216,6 +218,21 @@ static enum MHD_Result health(serve_http *h, struct MHD_Connection *c) {
   return reply(h, c, MHD_HTTP_OK, s, false);
 }
 
+/* Ready while the queue takes more sentences (it is under --max-queued-sentences) and no
+ * drain has begun (a request during a drain gets 503 from begin). */
+static enum MHD_Result ready(serve_http *h, struct MHD_Connection *c) {
+  int queued = serve_batcher_queued(h->b);
+  if (queued < h->a->max_queued) {
+    json_t *o = json_pack("{s:s, s:i}", "status", "ready", "queued", queued);
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return reply(h, c, MHD_HTTP_OK, s, false);
+  }
+  char msg[160];
+  snprintf(msg, sizeof msg, "the queue is full: %d sentences queued, --max-queued-sentences %ld", queued, h->a->max_queued);
+  return reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+}
+
 static enum MHD_Result metrics(serve_http *h, struct MHD_Connection *c) {
   serve_gauges g;
   serve_batcher_gauges(h->b, &g);
@@ -255,6 +272,8 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
   if (!strcmp(url, "/") && get) return page(h, c);
   if (!strcmp(url, "/health"))
     return get ? health(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
+  if (!strcmp(url, "/ready"))
+    return get ? ready(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/ready takes GET");
   if (!strcmp(url, "/metrics"))
     return get ? metrics(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/metrics takes GET");
   char path[68], msg[160];

@@ -189,7 +189,7 @@ static void wait_answered(serve_batcher *b, serve_req *r) {
     if (watch && r->gone && r->gone(r->gone_ctx)) {
       end_request(b, r, 499, "the client has gone");
     } else if (watch && r->deadline > 0 && nmt_seconds() >= r->deadline) {
-      end_request(b, r, 504, "the request took longer than its time limit");
+      end_request(b, r, 504, "the request was not answered within its time limit (\"timeout_ms\", --request-timeout)");
     } else if (watch) {
       double t = nmt_seconds() + POLL_S;
       long long ns = (long long)((r->deadline > 0 && r->deadline < t ? r->deadline : t) * 1e9);

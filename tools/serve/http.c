@@ -172,6 +172,12 @@ static bool client_gone(void *c) {
   return ci && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
 
+/* A deadline of S seconds from now, unless r's own is sooner; S = 0: none. */
+static void limit_time(serve_req *r, double s) {
+  double d = nmt_seconds() + s;
+  if (s > 0 && (r->deadline <= 0 || d < r->deadline)) r->deadline = d;
+}
+
 static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, upload *u) {
   u->translate = true;
   if (u->too_big) {
@@ -183,6 +189,7 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, upload
   serve_req r;
   int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
   r.gone = client_gone, r.gone_ctx = c;
+  limit_time(&r, h->a->request_timeout);
   if (!status) serve_translate(h->b, &r), status = r.status;
   enum MHD_Result ok = status ? reply_error(h, c, (unsigned)status, r.err) : reply(h, c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);

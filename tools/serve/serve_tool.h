@@ -47,8 +47,8 @@ typedef struct {
    * the thread in serve_translate; it must not block) while the request waits, and returns
    * true once its client has gone: the request ends with status 499, its queued sentences
    * leave the queue, those in a lane's round are dropped when it ends, and serve_translate
-   * returns once no lane holds any. deadline is a CLOCK_MONOTONIC time in seconds: past it
-   * the same happens, with status 504. */
+   * returns once no lane holds any. deadline is a CLOCK_MONOTONIC time in seconds (a
+   * request's "timeout_ms", --request-timeout): past it the same happens, with status 504. */
   bool (*gone)(void *ctx);
   void *gone_ctx;
   double deadline;

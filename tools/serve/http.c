@@ -4,8 +4,8 @@
  * goes on serving. GET / is a page for trying the model in a browser; GET
  * /translate with Upgrade: websocket is Marian's protocol (websocket.c); GET
  * /ready says whether the queue takes more, GET /metrics is Prometheus's text
- * (metrics.c). Each request is counted once its answer is queued, before the
- * client can read it.
+ * (metrics.c). Each request is counted and logged (access_log.c) once its
+ * answer is queued, before the client can read it.
  * A request with an Origin header is served only from the server's own origin
  * or one of --allow-origin (CORS); conns.c bounds the time to receive one. */
 #include "base/clock.h"
@@ -35,15 +35,18 @@ struct serve_http {
   const serve_args *a;
   serve_conns *conns;
   serve_metrics *m;
+  serve_access_log *log; /* NULL: none */
   atomic_int in_flight; /* requests begun and not yet answered */
   atomic_bool stopping;
 };
 
-/* A request: its body as it arrives, and what its metrics need. */
+/* A request: its body as it arrives, and what its access log line and metrics need. */
 typedef struct {
   nmt_strbuf body;
   bool too_big, oom;
   double t0;      /* its headers arrived (nmt_seconds) */
+  char method[16], path[256]; /* cut */
+  int sentences;  /* a translation's */
   bool translate; /* answered by translate() */
   bool counted;   /* account() has seen it */
 } upload;
@@ -190,6 +193,7 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, upload
   int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
   r.gone = client_gone, r.gone_ctx = c;
   limit_time(&r, h->a->request_timeout);
+  u->sentences = r.n;
   if (!status) serve_translate(h->b, &r), status = r.status;
   enum MHD_Result ok = status ? reply_error(h, c, (unsigned)status, r.err) : reply(h, c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);
@@ -304,11 +308,12 @@ static enum MHD_Result length_header(void *cls, enum MHD_ValueKind kind, const c
 }
 
 /* The headers are in: a request the server refuses before reading its body. */
-static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, void **state) {
+static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, const char *url, const char *method, void **state) {
   upload *u = calloc(1, sizeof *u);
   if (!u) return reply_static(h, c);
   *state = u;
   u->t0 = nmt_seconds();
+  snprintf(u->method, sizeof u->method, "%s", method), snprintf(u->path, sizeof u->path, "%s", url);
   atomic_fetch_add(&h->in_flight, 1);
   if (atomic_load(&h->stopping)) return reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is shutting down");
   if (!conn_of(c)) return reply_static(h, c); /* its record could not be made: not watched */
@@ -329,13 +334,20 @@ static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, void **sta
   return MHD_YES;
 }
 
-/* Count request u, answered with status: once, when its answer is queued (before its
- * client can read it, so that the next request's /metrics counts it), or when it ended
- * without one. */
+/* Count request u, answered with status, and write its access log line: once, when its
+ * answer is queued (before its client can read it, so that the next request's /metrics
+ * counts it), or when it ended without one. */
 static void account(serve_http *h, struct MHD_Connection *c, upload *u, unsigned status) {
   if (!u || u->counted || !status) return;
   u->counted = true;
-  serve_metrics_request(h->m, status, u->translate, nmt_seconds() - u->t0);
+  double s = nmt_seconds() - u->t0;
+  serve_metrics_request(h->m, status, u->translate, s);
+  if (!h->log) return;
+  const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  const struct sockaddr_in *sa = i ? (const struct sockaddr_in *)(const void *)i->client_addr : NULL;
+  char client[INET_ADDRSTRLEN] = "-";
+  if (sa && sa->sin_family == AF_INET) inet_ntop(AF_INET, &sa->sin_addr, client, sizeof client);
+  serve_access_log_write(h->log, &(serve_access){client, u->method, u->path, status, u->sentences, 1e3 * s});
 }
 
 /* The status of the answer queued to c's request; 0: none yet. */
@@ -352,7 +364,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   upload *u = *state;
   enum MHD_Result ok;
   if (!u) {
-    ok = begin(h, c, state);
+    ok = begin(h, c, url, method, state);
   } else if (*size) {
     if (u->too_big || u->oom) {}
     else if (u->body.len + *size > (size_t)h->a->max_request_bytes) u->too_big = true;
@@ -422,10 +434,10 @@ static int listen_on(const char *host, long port, int *fd, int *bound) {
 }
 
 int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
-                     int *port) {
+                     serve_access_log *log, int *port) {
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
-  *h = (serve_http){.b = b, .e = e, .a = a, .m = m};
+  *h = (serve_http){.b = b, .e = e, .a = a, .m = m, .log = log};
   int st = serve_conns_start(&h->conns, a->receive_timeout, a->send_timeout);
   if (st) return free(h), *hp = NULL, st;
   if (!(st = listen_on(a->host, a->port, &h->fd, port))) {

@@ -2,9 +2,10 @@
  * the request's JSON (request.c), the page for a browser (page.c), Marian's websocket
  * protocol (websocket.c), the batcher whose decoding
  * lanes translate the queued sentences of all requests together (batcher.c), the
- * metrics of GET /metrics (metrics.c). */
+ * metrics of GET /metrics (metrics.c), the access log (access_log.c). */
 #ifndef NMT_TOOLS_SERVE_SERVE_TOOL_H
 #define NMT_TOOLS_SERVE_SERVE_TOOL_H
+#include "access_log.h"
 #include "base/cli.h"
 #include "decode/ensemble.h"
 #include "metrics.h"
@@ -99,10 +100,10 @@ void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const a
 extern const char serve_page[];
 
 /* The HTTP side: listen on a->host:a->port, answer until serve_http_stop; each request
- * counted into m. */
+ * counted into m and, unless log is NULL, written to the access log. */
 typedef struct serve_http serve_http;
 int serve_http_start(serve_http **h, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
-                     int *port);
+                     serve_access_log *log, int *port);
 /* Stop accepting, wait up to --drain-timeout for the requests in flight, answer
  * those still there 503, close. True when it had to. */
 bool serve_http_stop(serve_http *h);

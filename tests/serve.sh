@@ -4,6 +4,7 @@
 # post PATH JSON: POST JSON to PATH with curl; prints "STATUS BODY".
 # get PATH: the same for a GET.
 # serve_stop: SIGTERM (unless it was sent already); waits (20 s at most) and returns the server's exit status.
+# wait_metric LINE: until GET /metrics has the line LINE ("nmt_serve_busy_lanes 1"), 10 s at most.
 # nbest_close FILE: standard input, an n-best list ("i ||| hyp ||| F0= s ||| s"), against FILE
 #   (nmt-decode's): the same hypotheses in the same order, totals within 1e-4. The server
 #   batches other sentences together than nmt-decode does, and a GEMM of another shape may
@@ -41,6 +42,15 @@ serve_stop() {
   while kill -0 $SERVE_PID 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
   kill -0 $SERVE_PID 2>/dev/null && { echo "serve.sh: nmt-serve still running 20 s after SIGTERM" >&2; return 1; }
   wait $SERVE_PID
+}
+
+wait_metric() {
+  i=0
+  while ! curl -s --max-time 5 "$URL/metrics" | grep -qxF "$1"; do
+    [ $i -lt 200 ] || { echo "serve.sh: no line '$1' in /metrics within 10 s" >&2; return 1; }
+    sleep 0.05
+    i=$((i + 1))
+  done
 }
 
 nbest_close() {

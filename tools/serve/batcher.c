@@ -70,6 +70,7 @@ struct serve_batcher {
   const nmt_models *e;
   const nmt_model *first; /* its vocabularies read the text */
   const serve_args *a;
+  serve_metrics *m;
   pthread_mutex_t mu;
   pthread_cond_t more;
   serve_req **reqs; /* the requests in serve_translate, in the order rounds take from them */
@@ -95,6 +96,12 @@ int serve_batcher_queued(serve_batcher *b) {
   int n = b->qn;
   pthread_mutex_unlock(&b->mu);
   return n;
+}
+
+void serve_batcher_gauges(serve_batcher *b, serve_gauges *g) {
+  pthread_mutex_lock(&b->mu);
+  *g = (serve_gauges){.queued = b->qn, .busy = b->busy, .lanes = b->lanes};
+  pthread_mutex_unlock(&b->mu);
 }
 
 /* The bytes of s[0..n) in a JSON string as jansson writes it, quotes left
@@ -182,7 +189,7 @@ static void wait_answered(serve_batcher *b, serve_req *r) {
     if (watch && r->gone && r->gone(r->gone_ctx)) {
       end_request(b, r, 499, "the client has gone");
     } else if (watch && r->deadline > 0 && nmt_seconds() >= r->deadline) {
-      end_request(b, r, 504, "the request took longer than its time limit");
+      end_request(b, r, 504, "the request was not answered within its time limit (\"timeout_ms\", --request-timeout)");
     } else if (watch) {
       double t = nmt_seconds() + POLL_S;
       long long ns = (long long)((r->deadline > 0 && r->deadline < t ? r->deadline : t) * 1e9);
@@ -218,7 +225,7 @@ void serve_translate(serve_batcher *b, serve_req *r) {
   } else if (!add_request(b, r)) {
     r->status = 503, snprintf(r->err, sizeof r->err, "out of memory");
   } else {
-    b->qn += r->n;
+    b->qn += r->n, r->queued_at = nmt_seconds();
     pthread_cond_broadcast(&b->more);
     wait_answered(b, r);
     remove_request(b, r);
@@ -288,12 +295,14 @@ static void take_round(serve_batcher *b, lane *l) {
     if (b->reqs[i]->taken < b->reqs[i]->n && (!nc || b->reqs[i]->beam == b->reqs[l->cand[0]]->beam)) l->cand[nc++] = i;
   l->beam = b->reqs[l->cand[0]]->beam;
   long words = 0;
+  double now = nmt_seconds();
   for (l->njobs = 0; nc && l->njobs < most;) {
     int kept = 0;
     for (int c = 0; c < nc && l->njobs < most; c++) {
       serve_req *r = b->reqs[l->cand[c]];
       int i = r->order[r->taken];
       if (l->njobs && words + r->words[i] > b->a->max_batch_words) continue; /* its next ones are no shorter */
+      if (!r->taken) serve_metrics_queue_wait(b->m, now - r->queued_at); /* its first sentence */
       l->jobs[l->njobs].r = r, l->jobs[l->njobs++].i = i;
       words += r->words[i], r->taken++, r->in_lanes++, b->qn--, b->decoding++;
       last = l->cand[c] > last ? l->cand[c] : last;
@@ -336,6 +345,7 @@ static void deliver(serve_batcher *b, job *j, int st) {
     if (j->nbest) json_array_set_new(r->nbest, (size_t)j->i, j->nbest);
     if (j->align) json_array_set_new(r->align, (size_t)j->i, j->align);
     r->bytes += j->bytes, r->left--;
+    serve_metrics_sentence(b->m, j->n, j->out.n ? j->out.hyps[0].n : 0);
   } else {
     json_decref(j->text), json_decref(j->nbest), json_decref(j->align);
   }
@@ -477,6 +487,7 @@ static void lane_main(void *ctx, int part, int parts) {
   pthread_mutex_lock(&b->mu);
   while (wait_for_round(b, l)) {
     take_round(b, l);
+    serve_metrics_batch(b->m, l->njobs);
     b->busy++;
     /* BLAS threads are one setting for the process: every thread for a lane
      * alone (a lone sentence, or a lane whose neighbours wait for their
@@ -526,10 +537,10 @@ static int lane_alloc(lane *l, size_t B) {
   return ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
 }
 
-int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_args *a) {
+int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_args *a, serve_metrics *m) {
   serve_batcher *b = calloc(1, sizeof *b);
   if (!b) return nmt_fail(NMT_EIO, "out of memory");
-  *b = (serve_batcher){.e = &e->dec, .first = &e->model[0], .a = a, .lanes = (int)a->threads};
+  *b = (serve_batcher){.e = &e->dec, .first = &e->model[0], .a = a, .m = m, .lanes = (int)a->threads};
   pthread_mutex_init(&b->mu, NULL), pthread_cond_init(&b->more, NULL);
   int st = NMT_OK;
   for (int i = 0; !st && i < b->lanes; i++) {

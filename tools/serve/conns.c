@@ -23,6 +23,7 @@ struct serve_conn {
   int fd;
   double since; /* when its current request's clock started (CLOCK_MONOTONIC, s) */
   serve_conn_state state;
+  unsigned cut; /* the status a cut answered with, or 0 */
 };
 
 struct serve_conns {
@@ -34,24 +35,25 @@ struct serve_conns {
   bool stop;
 };
 
-/* An HTTP answer, status and {"error": why}, closing the connection (malloc'ed; NULL:
- * out of memory, then the connection is only shut). */
+/* An HTTP answer, status and {"error": why}, closing the connection, a 503 with Retry-After
+ * as http.c's (malloc'ed; NULL: out of memory, then the connection is only shut). */
 static char *raw_answer(unsigned status, const char *why, size_t *len) {
   json_t *o = json_pack("{s:s}", "error", why);
   char *body = o ? json_dumps(o, JSON_COMPACT) : NULL, *s = NULL;
   json_decref(o);
   const char *reason = MHD_get_reason_phrase_for(status);
+  const char *retry = status == MHD_HTTP_SERVICE_UNAVAILABLE ? "Retry-After: 1\r\n" : "";
   if (body && asprintf(&s, "HTTP/1.1 %u %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %zu\r\n"
-                           "Connection: close\r\n\r\n%s\n", status, reason, strlen(body) + 1, body) < 0)
+                           "%sConnection: close\r\n\r\n%s\n", status, reason, strlen(body) + 1, retry, body) < 0)
     s = NULL;
   free(body);
   *len = s ? strlen(s) : 0;
   return s;
 }
 
-/* Answer k and shut its socket (lock held). */
-static void cut(serve_conn *k, const char *answer, size_t len) {
-  if (answer) (void)!send(k->fd, answer, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+/* Answer k with status (none: 0) and shut its socket (lock held). */
+static void cut(serve_conn *k, unsigned status, const char *answer, size_t len) {
+  if (answer) (void)!send(k->fd, answer, len, MSG_NOSIGNAL | MSG_DONTWAIT), k->cut = status;
   shutdown(k->fd, SHUT_RDWR);
   k->state = SERVE_CONN_ANSWERING;
 }
@@ -67,8 +69,8 @@ static void *watchdog(void *arg) {
   while (!cs->stop) {
     double now = nmt_seconds();
     for (serve_conn *k = cs->head; k; k = k->next)
-      if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, answer, len);
-      else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, NULL, 0); /* mid-answer */
+      if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, MHD_HTTP_REQUEST_TIMEOUT, answer, len);
+      else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, 0, NULL, 0); /* mid-answer */
     struct timespec until;
     clock_gettime(CLOCK_MONOTONIC, &until);
     until.tv_nsec += 100 * 1000 * 1000;
@@ -130,9 +132,16 @@ void serve_conns_cut(serve_conns *cs, unsigned status, const char *why) {
   char *answer = raw_answer(status, why, &len);
   pthread_mutex_lock(&cs->mu);
   for (serve_conn *k = cs->head; k; k = k->next)
-    if (k->state == SERVE_CONN_RECEIVING) cut(k, answer, len);
+    if (k->state == SERVE_CONN_RECEIVING) cut(k, status, answer, len);
   pthread_mutex_unlock(&cs->mu);
   free(answer);
+}
+
+unsigned serve_conn_cut_status(serve_conns *cs, const serve_conn *k) {
+  pthread_mutex_lock(&cs->mu);
+  unsigned status = k->cut;
+  pthread_mutex_unlock(&cs->mu);
+  return status;
 }
 
 void serve_conns_stop(serve_conns *cs) {

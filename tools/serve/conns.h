@@ -31,6 +31,9 @@ void serve_conn_close(serve_conns *cs, serve_conn *k);
 void serve_conn_set(serve_conns *cs, serve_conn *k, serve_conn_state s);
 /* Answer every connection still receiving with status and message why, and shut it. */
 void serve_conns_cut(serve_conns *cs, unsigned status, const char *why);
+/* The status a cut answered k's request with on its socket (408, or serve_conns_cut's);
+ * 0 when none was. */
+unsigned serve_conn_cut_status(serve_conns *cs, const serve_conn *k);
 /* Stop the watchdog, free the list (its connections closed first). */
 void serve_conns_stop(serve_conns *cs);
 

@@ -2,7 +2,10 @@
  * waits while the batcher translates its sentences). Every answer is one line
  * of JSON; a problem is {"error": "..."} with a 4xx status, and the server
  * goes on serving. GET / is a page for trying the model in a browser; GET
- * /translate with Upgrade: websocket is Marian's protocol (websocket.c).
+ * /translate with Upgrade: websocket is Marian's protocol (websocket.c); GET
+ * /ready says whether the queue takes more, GET /metrics is Prometheus's text
+ * (metrics.c). Each request is counted and logged (access_log.c) once its
+ * answer is queued, before the client can read it.
  * A request with an Origin header is served only from the server's own origin
  * or one of --allow-origin (CORS); conns.c bounds the time to receive one. */
 #include "base/clock.h"
@@ -31,14 +34,21 @@ struct serve_http {
   const nmt_ensemble *e;
   const serve_args *a;
   serve_conns *conns;
+  serve_metrics *m;
+  serve_access_log *log; /* NULL: none */
   atomic_int in_flight; /* requests begun and not yet answered */
   atomic_bool stopping;
 };
 
-/* A request's body as it arrives. */
+/* A request: its body as it arrives, and what its access log line and metrics need. */
 typedef struct {
   nmt_strbuf body;
   bool too_big, oom;
+  double t0;      /* its headers arrived (nmt_seconds) */
+  char method[16], path[256]; /* cut */
+  int sentences;  /* a translation's */
+  bool translate; /* answered by translate() */
+  bool counted;   /* account() has seen it */
 } upload;
 
 /* Where a request comes from (its Origin header): a page of another site may use the
@@ -110,6 +120,7 @@ static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned s
   if (!r) return free(line), reply_static(h, c);
   MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
   if (close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+  if (status == MHD_HTTP_SERVICE_UNAVAILABLE) MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
   return queue(h, c, status, r);
 }
 
@@ -164,7 +175,14 @@ static bool client_gone(void *c) {
   return ci && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
 
-static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const upload *u) {
+/* A deadline of S seconds from now, unless r's own is sooner; S = 0: none. */
+static void limit_time(serve_req *r, double s) {
+  double d = nmt_seconds() + s;
+  if (s > 0 && (r->deadline <= 0 || d < r->deadline)) r->deadline = d;
+}
+
+static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, upload *u) {
+  u->translate = true;
   if (u->too_big) {
     char msg[128];
     snprintf(msg, sizeof msg, "the request is over %ld bytes (--max-request-bytes)", h->a->max_request_bytes);
@@ -174,6 +192,8 @@ static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, const 
   serve_req r;
   int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
   r.gone = client_gone, r.gone_ctx = c;
+  limit_time(&r, h->a->request_timeout);
+  u->sentences = r.n;
   if (!status) serve_translate(h->b, &r), status = r.status;
   enum MHD_Result ok = status ? reply_error(h, c, (unsigned)status, r.err) : reply(h, c, MHD_HTTP_OK, serve_req_answer(&r), false);
   serve_req_free(&r);
@@ -209,6 +229,32 @@ static enum MHD_Result health(serve_http *h, struct MHD_Connection *c) {
   return reply(h, c, MHD_HTTP_OK, s, false);
 }
 
+/* Ready while the queue takes more sentences (it is under --max-queued-sentences) and no
+ * drain has begun (a request during a drain gets 503 from begin). */
+static enum MHD_Result ready(serve_http *h, struct MHD_Connection *c) {
+  int queued = serve_batcher_queued(h->b);
+  if (queued < h->a->max_queued) {
+    json_t *o = json_pack("{s:s, s:i}", "status", "ready", "queued", queued);
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return reply(h, c, MHD_HTTP_OK, s, false);
+  }
+  char msg[160];
+  snprintf(msg, sizeof msg, "the queue is full: %d sentences queued, --max-queued-sentences %ld", queued, h->a->max_queued);
+  return reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+}
+
+static enum MHD_Result metrics(serve_http *h, struct MHD_Connection *c) {
+  serve_gauges g;
+  serve_batcher_gauges(h->b, &g);
+  char *text = serve_metrics_text(h->m, &g);
+  if (!text) return reply_static(h, c);
+  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+  if (!r) return free(text), reply_static(h, c);
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+  return queue(h, c, MHD_HTTP_OK, r);
+}
+
 /* OPTIONS, a browser's CORS preflight: what a page of an allowed origin may send. */
 static enum MHD_Result preflight(serve_http *h, struct MHD_Connection *c) {
   struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
@@ -228,7 +274,7 @@ static enum MHD_Result page(serve_http *h, struct MHD_Connection *c) {
 }
 
 /* The request is complete: its answer. */
-static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char *url, const char *method, const upload *u) {
+static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char *url, const char *method, upload *u) {
   bool get = !strcmp(method, MHD_HTTP_METHOD_GET), post = !strcmp(method, MHD_HTTP_METHOD_POST);
   if (!strcmp(method, MHD_HTTP_METHOD_OPTIONS)) return preflight(h, c);
   if (!strcmp(url, "/translate") && get && wants_websocket(c)) return websocket(h, c);
@@ -237,6 +283,10 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
   if (!strcmp(url, "/") && get) return page(h, c);
   if (!strcmp(url, "/health"))
     return get ? health(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
+  if (!strcmp(url, "/ready"))
+    return get ? ready(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/ready takes GET");
+  if (!strcmp(url, "/metrics"))
+    return get ? metrics(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/metrics takes GET");
   char path[68], msg[160];
   nmt_utf8_copy(path, sizeof path, url, strlen(url));
   snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /)", path);
@@ -258,10 +308,12 @@ static enum MHD_Result length_header(void *cls, enum MHD_ValueKind kind, const c
 }
 
 /* The headers are in: a request the server refuses before reading its body. */
-static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, void **state) {
+static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, const char *url, const char *method, void **state) {
   upload *u = calloc(1, sizeof *u);
   if (!u) return reply_static(h, c);
   *state = u;
+  u->t0 = nmt_seconds();
+  snprintf(u->method, sizeof u->method, "%s", method), snprintf(u->path, sizeof u->path, "%s", url);
   atomic_fetch_add(&h->in_flight, 1);
   if (atomic_load(&h->stopping)) return reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is shutting down");
   if (!conn_of(c)) return reply_static(h, c); /* its record could not be made: not watched */
@@ -282,28 +334,57 @@ static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, void **sta
   return MHD_YES;
 }
 
+/* Count request u, answered with status, and write its access log line: once, when its
+ * answer is queued (before its client can read it, so that the next request's /metrics
+ * counts it), or when it ended without one. */
+static void account(serve_http *h, struct MHD_Connection *c, upload *u, unsigned status) {
+  if (!u || u->counted || !status) return;
+  u->counted = true;
+  double s = nmt_seconds() - u->t0;
+  serve_metrics_request(h->m, status, u->translate, s);
+  if (!h->log) return;
+  const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  const struct sockaddr_in *sa = i ? (const struct sockaddr_in *)(const void *)i->client_addr : NULL;
+  char client[INET_ADDRSTRLEN] = "-";
+  if (sa && sa->sin_family == AF_INET) inet_ntop(AF_INET, &sa->sin_addr, client, sizeof client);
+  serve_access_log_write(h->log, &(serve_access){client, u->method, u->path, status, u->sentences, 1e3 * s});
+}
+
+/* The status of the answer queued to c's request; 0: none yet. */
+static unsigned queued_status(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS);
+  return i ? i->http_status : 0;
+}
+
 /* libmicrohttpd calls this once with the headers, then with each piece of the
  * body, then once more with none left: the time to answer. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *data, size_t *size, void **state) {
   serve_http *h = cls;
   upload *u = *state;
-  if (!u) return begin(h, c, state);
-  if (*size) {
+  enum MHD_Result ok;
+  if (!u) {
+    ok = begin(h, c, url, method, state);
+  } else if (*size) {
     if (u->too_big || u->oom) {}
     else if (u->body.len + *size > (size_t)h->a->max_request_bytes) u->too_big = true;
     else if (nmt_strbuf_add(&u->body, data, *size)) u->oom = true;
     *size = 0;
     return MHD_YES;
+  } else {
+    answering(h, c, SERVE_CONN_ANSWERING); /* the request is in: translating it is not receiving it */
+    ok = route(h, c, url, method, u);
   }
-  answering(h, c, SERVE_CONN_ANSWERING); /* the request is in: translating it is not receiving it */
-  return route(h, c, url, method, u);
+  account(h, c, *state, queued_status(c));
+  return ok;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode why) {
   serve_http *h = cls;
   upload *u = *state;
   serve_conn *k = conn_of(c);
+  unsigned cut = k ? serve_conn_cut_status(h->conns, k) : 0;
+  account(h, c, u, cut ? cut : 499); /* unanswered: cut by conns.c, or its client went first */
   if (k) serve_conn_set(h->conns, k, SERVE_CONN_RECEIVING); /* the next request's clock */
   if (!u) return;
   free(u->body.s), free(u);
@@ -352,10 +433,11 @@ static int listen_on(const char *host, long port, int *fd, int *bound) {
   return NMT_OK;
 }
 
-int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, int *port) {
+int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
+                     serve_access_log *log, int *port) {
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
-  *h = (serve_http){.b = b, .e = e, .a = a};
+  *h = (serve_http){.b = b, .e = e, .a = a, .m = m, .log = log};
   int st = serve_conns_start(&h->conns, a->receive_timeout, a->send_timeout);
   if (st) return free(h), *hp = NULL, st;
   if (!(st = listen_on(a->host, a->port, &h->fd, port))) {

@@ -12,6 +12,7 @@
 #include <cblas.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +26,13 @@ static const char *const SUMMARY =
     "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
     "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
     "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
+    "GET /ready 200 while the queue takes more (503 when full), GET /metrics Prometheus's text;\n"
     "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
     "websocket protocol (a message of lines in, their translations out).\n"
     "A bad request gets a 4xx and {\"error\": \"...\"} (docs/serve.md lists every limit). SIGTERM\n"
     "finishes the requests in flight and exits 0; those still in flight after --drain-timeout\n"
-    "get 503, and the exit status is 4. Exit 1 usage, 2 bad model, 3 I/O.";
+    "get 503, and the exit status is 4. SIGHUP reopens --access-log's file.\n"
+    "Exit 1 usage, 2 bad model, 3 I/O.";
 
 static int parse_args(serve_args *a, int argc, char **argv) {
   *a = (serve_args){.bpe_cache_bytes = NMT_BPE_CACHE_BYTES}; /* the others: the rows' defaults */
@@ -58,19 +61,26 @@ static int parse_args(serve_args *a, int argc, char **argv) {
   return st;
 }
 
-/* SIGTERM and SIGINT write a byte here; main waits on it. A pipe, because the
+/* SIGTERM and SIGINT write 'T' here, SIGHUP 'H'; main waits on it. A pipe, because the
  * signal may land in any thread (OpenBLAS starts its own before main). */
-static int stop_pipe[2];
+static int signal_pipe[2];
 
-static void on_stop(int sig) {
+static void on_signal(int sig) {
   int saved = errno;
-  (void)!write(stop_pipe[1], "", 1);
+  (void)!write(signal_pipe[1], sig == SIGHUP ? "H" : "T", 1);
   errno = saved;
 }
 
-static void wait_for_stop(void) {
-  char c;
-  while (read(stop_pipe[0], &c, 1) < 0 && errno == EINTR) {}
+/* Until SIGTERM or SIGINT; each SIGHUP meanwhile reopens the access log (log rotation).
+ * poll, which a signal always interrupts, then read: a read restarted (SA_RESTART) would
+ * hold off a handler that a sanitizer runs when the call returns. */
+static void wait_for_stop(serve_access_log *log) {
+  char c = 0;
+  while (c != 'T') {
+    struct pollfd p = {.fd = signal_pipe[0], .events = POLLIN};
+    if (poll(&p, 1, -1) < 1 || read(signal_pipe[0], &c, 1) < 1) c = 0; /* EINTR */
+    if (c == 'H' && log && serve_access_log_reopen(log)) nmt_warn(PROG, "SIGHUP: %s", nmt_errmsg());
+  }
 }
 
 int main(int argc, char **argv) {
@@ -80,10 +90,11 @@ int main(int argc, char **argv) {
   if (st) nmt_die(PROG, st);
   if (!a.threads) a.threads = openblas_get_num_threads() < NMT_MAX_DECODE_THREADS ? openblas_get_num_threads()
                                                                                  : NMT_MAX_DECODE_THREADS;
-  if (pipe2(stop_pipe, O_CLOEXEC)) nmt_die(PROG, nmt_fail_errno(NMT_EIO, "pipe"));
-  struct sigaction sa = {.sa_handler = on_stop};
-  sigemptyset(&sa.sa_mask);
+  if (pipe2(signal_pipe, O_CLOEXEC)) nmt_die(PROG, nmt_fail_errno(NMT_EIO, "pipe"));
+  struct sigaction sa = {.sa_handler = on_signal}, hup = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+  sigemptyset(&sa.sa_mask), sigemptyset(&hup.sa_mask);
   sigaction(SIGTERM, &sa, NULL), sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGHUP, &hup, NULL); /* routine (log rotation): the calls it lands in go on */
   signal(SIGPIPE, SIG_IGN); /* a client that hangs up is that connection's problem only */
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
@@ -95,17 +106,22 @@ int main(int argc, char **argv) {
   for (int i = 0; i < e.n && !strcmp(a.gemm_type, "int8"); i++)
     if ((st = nn_params_quantize(&e.model[i].params))) nmt_die(PROG, st);
   if ((st = nmt_ensemble_upload(&e, &nn_cpu_backend))) nmt_die(PROG, st);
+  serve_metrics *metrics;
+  serve_access_log *log = NULL;
   serve_batcher *b;
   serve_http *h;
   int port;
-  if ((st = serve_batcher_start(&b, &e, &a))) nmt_die(PROG, st);
-  if ((st = serve_http_start(&h, b, &e, &a, &port))) nmt_die(PROG, st);
+  if ((st = serve_metrics_new(&metrics)) || (a.access_log && (st = serve_access_log_open(&log, a.access_log))))
+    nmt_die(PROG, st);
+  if ((st = serve_batcher_start(&b, &e, &a, metrics))) nmt_die(PROG, st);
+  if ((st = serve_http_start(&h, b, &e, &a, metrics, log, &port))) nmt_die(PROG, st);
   fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
-  wait_for_stop();
+  wait_for_stop(log);
   fprintf(stderr, "%s: stopping: finishing the requests in flight\n", PROG);
   bool cut = serve_http_stop(h);
   if (cut) nmt_warn(PROG, "requests still in flight after --drain-timeout %g s were answered 503", a.drain_timeout);
   serve_batcher_stop(b);
+  serve_access_log_close(log), serve_metrics_free(metrics);
   nmt_ensemble_free(&e);
   free(a.models.v), free(a.weights.v);
   return cut ? SERVE_EXIT_DRAIN_CUT : 0;

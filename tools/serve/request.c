@@ -1,6 +1,7 @@
 /* A translation request's JSON in and out: {"text": "s" | ["s", ...], "beam_size": K,
  * "n_best": bool, "alignment": bool | "hard" | "soft" | "svg"} -> {"translation":
  * ..., "n_best": ..., "alignment": ...}, each answer field in the shape "text" had. */
+#include "base/clock.h"
 #include "base/utf8.h"
 #include "serve_tool.h"
 #include <stdarg.h>
@@ -104,6 +105,10 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
       int k = alignment_kind(v);
       if (k < 0) return bad(r, 400, "\"alignment\": expected true, false, \"hard\", \"soft\" or \"svg\"");
       r->alignment = (serve_align)k;
+    } else if (!strcmp(key, "timeout_ms")) { /* answered within it, or 504 */
+      if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 86400000)
+        return bad(r, 400, "\"timeout_ms\": expected an integer from 1 to 86400000 (a day)");
+      r->deadline = nmt_seconds() + 1e-3 * (double)json_integer_value(v);
     } else if (strcmp(key, "text")) {
       return bad(r, 400, "unknown field \"%s\" (known: text, beam_size, n_best, alignment)", key);
     }

@@ -1,11 +1,14 @@
 /* nmt-serve's pieces: options and start-up (main.c), the HTTP side (http.c),
  * the request's JSON (request.c), the page for a browser (page.c), Marian's websocket
  * protocol (websocket.c), the batcher whose decoding
- * lanes translate the queued sentences of all requests together (batcher.c). */
+ * lanes translate the queued sentences of all requests together (batcher.c), the
+ * metrics of GET /metrics (metrics.c), the access log (access_log.c). */
 #ifndef NMT_TOOLS_SERVE_SERVE_TOOL_H
 #define NMT_TOOLS_SERVE_SERVE_TOOL_H
+#include "access_log.h"
 #include "base/cli.h"
 #include "decode/ensemble.h"
+#include "metrics.h"
 #include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -45,8 +48,8 @@ typedef struct {
    * the thread in serve_translate; it must not block) while the request waits, and returns
    * true once its client has gone: the request ends with status 499, its queued sentences
    * leave the queue, those in a lane's round are dropped when it ends, and serve_translate
-   * returns once no lane holds any. deadline is a CLOCK_MONOTONIC time in seconds: past it
-   * the same happens, with status 504. */
+   * returns once no lane holds any. deadline is a CLOCK_MONOTONIC time in seconds (a
+   * request's "timeout_ms", --request-timeout): past it the same happens, with status 504. */
   bool (*gone)(void *ctx);
   void *gone_ctx;
   double deadline;
@@ -55,6 +58,7 @@ typedef struct {
   int taken;          /* order[0..taken) have gone to lanes, or left the queue */
   int in_lanes;       /* its sentences in lanes' rounds now */
   size_t bytes;       /* its answer's JSON bytes so far (--max-answer-bytes) */
+  double queued_at;   /* when it was queued (nmt_seconds; the queue-wait histogram) */
 } serve_req;
 
 /* The body's JSON checked against the options (a = the server's limits):
@@ -67,13 +71,15 @@ void serve_req_free(serve_req *r);
 
 typedef struct serve_batcher serve_batcher;
 
-/* Start the decoding threads over the models e (which must outlive them).
- * NMT_OK or an error (message set). */
-int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a);
+/* Start the decoding threads over the models e (which, and m, must outlive them); they
+ * count into m. NMT_OK or an error (message set). */
+int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m);
 /* Queue r's sentences and wait until all are answered (r->status says how). */
 void serve_translate(serve_batcher *b, serve_req *r);
 /* Sentences queued and not yet taken. */
 int serve_batcher_queued(serve_batcher *b);
+/* The sentences queued, the lanes decoding and the lanes, at one moment. */
+void serve_batcher_gauges(serve_batcher *b, serve_gauges *g);
 /* End every request queued or decoding now with status and message why (a drain cut
  * short by its limit): their queued sentences leave the queue, and each serve_translate
  * returns once the lanes' rounds holding its sentences end (one mini-batch at most).
@@ -93,9 +99,11 @@ void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const a
 /* GET /'s page (page.c). */
 extern const char serve_page[];
 
-/* The HTTP side: listen on a->host:a->port, answer until serve_http_stop. */
+/* The HTTP side: listen on a->host:a->port, answer until serve_http_stop; each request
+ * counted into m and, unless log is NULL, written to the access log. */
 typedef struct serve_http serve_http;
-int serve_http_start(serve_http **h, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, int *port);
+int serve_http_start(serve_http **h, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
+                     serve_access_log *log, int *port);
 /* Stop accepting, wait up to --drain-timeout for the requests in flight, answer
  * those still there 503, close. True when it had to. */
 bool serve_http_stop(serve_http *h);

@@ -106,9 +106,10 @@ $(BIN)/nmt-tests: $(TEST_OBJ) $(BUILD)/libnmt.a
 
 # The test runner finds the tools in $(BIN); a name filter may follow: make test T=bpe
 # test and demo install the Debian packages first (`make deps`: 0.1 s when all are
-# there), then build, so a fresh machine needs no other step.
+# there), then build (a make of its own: Open MPI, found when this one started, may be new),
+# so a fresh machine needs no other step.
 test: deps
-	$(MAKE) all
+	@$(MAKE) --no-print-directory all
 	NMT_BIN=$(CURDIR)/$(BIN) NMT_SANITIZED=$(if $(SAN),1) ./$(BIN)/nmt-tests $(T)
 check: test
 
@@ -117,15 +118,16 @@ bench: all
 
 # Quick start: the whole pipeline on a generated corpus (examples/demo), in $(BUILD)/demo.
 demo: deps
-	$(MAKE) all
+	@$(MAKE) --no-print-directory all
 	PATH="$(abspath $(BIN)):$$PATH" CC="$(CC)" bash examples/demo/run.sh $(BUILD)/demo
 
+# One line when every package is there; apt-get's own output when some are not.
 deps:
-	bash .ci/deps
+	@bash .ci/deps
 
 # the packages of make deps, and the peer the benchmarks compare with
 bench-deps:
-	bash .ci/deps --bench
+	@bash .ci/deps --bench
 
 install: $(TOOL_BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin

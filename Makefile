@@ -2,7 +2,8 @@
 # Every lib/**/*.c (and *.cc: C++ shims, behind C headers) but the CUDA backend's (lib/nn/cuda/) goes into build/libnmt.a; every tools/<name>/*.c into bin/nmt-<name>,
 # with tools/common/*.c (what all tools share) linked into each; every tests/**/*.c (but cuda/, emu/, fuzz/) into bin/nmt-tests. Add a file and it is built: no list to edit.
 # The other builds have files of their own, included at the end: mk/cuda.mk (the CUDA
-# backend), mk/emu.mk (the same kernels on the emulator), mk/fuzz.mk (libFuzzer), mk/help.mk (make help, features).
+# backend), mk/emu.mk (the same kernels on the emulator), mk/fuzz.mk (libFuzzer),
+# mk/san.mk (the sanitizer flavours: make asan, asan-emu, tsan), mk/help.mk (make help, features).
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -38,7 +39,7 @@ else ifeq ($(MAKELEVEL),0)
 $(info ✗ Open MPI not found (libopenmpi-dev: make deps): this nmt-train will refuse to run under mpirun)
 endif
 
-# SAN=... builds into folders of their own
+# SAN=... builds into folders of their own (the sanitizer flavours of mk/san.mk name it for you)
 BUILD   := build$(if $(SAN),-san)
 BIN     := bin$(if $(SAN),-san)
 
@@ -136,6 +137,6 @@ install: $(TOOL_BINS)
 clean:
 	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
-include mk/cuda.mk mk/emu.mk mk/fuzz.mk mk/help.mk
+include mk/cuda.mk mk/emu.mk mk/fuzz.mk mk/san.mk mk/help.mk
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d)

@@ -5,10 +5,8 @@
 # tests/main.c + tests/cuda + tests/emu (planted GPU bugs) + the emulated kernels and table +
 # libnmt.a; $(BIN)/emu/nmt-train, nmt-decode run --device cuda on it.
 # At run time NMT_EMU_SCHEDULE=lockstep|warp|reverse orders the threads of a block and
-# NMT_EMU_GUARD=1 fences device memory off from host code. `make emu SAN=...` builds it
-# with the sanitizers into build-san/bin-san; ThreadSanitizer (a race between two CUDA
-# threads of a block is a report) wants folders of its own: SAN=-fsanitize=thread
-# BUILD=build/tsan BIN=build/tsan/bin.
+# NMT_EMU_GUARD=1 fences device memory off from host code. Under the sanitizers:
+# make asan-emu and make tsan (mk/san.mk).
 EMU          := $(BUILD)/emu
 EMU_CXXFLAGS := $(OPT) -g -std=c++17 -Wall -Wextra -Wno-unused-parameter -pthread \
                 -include emu/cuda_emu.h -I$(EMU)/lib -Iemu -Ilib $(SAN)

@@ -23,7 +23,10 @@ help:
 	@echo "make cuda         the CUDA kernels, their tests and the CUDA nmt-train/nmt-decode; make test-cuda"
 	@echo "make emu          the same kernels on the CUDA emulator (no GPU); make test-emu"
 	@echo "make fuzz         every libFuzzer harness FUZZ_S seconds (FUZZ=ws FUZZ_S=1800: one); make fuzz-build"
-	@echo "make SAN='-fsanitize=address,undefined' OPT=-O1 [test]   a sanitizer build, in build-san/ and bin-san/"
+	@echo "make asan         make test under ASan+UBSan, in build-san/ and bin-san/ (T= as for make test)"
+	@echo "make asan-emu     make test-emu under ASan+UBSan, in build-san/ and bin-san/"
+	@echo "make tsan         the emulator's kernel cases under ThreadSanitizer, in build/tsan/"
+	@echo "make SAN='-fsanitize=...' OPT=-O1 [target]   any target with other sanitizers, in build-san/ and bin-san/"
 	@echo "make deps         the Debian packages (.ci/deps); make install PREFIX=/usr/local; make clean"
 	@echo "Found on this machine:"
 	@$(MAKE) -s --no-print-directory features

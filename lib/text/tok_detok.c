@@ -165,120 +165,176 @@ static long *quote_slot(quote_count *q, int *nq, word w) {
   return &q[(*nq)++].count;
 }
 
-bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n,
-                    nmt_strbuf *out) {
-  if (!tok_cps_reserve(&s->a, n + 3) || !tok_cps_reserve(&s->b, n + 3)) return false;
-  size_t i, k = 0; /* decode " $line " into s->a */
+/* The line as it is written: UTF-8 straight into out's buffer, which has room for
+ * 4 bytes a character and 2 spaces a word; s/ +/ /g and the trim happen as spaces are
+ * written. */
+typedef struct {
+  char *q, *start;
+  bool space; /* $prependSpace */
+  bool en, fr, it, cs, fi;
+  quote_count quotes[64];
+  int nq;
+} detok_out;
+
+static void put(detok_out *o, word w) { o->q = put_word(o->q, w); }
+
+/* The space before a word, when the last one asked for it ($prependSpace) */
+static void space_before(detok_out *o) {
+  if (o->space) o->q = put_space(o->q, o->start);
+}
+
+static const uint32_t open_extra[] = {0xBF, 0xA1, 0}; /* ¿ ¡ */
+static const uint32_t quote_extra[] = {0x201E, 0x201C, 0};
+static const uint32_t dquote_only[] = {0x201E, 0x201C, 0x201D, 0};
+
+/* Decode " $line " into s->a; is the line all spaces? */
+static bool decode_padded(tok_scratch *s, const char *line, size_t n) {
+  size_t k = 0;
   bool blank = true;
   s->a.p[k++] = ' ';
-  for (i = 0; i < n;) {
+  for (size_t i = 0; i < n;) {
     uint32_t c = nmt_utf8_next((const unsigned char *)line, &i);
     if (blank && !IS(c, TOK_SPACE)) blank = false;
     s->a.p[k++] = c;
   }
   s->a.p[k++] = ' ';
   s->a.n = k;
-  bool tag = n >= 3 && line[0] == '<' && line[n - 1] == '>' && !memchr(line, '\n', n);
-  if (blank || tag) return tok_put(out, line, n) && tok_put(out, "\n", 1);
-  unescape(s, memchr(line, '@', n), memchr(line, '&', n));
+  return blank;
+}
 
-  /* split / /: leading empty field kept, trailing ones dropped */
-  size_t nw = 0;
+/* split / / of s->a into s->words: the leading empty field kept, trailing ones dropped;
+ * the number of words, or -1 when out of memory. */
+static long split_words(tok_scratch *s) {
   if (s->words_cap < s->a.n + 1) {
     void *p = realloc(s->words, (s->a.n + 1) * 2 * sizeof(word));
-    if (!p) return false;
+    if (!p) return -1;
     s->words = p, s->words_cap = (s->a.n + 1) * 2;
   }
   word *w = s->words;
   uint32_t *a = s->a.p;
-  size_t from = 0;
+  size_t from = 0, nw = 0;
   a[s->a.n] = ' '; /* a sentinel: there is room for " $line " and one more */
-  for (i = 0; i <= s->a.n; i++)
+  for (size_t i = 0; i <= s->a.n; i++)
     if (a[i] == ' ') w[nw++] = (word){a + from, i - from}, from = i + 1;
   while (nw && !w[nw - 1].n) nw--;
+  return (long)nw;
+}
+
+/* en: "it 's" -> "it's" */
+static bool en_clitic(const detok_out *o, word cur, word prev, size_t i) {
+  return o->en && i > 0 && cur.n >= 2 && cur.p[0] == '\'' && IS(cur.p[1], TOK_ALPHA) &&
+         prev.n && IS(prev.p[prev.n - 1], TOK_ALNUM);
+}
+
+/* cs: "1 , 5" -> "1,5" */
+static bool cs_decimal(const detok_out *o, const word *w, size_t i) {
+  return o->cs && i > 1 && all_digits(w[i - 2]) && w[i - 1].n == 1 &&
+         (w[i - 1].p[0] == '.' || w[i - 1].p[0] == ',') && all_digits(w[i]);
+}
+
+/* fr, it: "l' amour" -> "l'amour" */
+static bool elision(const detok_out *o, const word *w, size_t nw, size_t i) {
+  word cur = w[i];
+  return (o->fr || o->it) && i + 2 <= nw && cur.n >= 2 && cur.p[cur.n - 1] == '\'' &&
+         IS(cur.p[cur.n - 2], TOK_ALPHA) && w[i + 1].n && IS(w[i + 1].p[0], TOK_ALPHA);
+}
+
+/* cs: "e - mail" -> "e-mail", "chce - li" -> "chce-li" */
+static bool cs_dash(const detok_out *o, const word *w, size_t nw, size_t i) {
+  word cur = w[i];
+  return o->cs && i + 3 < nw && cur.n && IS(cur.p[cur.n - 1], TOK_ALPHA) && w[i + 1].n == 1 &&
+         (w[i + 1].p[0] == '-' || w[i + 1].p[0] == 0x2013) && cs_dash_word(w[i + 2]);
+}
+
+/* A quote word: it opens (attaches right) or closes (attaches left) by how many of
+ * its kind came before on the line. */
+static void put_quote(detok_out *o, word cur, word prev, size_t i) {
+  word key = cur;
+  static const uint32_t dq = '"';
+  if (all_in(cur, 0, false, dquote_only)) key = (word){&dq, 1};
+  long *count = quote_slot(o->quotes, &o->nq, key);
+  if (o->cs && cur.n == 1 && cur.p[0] == 0x201E) *count = 0; /* Czech opening „ */
+  if (o->cs && cur.n == 1 && cur.p[0] == 0x201C) *count = 1; /* Czech closing “ */
+  if (*count % 2 == 0) {
+    if (o->en && cur.n == 1 && cur.p[0] == '\'' && i > 0 && prev.n && prev.p[prev.n - 1] == 's') {
+      put(o, cur); /* "The Jones' house" */
+      o->space = true;
+    } else {
+      space_before(o), put(o, cur);
+      o->space = false;
+      ++*count;
+    }
+  } else {
+    put(o, cur);
+    o->space = true;
+    ++*count;
+  }
+}
+
+/* lc: the Finnish suffixes are all single-mapping letters */
+static void put_lower(detok_out *o, word w) {
+  for (size_t j = 0; j < w.n; j++) {
+    uint32_t lc[2];
+    tok_lc(w.p[j], lc);
+    o->q = nmt_utf8_put(o->q, lc[0]);
+  }
+}
+
+/* Word i of w[0, nw), with the space before it or none; the number of words it took
+ * (2: a Czech word and its dash). */
+static size_t place_word(detok_out *o, const word *w, size_t nw, size_t i) {
+  word cur = w[i], prev = i ? w[i - 1] : w[nw - 1]; /* $words[-1] is the last */
+  if (cur.n && is_cjk(cur.p[0])) {
+    if (!(i > 0 && prev.n && is_cjk(prev.p[prev.n - 1]))) space_before(o);
+    put(o, cur);
+    o->space = true;
+  } else if (all_in(cur, OPEN, true, open_extra)) {
+    space_before(o), put(o, cur);
+    o->space = false;
+  } else if (all_in(cur, CLOSE, false, NULL)) {
+    if (o->fr && cur.n == 1 && (ASCII_SET[cur.p[0]] & FR_SPACED)) o->q = put_space(o->q, o->start);
+    put(o, cur);
+    o->space = true;
+  } else if (en_clitic(o, cur, prev, i) || cs_decimal(o, w, i)) {
+    put(o, cur);
+    o->space = true;
+  } else if (elision(o, w, nw, i)) {
+    space_before(o), put(o, cur);
+    o->space = false;
+  } else if (cs_dash(o, w, nw, i)) {
+    space_before(o), put(o, cur), put(o, w[i + 1]);
+    o->space = false;
+    return 2;
+  } else if (all_in(cur, QUOTE, false, quote_extra)) {
+    put_quote(o, cur, prev, i);
+  } else if (o->fi && prev.n && prev.p[prev.n - 1] == ':' && fi_suffix(cur)) {
+    put_lower(o, cur);
+    o->space = true;
+  } else {
+    space_before(o), put(o, cur);
+    o->space = true;
+  }
+  return 1;
+}
+
+bool tok_detokenize(const tok_config *cfg, tok_scratch *s, const char *line, size_t n,
+                    nmt_strbuf *out) {
+  if (!tok_cps_reserve(&s->a, n + 3) || !tok_cps_reserve(&s->b, n + 3)) return false;
+  bool blank = decode_padded(s, line, n);
+  bool tag = n >= 3 && line[0] == '<' && line[n - 1] == '>' && !memchr(line, '\n', n);
+  if (blank || tag) return tok_put(out, line, n) && tok_put(out, "\n", 1);
+  unescape(s, memchr(line, '@', n), memchr(line, '&', n));
+  long nw = split_words(s);
+  if (nw < 0) return false;
 
   const char *L = cfg->lang;
-  bool en = !strcmp(L, "en"), fr = !strcmp(L, "fr"), it = !strcmp(L, "it"),
-       cs = !strcmp(L, "cs"), fi = !strcmp(L, "fi");
-  static const uint32_t open_extra[] = {0xBF, 0xA1, 0}; /* ¿ ¡ */
-  static const uint32_t quote_extra[] = {0x201E, 0x201C, 0};
-  static const uint32_t dquote_only[] = {0x201E, 0x201C, 0x201D, 0};
-  quote_count quotes[64];
-  int nq = 0;
-  /* written straight out as UTF-8; s/ +/ /g and the trim happen as spaces
-   * are written: 4 bytes a character, 2 spaces a word at most */
+  detok_out o = {.space = true, .en = !strcmp(L, "en"), .fr = !strcmp(L, "fr"),
+                 .it = !strcmp(L, "it"), .cs = !strcmp(L, "cs"), .fi = !strcmp(L, "fi")};
   if (nmt_strbuf_reserve(out, 6 * s->a.n + 8)) return false;
-  char *q = out->s + out->len, *start = q;
-  bool space = true; /* $prependSpace */
-#define PUT(x) (q = put_word(q, (x)))
-#define SPACE() (space ? (void)(q = put_space(q, start)) : (void)0)
-  for (i = 0; i < nw; i++) {
-    word cur = w[i], prev = i ? w[i - 1] : w[nw - 1]; /* $words[-1] is the last */
-    if (cur.n && is_cjk(cur.p[0])) {
-      if (!(i > 0 && prev.n && is_cjk(prev.p[prev.n - 1]))) SPACE();
-      PUT(cur);
-      space = true;
-    } else if (all_in(cur, OPEN, true, open_extra)) {
-      SPACE(), PUT(cur);
-      space = false;
-    } else if (all_in(cur, CLOSE, false, NULL)) {
-      if (fr && cur.n == 1 && (ASCII_SET[cur.p[0]] & FR_SPACED)) q = put_space(q, start);
-      PUT(cur);
-      space = true;
-    } else if (en && i > 0 && cur.n >= 2 && cur.p[0] == '\'' && IS(cur.p[1], TOK_ALPHA) &&
-               prev.n && IS(prev.p[prev.n - 1], TOK_ALNUM)) {
-      PUT(cur);
-      space = true;
-    } else if (cs && i > 1 && all_digits(w[i - 2]) && prev.n == 1 &&
-               (prev.p[0] == '.' || prev.p[0] == ',') && all_digits(cur)) {
-      PUT(cur);
-      space = true;
-    } else if ((fr || it) && i + 2 <= nw && cur.n >= 2 && cur.p[cur.n - 1] == '\'' &&
-               IS(cur.p[cur.n - 2], TOK_ALPHA) && w[i + 1].n && IS(w[i + 1].p[0], TOK_ALPHA)) {
-      SPACE(), PUT(cur);
-      space = false;
-    } else if (cs && i + 3 < nw && cur.n && IS(cur.p[cur.n - 1], TOK_ALPHA) && w[i + 1].n == 1 &&
-               (w[i + 1].p[0] == '-' || w[i + 1].p[0] == 0x2013) && cs_dash_word(w[i + 2])) {
-      SPACE(), PUT(cur), PUT(w[i + 1]);
-      i++;
-      space = false;
-    } else if (all_in(cur, QUOTE, false, quote_extra)) {
-      word key = cur;
-      static const uint32_t dq = '"';
-      if (all_in(cur, 0, false, dquote_only)) key = (word){&dq, 1};
-      long *count = quote_slot(quotes, &nq, key);
-      if (cs && cur.n == 1 && cur.p[0] == 0x201E) *count = 0; /* Czech opening „ */
-      if (cs && cur.n == 1 && cur.p[0] == 0x201C) *count = 1; /* Czech closing “ */
-      if (*count % 2 == 0) {
-        if (en && cur.n == 1 && cur.p[0] == '\'' && i > 0 && prev.n && prev.p[prev.n - 1] == 's') {
-          PUT(cur); /* "The Jones' house" */
-          space = true;
-        } else {
-          SPACE(), PUT(cur);
-          space = false;
-          ++*count;
-        }
-      } else {
-        PUT(cur);
-        space = true;
-        ++*count;
-      }
-    } else if (fi && prev.n && prev.p[prev.n - 1] == ':' && fi_suffix(cur)) {
-      for (size_t j = 0; j < cur.n; j++) { /* lc: these are all single-mapping letters */
-        uint32_t lc[2];
-        tok_lc(cur.p[j], lc);
-        q = nmt_utf8_put(q, lc[0]);
-      }
-      space = true;
-    } else {
-      SPACE(), PUT(cur);
-      space = true;
-    }
-  }
-#undef PUT
-#undef SPACE
-  if (q > start && q[-1] == ' ') q--;
-  *q++ = '\n';
-  out->len = (size_t)(q - out->s);
+  o.q = o.start = out->s + out->len;
+  for (size_t i = 0; i < (size_t)nw;) i += place_word(&o, s->words, (size_t)nw, i);
+  if (o.q > o.start && o.q[-1] == ' ') o.q--;
+  *o.q++ = '\n';
+  out->len = (size_t)(o.q - out->s);
   return true;
 }

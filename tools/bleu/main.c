@@ -100,90 +100,135 @@ static void check(int st) {
 
 static const char *sys_name(const args *a, int s) { return a->input.n ? a->input.v[s] : "<stdin>"; }
 
+/* Several systems under nm (<= 3) metrics: each one's score and, with a paired test, its
+ * p-value against the first and, with the bootstrap, its mean and 95% interval. */
+typedef struct {
+  int nsys, nm;
+  bool paired, has_ci[3];
+  double (*score)[3], (*pval)[3], (*mean)[3], (*ci)[3]; /* [nsys][metric] */
+} sys_table;
+
+/* Metric m's statistics of each system, segment by segment: [nsys][nseg * nstats]
+ * out of kept's rows (nseg × nsys rows of width, the metric's at off). */
+static double **system_stats(const metric *m, int nsys, int off, int width, const double *kept,
+                             size_t nseg) {
+  int ns = m->nstats;
+  double **st = need(malloc(sizeof *st * nsys));
+  for (int sy = 0; sy < nsys; sy++) {
+    st[sy] = need(malloc(sizeof **st * nseg * ns));
+    for (size_t i = 0; i < nseg; i++)
+      memcpy(st[sy] + i * ns, kept + (i * nsys + sy) * width + off, sizeof **st * ns);
+  }
+  return st;
+}
+
+/* The paired bootstrap of metric m: p-values, means and intervals. */
+static void paired_bs(const args *a, sys_table *t, metric *ms, int m, double **st, size_t nseg) {
+  int nsys = t->nsys, n_samples = (int)a->paired_bs_n;
+  double *bs = need(malloc(sizeof *bs * (size_t)nsys * n_samples)), *tmp = need(malloc(sizeof *tmp * n_samples));
+  check(nmt_bootstrap_scores((const double *const *)st, nsys, nseg, ms[m].nstats, n_samples, seed_value(), metric_score_fn, &ms[m], bs));
+  for (int sy = 0; sy < nsys; sy++) {
+    if (sy) check(nmt_paired_bs_pvalue(bs, bs + (size_t)sy * n_samples, n_samples, fabs(t->score[0][m] - t->score[sy][m]), &t->pval[sy][m]));
+    memcpy(tmp, bs + (size_t)sy * n_samples, sizeof *tmp * n_samples);
+    nmt_estimate_ci(tmp, n_samples, ms[m].kind == M_TER, &t->mean[sy][m], &t->ci[sy][m]);
+  }
+  t->has_ci[m] = true;
+  free(bs); free(tmp);
+}
+
+/* The paired approximate randomization of metric m: p-values. */
+static void paired_ar(const args *a, sys_table *t, metric *ms, int m, double **st, size_t nseg) {
+  for (int sy = 1; sy < t->nsys; sy++)
+    check(nmt_paired_ar_pvalue(st[0], st[sy], nseg, ms[m].nstats, (int)a->paired_ar_n, seed_value(), metric_score_fn, &ms[m], fabs(t->score[0][m] - t->score[sy][m]), &t->pval[sy][m]));
+}
+
+/* Every system's scores from sum (a row of width a system), and the paired test's figures
+ * from kept (a row a segment and system). */
+static void score_systems(const args *a, sys_table *t, metric *ms, const double *sum, int width,
+                          const double *kept, size_t nseg) {
+  for (int m = 0, off = 0; m < t->nm; off += ms[m].nstats, m++) {
+    for (int sy = 0; sy < t->nsys; sy++) t->score[sy][m] = metric_score(&ms[m], sum + sy * width + off, false, NULL, 0);
+    if (!t->paired) continue;
+    double **st = system_stats(&ms[m], t->nsys, off, width, kept, nseg);
+    if (a->paired_bs) paired_bs(a, t, ms, m, st, nseg);
+    else paired_ar(a, t, ms, m, st, nseg);
+    for (int sy = 0; sy < t->nsys; sy++) free(st[sy]);
+    free(st);
+  }
+}
+
+/* A system's name, "Baseline: " before the first one's under a paired test */
+static void system_label(const args *a, const sys_table *t, int sy, char *buf, size_t n) {
+  snprintf(buf, n, "%s%s", t->paired && sy == 0 ? "Baseline: " : "", sys_name(a, sy));
+}
+
+/* System sy's figures of metric m as a JSON value (a string, or an object under a paired test) */
+static void print_json_value(const args *a, const sys_table *t, int sy, int m) {
+  if (!t->paired) { printf("\"%.*f\"", (int)a->width, t->score[sy][m]); return; }
+  char v[64];
+  py_repr(t->score[sy][m], v, sizeof v);
+  printf("{\n            \"score\": %s,\n            \"p_value\": ", v);
+  if (sy) { py_repr(t->pval[sy][m], v, sizeof v); printf("%s", v); } else printf("null");
+  if (t->has_ci[m]) {
+    py_repr(t->mean[sy][m], v, sizeof v);
+    printf(",\n            \"mean\": %s,\n            \"ci\": ", v);
+    py_repr(t->ci[sy][m], v, sizeof v);
+    printf("%s\n        }", v);
+  } else printf(",\n            \"mean\": null,\n            \"ci\": null\n        }");
+}
+
+static void print_systems_json(const args *a, const sys_table *t, const metric *ms) {
+  printf("[\n");
+  for (int sy = 0; sy < t->nsys; sy++) {
+    printf("    {\n        \"system\": ");
+    char nm0[1024];
+    system_label(a, t, sy, nm0, sizeof nm0);
+    bleu_json_string(stdout, nm0);
+    for (int m = 0; m < t->nm; m++) {
+      printf(",\n        \"%s\": ", ms[m].name);
+      print_json_value(a, t, sy, m);
+    }
+    printf("\n    }%s\n", sy + 1 < t->nsys ? "," : "");
+  }
+  printf("]\n");
+}
+
+/* A plain table (sacreBLEU draws a grid with the tabulate package), then the signatures */
+static void print_systems_text(const args *a, const sys_table *t, const metric *ms, int nrefs) {
+  int w = (int)a->width;
+  printf("%-30s", "System");
+  for (int m = 0; m < t->nm; m++) printf("  %-28s", ms[m].name);
+  printf("\n");
+  for (int sy = 0; sy < t->nsys; sy++) {
+    char nm0[1024];
+    system_label(a, t, sy, nm0, sizeof nm0);
+    printf("%-30s", nm0);
+    for (int m = 0; m < t->nm; m++) {
+      char cell[128];
+      int k = snprintf(cell, sizeof cell, "%.*f", w, t->score[sy][m]);
+      if (t->paired && t->has_ci[m]) k += snprintf(cell + k, sizeof cell - k, " (%.*f ± %.*f)", w, t->mean[sy][m], w, t->ci[sy][m]);
+      if (t->paired && sy) snprintf(cell + k, sizeof cell - k, " (p = %.4f)%s", t->pval[sy][m], t->pval[sy][m] <= 0.05 ? "*" : "");
+      printf("  %-28s", cell);
+    }
+    printf("\n");
+  }
+  printf("\nMetric signatures:\n");
+  for (int m = 0; m < t->nm; m++) {
+    char sig[256];
+    signature(a, &ms[m], nrefs, a->paired_bs, a->paired_bs_n, sig, sizeof sig);
+    printf(" - %-10s %s\n", ms[m].name, sig);
+  }
+}
+
 /* Several systems: their scores and, with a paired test, p-values against the
  * first (sacreBLEU's multi-system mode). */
 static void report_systems(const args *a, metric *ms, int nm, int nsys, int nrefs, const double *sum,
                            int width, const double *kept, size_t nseg, bool json) {
-  bool paired = a->paired_bs || a->paired_ar;
-  /* several systems: scores, and with a paired test p-values against the first */
-  int n_samples = (int)(a->paired_bs ? a->paired_bs_n : a->paired_ar_n);
   double score[nsys][3], pval[nsys][3], mean[nsys][3], ci[nsys][3];
-  bool has_ci[3] = {false};
-  for (int m = 0, off = 0; m < nm; off += ms[m].nstats, m++) {
-    for (int sy = 0; sy < nsys; sy++) score[sy][m] = metric_score(&ms[m], sum + sy * width + off, false, NULL, 0);
-    if (!paired) continue;
-    int ns = ms[m].nstats;
-    double **st_m = need(malloc(sizeof *st_m * nsys));
-    for (int sy = 0; sy < nsys; sy++) {
-      st_m[sy] = need(malloc(sizeof **st_m * nseg * ns));
-      for (size_t i = 0; i < nseg; i++) memcpy(st_m[sy] + i * ns, kept + (i * nsys + sy) * width + off, sizeof **st_m * ns);
-    }
-    if (a->paired_bs) {
-      double *bs = need(malloc(sizeof *bs * (size_t)nsys * n_samples)), *tmp = need(malloc(sizeof *tmp * n_samples));
-      check(nmt_bootstrap_scores((const double *const *)st_m, nsys, nseg, ns, n_samples, seed_value(), metric_score_fn, &ms[m], bs));
-      for (int sy = 0; sy < nsys; sy++) {
-        if (sy) check(nmt_paired_bs_pvalue(bs, bs + (size_t)sy * n_samples, n_samples, fabs(score[0][m] - score[sy][m]), &pval[sy][m]));
-        memcpy(tmp, bs + (size_t)sy * n_samples, sizeof *tmp * n_samples);
-        nmt_estimate_ci(tmp, n_samples, ms[m].kind == M_TER, &mean[sy][m], &ci[sy][m]);
-      }
-      has_ci[m] = true;
-      free(bs); free(tmp);
-    } else {
-      for (int sy = 1; sy < nsys; sy++)
-        check(nmt_paired_ar_pvalue(st_m[0], st_m[sy], nseg, ns, n_samples, seed_value(), metric_score_fn, &ms[m], fabs(score[0][m] - score[sy][m]), &pval[sy][m]));
-    }
-    for (int sy = 0; sy < nsys; sy++) free(st_m[sy]);
-    free(st_m);
-  }
-  if (json) {
-    printf("[\n");
-    for (int sy = 0; sy < nsys; sy++) {
-      printf("    {\n        \"system\": ");
-      char nm0[1024];
-      snprintf(nm0, sizeof nm0, "%s%s", paired && sy == 0 ? "Baseline: " : "", sys_name(a, sy));
-      bleu_json_string(stdout, nm0);
-      for (int m = 0; m < nm; m++) {
-        printf(",\n        \"%s\": ", ms[m].name);
-        if (!paired) { printf("\"%.*f\"", (int)a->width, score[sy][m]); continue; }
-        char v[64];
-        py_repr(score[sy][m], v, sizeof v);
-        printf("{\n            \"score\": %s,\n            \"p_value\": ", v);
-        if (sy) { py_repr(pval[sy][m], v, sizeof v); printf("%s", v); } else printf("null");
-        if (has_ci[m]) {
-          py_repr(mean[sy][m], v, sizeof v);
-          printf(",\n            \"mean\": %s,\n            \"ci\": ", v);
-          py_repr(ci[sy][m], v, sizeof v);
-          printf("%s\n        }", v);
-        } else printf(",\n            \"mean\": null,\n            \"ci\": null\n        }");
-      }
-      printf("\n    }%s\n", sy + 1 < nsys ? "," : "");
-    }
-    printf("]\n");
-  } else {
-    /* a plain table (sacreBLEU draws a grid with the tabulate package) */
-    printf("%-30s", "System");
-    for (int m = 0; m < nm; m++) printf("  %-28s", ms[m].name);
-    printf("\n");
-    for (int sy = 0; sy < nsys; sy++) {
-      char nm0[1024];
-      snprintf(nm0, sizeof nm0, "%s%s", paired && sy == 0 ? "Baseline: " : "", sys_name(a, sy));
-      printf("%-30s", nm0);
-      for (int m = 0; m < nm; m++) {
-        char cell[128];
-        int k = snprintf(cell, sizeof cell, "%.*f", (int)a->width, score[sy][m]);
-        if (paired && has_ci[m]) k += snprintf(cell + k, sizeof cell - k, " (%.*f ± %.*f)", (int)a->width, mean[sy][m], (int)a->width, ci[sy][m]);
-        if (paired && sy) snprintf(cell + k, sizeof cell - k, " (p = %.4f)%s", pval[sy][m], pval[sy][m] <= 0.05 ? "*" : "");
-        printf("  %-28s", cell);
-      }
-      printf("\n");
-    }
-    printf("\nMetric signatures:\n");
-    for (int m = 0; m < nm; m++) {
-      char sig[256];
-      signature(a, &ms[m], nrefs, a->paired_bs, a->paired_bs_n, sig, sizeof sig);
-      printf(" - %-10s %s\n", ms[m].name, sig);
-    }
-  }
+  sys_table t = {nsys, nm, a->paired_bs || a->paired_ar, {false}, score, pval, mean, ci};
+  score_systems(a, &t, ms, sum, width, kept, nseg);
+  if (json) print_systems_json(a, &t, ms);
+  else print_systems_text(a, &t, ms, nrefs);
 }
 
 /* The command line over the table's defaults; a usage error ends the run. */

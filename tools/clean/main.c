@@ -109,78 +109,103 @@ static const char *USAGE =
     "       nmt-clean --tsv|--csv [options] [TABLE] [-o OUT_TABLE]\n"
     "       nmt-clean --moses [options] CORPUS L1 L2 OUT MIN MAX [LINES_RETAINED]";
 
-int main(int argc, char **argv) {
-  tool_init(PROG);
-  cleaner c = {0};
-  nmt_clean_defaults(&c.rules);
-  nmt_strlist outs = {0}, pos;
-  const char *retained_path = NULL;
-  bool tsv = false, csv = false, moses = false, zstd = false;
+/* What the command line names besides the rules: the files read and written. */
+typedef struct {
+  nmt_strlist outs, pos;
+  const char *retained_path;
+  bool tsv, csv, moses, zstd;
+  int format; /* NMT_TSV, NMT_CSV, or -1: two plain files */
+  const char *in[2], *out[2];
+  char *moses_paths[4]; /* CORPUS.L1 CORPUS.L2 OUT.L1 OUT.L2 */
+} clean_args;
+
+/* --moses CORPUS L1 L2 OUT MIN MAX [LINES_RETAINED]: MIN and MAX as --min and --max */
+static int moses_files(clean_args *a, const nmt_cli *cli) {
+  const nmt_strlist *pos = &a->pos;
+  int st;
+  if (a->format >= 0 || a->outs.n) return nmt_fail(NMT_EUSAGE, "--moses takes its files as arguments, not with --tsv/--csv/-o");
+  if (pos->n < 6 || pos->n > 7) return nmt_fail(NMT_EUSAGE, "--moses needs CORPUS L1 L2 OUT MIN MAX [LINES_RETAINED]");
+  if ((st = nmt_cli_set(nmt_cli_find(cli, "min"), pos->v[4])) || (st = nmt_cli_set(nmt_cli_find(cli, "max"), pos->v[5])))
+    return st;
+  char **p = a->moses_paths;
+  if (asprintf(&p[0], "%s.%s", pos->v[0], pos->v[1]) < 0 || asprintf(&p[1], "%s.%s", pos->v[0], pos->v[2]) < 0 ||
+      asprintf(&p[2], "%s.%s", pos->v[3], pos->v[1]) < 0 || asprintf(&p[3], "%s.%s", pos->v[3], pos->v[2]) < 0)
+    st = nmt_fail(NMT_EIO, "out of memory");
+  a->in[0] = p[0], a->in[1] = p[1], a->out[0] = p[2], a->out[1] = p[3];
+  if (pos->n == 7) a->retained_path = pos->v[6];
+  return st;
+}
+
+/* The inputs and outputs of the three ways to name them */
+static int pick_files(clean_args *a, const nmt_cli *cli) {
+  const nmt_strlist *pos = &a->pos, *outs = &a->outs;
+  a->format = a->tsv ? NMT_TSV : a->csv ? NMT_CSV : -1;
+  if (a->tsv && a->csv) return nmt_fail(NMT_EUSAGE, "--tsv and --csv exclude each other");
+  if (a->moses) return moses_files(a, cli);
+  if (a->format >= 0) {
+    a->in[0] = pos->n ? pos->v[0] : NULL;
+    a->out[0] = outs->n ? outs->v[0] : NULL;
+    if (pos->n > 1 || outs->n > 1) return nmt_fail(NMT_EUSAGE, "--tsv/--csv read one table and write one (-o FILE or stdout)");
+    return NMT_OK;
+  }
+  if (pos->n != 2) return nmt_fail(NMT_EUSAGE, "need SRC and TGT (or --tsv, --csv, --moses; see --help)");
+  if (outs->n != 2) return nmt_fail(NMT_EUSAGE, "need -o OUT_SRC OUT_TGT");
+  a->in[0] = pos->v[0], a->in[1] = pos->v[1], a->out[0] = outs->v[0], a->out[1] = outs->v[1];
+  return NMT_OK;
+}
+
+/* The command line into c's rules and a; a usage error ends the run. */
+static void parse_args(cleaner *c, clean_args *a, int argc, char **argv) {
   const nmt_opt opts[] = {
-      {"min", 0, NMT_OPT_INT, &c.rules.min, "N", "drop pairs with a side under N words (1)", .min = 0, .max = INFINITY},
-      {"max", 0, NMT_OPT_INT, &c.rules.max, "N", "drop pairs with a side over N words (50)", .min = 0, .max = INFINITY},
-      {"ratio", 0, NMT_OPT_DOUBLE, &c.rules.ratio, "R", "drop pairs whose word counts differ by more than R times (9)",
+      {"min", 0, NMT_OPT_INT, &c->rules.min, "N", "drop pairs with a side under N words (1)", .min = 0, .max = INFINITY},
+      {"max", 0, NMT_OPT_INT, &c->rules.max, "N", "drop pairs with a side over N words (50)", .min = 0, .max = INFINITY},
+      {"ratio", 0, NMT_OPT_DOUBLE, &c->rules.ratio, "R", "drop pairs whose word counts differ by more than R times (9)",
        .min = 0, .max = INFINITY, .open_min = true},
-      {"ignore-ratio", 0, NMT_OPT_FLAG, &c.rules.ignore_ratio, NULL, "no ratio rule"},
-      {"ignore-xml", 0, NMT_OPT_FLAG, &c.rules.ignore_xml, NULL, "count words with <tags> removed"},
-      {"max-word-length", 0, NMT_OPT_INT, &c.rules.max_word_length, "N", "drop pairs with a word (or factor) over N chars (1000)",
+      {"ignore-ratio", 0, NMT_OPT_FLAG, &c->rules.ignore_ratio, NULL, "no ratio rule"},
+      {"ignore-xml", 0, NMT_OPT_FLAG, &c->rules.ignore_xml, NULL, "count words with <tags> removed"},
+      {"max-word-length", 0, NMT_OPT_INT, &c->rules.max_word_length, "N", "drop pairs with a word (or factor) over N chars (1000)",
        .min = 1, .max = INFINITY},
-      {"lc", 0, NMT_OPT_FLAG, &c.rules.lc, NULL, "lowercase the output (Perl lc)"},
-      {"lines-retained", 0, NMT_OPT_STR, &retained_path, "FILE", "write the line numbers of kept pairs"},
-      {"output", 'o', NMT_OPT_LIST, &outs, "OUT", "output files (two, or one table with --tsv/--csv; none = stdout)"},
-      {"moses", 0, NMT_OPT_FLAG, &moses, NULL, "clean-corpus-n.perl arguments: CORPUS L1 L2 OUT MIN MAX [RETAINED]"},
-      {"tsv", 0, NMT_OPT_FLAG, &tsv, NULL, "read and write one table: source<TAB>target, no quoting"},
-      {"csv", 0, NMT_OPT_FLAG, &csv, NULL, "read and write one table: source,target, RFC 4180 quoting"},
-      {"dedupe", 0, NMT_OPT_FLAG, &c.dedupe, NULL, "drop repeated pairs (after normalising)"},
-      {"max-token-chars", 0, NMT_OPT_INT, &c.rules.max_token_chars, "N", "drop pairs with a token over N chars (0: off)",
+      {"lc", 0, NMT_OPT_FLAG, &c->rules.lc, NULL, "lowercase the output (Perl lc)"},
+      {"lines-retained", 0, NMT_OPT_STR, &a->retained_path, "FILE", "write the line numbers of kept pairs"},
+      {"output", 'o', NMT_OPT_LIST, &a->outs, "OUT", "output files (two, or one table with --tsv/--csv; none = stdout)"},
+      {"moses", 0, NMT_OPT_FLAG, &a->moses, NULL, "clean-corpus-n.perl arguments: CORPUS L1 L2 OUT MIN MAX [RETAINED]"},
+      {"tsv", 0, NMT_OPT_FLAG, &a->tsv, NULL, "read and write one table: source<TAB>target, no quoting"},
+      {"csv", 0, NMT_OPT_FLAG, &a->csv, NULL, "read and write one table: source,target, RFC 4180 quoting"},
+      {"dedupe", 0, NMT_OPT_FLAG, &c->dedupe, NULL, "drop repeated pairs (after normalising)"},
+      {"max-token-chars", 0, NMT_OPT_INT, &c->rules.max_token_chars, "N", "drop pairs with a token over N chars (0: off)",
        .min = 0, .max = INFINITY},
-      {"lang-src", 0, NMT_OPT_STR, &c.lang_src, "LANG", "drop pairs textcat places in other languages (unsure: kept)"},
-      {"lang-tgt", 0, NMT_OPT_STR, &c.lang_tgt, "LANG", "the same for the target side"},
-      {"lang-set", 0, NMT_OPT_STR, &c.lang_set, "L1,L2..", "languages textcat tells apart (all = 160+; default: 37 common ones)"},
-      {"zstd", 'z', NMT_OPT_FLAG, &zstd, NULL, "compress the outputs with zstd"},
-      {"verbose", 'v', NMT_OPT_FLAG, &c.verbose, NULL, "name the first invalid UTF-8 lines"},
-      {"quiet", 'q', NMT_OPT_FLAG, &c.quiet, NULL, "no summary on stderr"},
+      {"lang-src", 0, NMT_OPT_STR, &c->lang_src, "LANG", "drop pairs textcat places in other languages (unsure: kept)"},
+      {"lang-tgt", 0, NMT_OPT_STR, &c->lang_tgt, "LANG", "the same for the target side"},
+      {"lang-set", 0, NMT_OPT_STR, &c->lang_set, "L1,L2..", "languages textcat tells apart (all = 160+; default: 37 common ones)"},
+      {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "compress the outputs with zstd"},
+      {"verbose", 'v', NMT_OPT_FLAG, &c->verbose, NULL, "name the first invalid UTF-8 lines"},
+      {"quiet", 'q', NMT_OPT_FLAG, &c->quiet, NULL, "no summary on stderr"},
       {0}};
   const nmt_cli cli = {PROG, USAGE,
                        "Filter a parallel corpus as Moses clean-corpus-n.perl does; one summary line per rule on stderr.",
                        "nmt-clean train.tok.fr train.tok.en -o clean.fr clean.en --min 1 --max 50 --ratio 9",
                        opts, true};
-  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  int st = nmt_cli_parse(&cli, argc, argv, &a->pos);
   if (st) nmt_die(PROG, st);
+  st = pick_files(a, &cli);
+  if (!st && c->rules.max < c->rules.min) st = nmt_fail(NMT_EUSAGE, "need --min <= --max (got %ld > %ld)", c->rules.min, c->rules.max);
+  if (st) nmt_die(PROG, st);
+}
 
-  int format = tsv ? NMT_TSV : csv ? NMT_CSV : -1;
-  const char *in[2] = {NULL, NULL}, *out[2] = {NULL, NULL};
-  char *moses_paths[4] = {0};
-  if (tsv && csv) st = nmt_fail(NMT_EUSAGE, "--tsv and --csv exclude each other");
-  else if (moses) {
-    if (format >= 0 || outs.n) st = nmt_fail(NMT_EUSAGE, "--moses takes its files as arguments, not with --tsv/--csv/-o");
-    else if (pos.n < 6 || pos.n > 7) st = nmt_fail(NMT_EUSAGE, "--moses needs CORPUS L1 L2 OUT MIN MAX [LINES_RETAINED]");
-    else if (!(st = nmt_cli_set(nmt_cli_find(&cli, "min"), pos.v[4])) && /* MIN, MAX: --min, --max */
-             !(st = nmt_cli_set(nmt_cli_find(&cli, "max"), pos.v[5]))) {
-      if (asprintf(&moses_paths[0], "%s.%s", pos.v[0], pos.v[1]) < 0 || asprintf(&moses_paths[1], "%s.%s", pos.v[0], pos.v[2]) < 0 ||
-          asprintf(&moses_paths[2], "%s.%s", pos.v[3], pos.v[1]) < 0 || asprintf(&moses_paths[3], "%s.%s", pos.v[3], pos.v[2]) < 0)
-        st = nmt_fail(NMT_EIO, "out of memory");
-      in[0] = moses_paths[0], in[1] = moses_paths[1], out[0] = moses_paths[2], out[1] = moses_paths[3];
-      if (pos.n == 7) retained_path = pos.v[6];
-    }
-  } else if (format >= 0) {
-    if (pos.n > 1 || outs.n > 1) st = nmt_fail(NMT_EUSAGE, "--tsv/--csv read one table and write one (-o FILE or stdout)");
-    in[0] = pos.n ? pos.v[0] : NULL;
-    out[0] = outs.n ? outs.v[0] : NULL;
-  } else {
-    if (pos.n != 2) st = nmt_fail(NMT_EUSAGE, "need SRC and TGT (or --tsv, --csv, --moses; see --help)");
-    else if (outs.n != 2) st = nmt_fail(NMT_EUSAGE, "need -o OUT_SRC OUT_TGT");
-    else in[0] = pos.v[0], in[1] = pos.v[1], out[0] = outs.v[0], out[1] = outs.v[1];
-  }
-  if (!st && c.rules.max < c.rules.min) st = nmt_fail(NMT_EUSAGE, "need --min <= --max (got %ld > %ld)", c.rules.min, c.rules.max);
-  if (st) nmt_die(PROG, st);
+int main(int argc, char **argv) {
+  tool_init(PROG);
+  cleaner c = {0};
+  nmt_clean_defaults(&c.rules);
+  clean_args a = {0};
+  parse_args(&c, &a, argc, argv);
 
   pair_source *src = NULL;
   pair_sink *sink = NULL;
   nmt_writer *retained = NULL;
-  if ((st = open_extras(&c)) || (st = pairs_open(&src, format, in[0], in[1])) ||
-      (st = pairs_sink_open(&sink, format, out[0], out[1], zstd ? NMT_W_ZSTD : 0)) ||
-      (retained_path && (st = nmt_writer_open(&retained, retained_path, 0))))
+  int st;
+  if ((st = open_extras(&c)) || (st = pairs_open(&src, a.format, a.in[0], a.in[1])) ||
+      (st = pairs_sink_open(&sink, a.format, a.out[0], a.out[1], a.zstd ? NMT_W_ZSTD : 0)) ||
+      (a.retained_path && (st = nmt_writer_open(&retained, a.retained_path, 0))))
     nmt_die(PROG, st);
   if ((st = run(&c, src, sink, retained))) nmt_die(PROG, st);
   if ((st = pairs_sink_commit(sink, retained))) nmt_die(PROG, st);
@@ -188,8 +213,8 @@ int main(int argc, char **argv) {
   pairs_close(src);
   nmt_langid_close(c.lid);
   nmt_dedupe_free(c.seen);
-  for (int i = 0; i < 4; i++) free(moses_paths[i]);
-  free(pos.v);
-  free(outs.v);
+  for (int i = 0; i < 4; i++) free(a.moses_paths[i]);
+  free(a.pos.v);
+  free(a.outs.v);
   return 0;
 }

@@ -8,14 +8,11 @@
 #define PROG "nmt-decode"
 
 typedef struct {
-  nmt_strlist models, weights; /* an ensemble: several models, their relative weights */
-  const char *input, *output;
-  long beam, shortlist, mini_batch, maxi_batch, max_length, cpu_threads;
-  const char *device, *gemm_type, *unk_dict, *alignment, *attention_svg;
-  const char *shard;   /* --shard K/N or auto */
-  int shard_k, shard_n; /* from it: 0-based k of n; n 0: the whole input */
-  double normalize, max_length_factor;
-  bool n_best, no_postprocess, raw, replace_unk, verbose, zstd;
+  /* the options as given, or their defaults (options.def) */
+#define OPTION NMT_CLI_FIELD
+#include "options.def"
+#undef OPTION
+  int shard_k, shard_n; /* from shard: 0-based k of n; n 0: the whole input */
   nmt_align_kind align_kind; /* from alignment */
   float align_threshold;
 } decode_args;

@@ -25,64 +25,30 @@ static int parse_alignment(decode_args *a) {
                        : nmt_fail(NMT_EUSAGE, "--alignment '%s': expected hard, soft or a threshold in (0, 1]", a->alignment);
 }
 
+static const char *const SUMMARY =
+    "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
+    "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
+    "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
+    "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
+    "tokenized text. A model with SentencePiece vocabularies (nmt-train --vocabs X.model\n"
+    "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
+    "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.";
+
 static int parse_args(decode_args *a, int argc, char **argv) {
-  *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
-                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000,
-                     .gemm_type = "float32"};
+  *a = (decode_args){.input = "-", .output = "-"}; /* the others: the rows' defaults */
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
-       .once = true},
-      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
-      {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
-      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL,
-       "plain text in: tokenized and BPE'd as the model records, or split by its SentencePiece model"},
-      {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
-      {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
-      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
-      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
-      {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
-       "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
-      {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses, Marian's format: 'i ||| hyp ||| F0= score ||| score'"},
-      {"alignment", 0, NMT_OPT_STR, &a->alignment, "hard|soft|T",
-       "append ' ||| ...': hard (alone too: '0-0 1-2', each target subword's most attended source "
-       "subword), soft (the weights) or T in (0,1] (the pairs weighted above T)", .implicit = "hard"},
-      {"attention-svg", 0, NMT_OPT_STR, &a->attention_svg, "DIR",
-       "write DIR/N.svg, the attention heatmap of line N's translation (0-based; DIR made if missing)"},
-      {"replace-unk", 0, NMT_OPT_FLAG, &a->replace_unk, NULL,
-       "each <unk> out becomes the source word it attends to most (a subword: its whole word)"},
-      {"unk-dict", 0, NMT_OPT_STR, &a->unk_dict, "FILE", "with --replace-unk: SRC<TAB>TGT lines, a source word's translation"},
-      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000; up to 100000)",
-       .min = 1, .max = 100000},
-      {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)",
-       .min = 0, .max = 10000000},
-      {"gemm-type", 0, NMT_OPT_STR, &a->gemm_type, "T",
-       "float32, or int8: weights quantized per column, rows per step (~4x less to read; float32)"},
-      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64; up to 10000)", .min = 1, .max = 10000},
-      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100; up to 1000)",
-       .min = 1, .max = 1000},
-      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores, at most 8)",
-       .min = 1, .max = 256},
-      {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
-      {"verbose", 'v', NMT_OPT_FLAG, &a->verbose, NULL, "say on stderr what the CPU runs: its GEMM engine, vector width and core"},
-      {"shard", 0, NMT_OPT_STR, &a->shard, "K/N|auto",
-       "translate only the lines that start in the K-th of N byte ranges of the -i file: the N outputs, "
-       "one after the other, are the whole output (auto: K and N from mpirun or srun)"},
+#define OPTION(...) NMT_CLI_ROW(a, __VA_ARGS__)
+#include "options.def"
+#undef OPTION
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out",
-                       "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
-                       "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
-                       "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
-                       "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
-                       "tokenized text. A model with SentencePiece vocabularies (nmt-train --vocabs X.model\n"
-                       "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
-                       "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
+  const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out", SUMMARY,
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
                        "  " PROG " -m fr-en.bin --raw < test.fr > test.en\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4 < test.bpe.fr > test.en   (an ensemble: docs/decode.md)", opts,
                        false, nn_gemm_path_line};
   nmt_strlist pos = {0};
-  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  int st = nmt_cli_defaults(&cli);
+  if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");

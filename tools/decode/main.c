@@ -34,6 +34,14 @@ static const char *const SUMMARY =
     "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
     "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.";
 
+/* Whether a row whose absence matters (--temperature, --seed: refused without
+ * --output-sampling, so unset before the parse) was given; its default where not. */
+static bool given(const nmt_cli *cli, const char *name, bool set) {
+  const nmt_opt *o = nmt_cli_find(cli, name);
+  if (!set) nmt_cli_set(o, o->dflt);
+  return set;
+}
+
 static int parse_args(decode_args *a, int argc, char **argv) {
   *a = (decode_args){.input = "-", .output = "-"}; /* the others: the rows' defaults */
   const nmt_opt opts[] = {
@@ -48,11 +56,16 @@ static int parse_args(decode_args *a, int argc, char **argv) {
                        false, nn_gemm_path_line};
   nmt_strlist pos = {0};
   int st = nmt_cli_defaults(&cli);
+  a->temperature = 0, a->seed = -1; /* outside their bounds: not given */
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
+  bool temperature = given(&cli, "temperature", a->temperature > 0), seed = given(&cli, "seed", a->seed >= 0);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (!st && a->alignment) st = parse_alignment(a);
+  if (!st) st = decode_sampling_parse(a, temperature, seed);
+  if (!st && a->prefix && !strcmp(a->prefix, "-") && !strcmp(a->input, "-"))
+    st = nmt_fail(NMT_EUSAGE, "--prefix - and the input are both stdin: give one of them as a file");
   if (!st && a->shard) st = decode_shard_parse(a);
   /* both number the lines from the stream's first: each shard's would restart at 0 */
   if (!st && a->shard && (a->n_best || a->attention_svg))
@@ -88,12 +101,14 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
                        .alignment = a->align_kind, .align_threshold = a->align_threshold, .replace_unk = a->replace_unk, .unk_dict = dict,
-                       .attention_svg = a->attention_svg,
+                       .attention_svg = a->attention_svg, .prefix_to_end = !a->shard_n, .seed = (uint64_t)a->seed,
                        .warn = warn, .warn_ctx = &warnings};
+  o.search.sampling = a->sampling;
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
   int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
+  if (!st && a->prefix) st = nmt_reader_open(&o.prefix, a->prefix);
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st && a->shard_n) st = nmt_reader_shard(r, a->shard_k, a->shard_n);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
@@ -101,6 +116,7 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
   if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
   if (r) nmt_reader_close(r);
+  if (o.prefix) nmt_reader_close(o.prefix);
   nmt_text_free(text);
   return st;
 }

@@ -73,8 +73,8 @@ int nmt_prefix_read(nmt_reader *p, long lineno, nmt_text *t, const nmt_vocab *tg
   while (nmt_reader_lineno(p) < lineno && (k = nmt_reader_next(p, &line, &len)) == 1) {}
   if (k < 0) return nmt_errcode();
   if (k == 0 || !line)
-    return nmt_fail(NMT_EINPUT, "%s: %ld lines, fewer than the input's: the prefix file has one line per input line "
-                    "(an empty line: none)", name, nmt_reader_lineno(p));
+    return nmt_fail(NMT_EINPUT, "%s: no line %ld, the input has one: the prefix file has one line per input line "
+                    "(an empty line: none)", name, lineno);
   if (nmt_utf8_check_line(line, len, name, lineno)) return NMT_EINPUT;
   int st = nmt_prefix_ids(t, tgt, line, len, ids, n, cap);
   if (st == NMT_EINPUT) {

@@ -231,14 +231,25 @@ static int write_window(stream *s, int n, nmt_writer *w) {
   return st;
 }
 
+/* Line `lineno`'s prefix into j; its tokens must be among those the search scores (--shortlist). */
+static int read_prefix(stream *s, line_job *j, long lineno) {
+  const nmt_search_opts *o = &s->o->search;
+  int st = nmt_prefix_read(s->o->prefix, lineno, s->text, s->tgt, &j->pre, &j->pre_n, &j->pre_cap, &j->given);
+  int W = nmt_step_width(o->shortlist, o->beam, nmt_vocab_size(s->tgt));
+  for (int i = 0; i < j->pre_n && !st; i++)
+    if (j->pre[i] >= W)
+      st = nmt_fail(NMT_EINPUT, "%s:%ld: '%s' is not among the %d target words --shortlist %d scores (a prefix's "
+                    "tokens must be)", nmt_reader_name(s->o->prefix), lineno, nmt_vocab_token(s->tgt, j->pre[i]), W,
+                    o->shortlist);
+  return st;
+}
+
 /* The ids of one input line (and of its prefix); a line that cannot be translated (invalid UTF-8)
  * is left empty with a warning, one over --max-length is cut. */
 static int read_line(stream *s, line_job *j, const char *line, size_t len, const char *name, long lineno) {
   char msg[512];
   j->n = 0, j->lineno = lineno - 1;
-  int st = s->o->prefix ? nmt_prefix_read(s->o->prefix, lineno, s->text, s->tgt, &j->pre, &j->pre_n, &j->pre_cap,
-                                          &j->given)
-                        : NMT_OK;
+  int st = s->o->prefix ? read_prefix(s, j, lineno) : NMT_OK;
   if (st) return st;
   if (nmt_utf8_check_line(line, len, name, lineno)) {
     snprintf(msg, sizeof msg, "%s; its output line is empty", nmt_errmsg());

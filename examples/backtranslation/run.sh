@@ -4,8 +4,9 @@
 # French) trained on the parallel pairs translates the monolingual English by sampling
 # (nmt-decode --output-sampling: varied, as real sources are, where beam search gives the
 # same bland source again and again); the forward model (French to English) then trains on
-# the parallel pairs and these synthetic ones together, beside a baseline on the parallel
-# pairs alone. The corpus is the demo's (examples/demo/numbers.c): numbers in French and
+# the parallel pairs (repeated to weigh about as much) and these synthetic ones together,
+# beside a baseline on the parallel pairs alone, as many steps each (docs/decode.md has
+# the figures). The corpus is the demo's (examples/demo/numbers.c): numbers in French and
 # English words, the test numbers never seen in training.
 #   examples/backtranslation/run.sh WORKDIR     the nmt-* tools must be in PATH
 # BT_FAST=1: a few seconds with tiny models, only to see that every step runs.
@@ -51,8 +52,10 @@ train reverse.bin parallel.bpe.en parallel.bpe.fr valid.bpe.en valid.bpe.fr
 
 step "back-translate the English alone: one sample per sentence (--output-sampling, --seed 1)"
 nmt-decode -m reverse.bin -i mono.bpe.en -o mono.bt.bpe.fr --no-postprocess --output-sampling -b 1 --seed 1
-cat parallel.bpe.fr mono.bt.bpe.fr > mix.bpe.fr
-cat parallel.bpe.en mono.bpe.en > mix.bpe.en
+# the true pairs repeated to weigh about as much as the synthetic ones (a common remedy for noisy sources)
+copies=$(((mono + parallel - 1) / parallel))
+for ((i = 0; i < copies; i++)); do cat parallel.bpe.fr; done | cat - mono.bt.bpe.fr > mix.bpe.fr
+for ((i = 0; i < copies; i++)); do cat parallel.bpe.en; done | cat - mono.bpe.en > mix.bpe.en
 
 step "the forward models, French to English: the parallel pairs alone, and with the synthetic pairs"
 train baseline.bin parallel.bpe.fr parallel.bpe.en valid.bpe.fr valid.bpe.en

@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
   if (!st) st = translate(&e, dict, &a);
   nmt_unk_dict_free(dict);
   nmt_ensemble_free(&e);
-  free(a.models.v), free(a.weights.v);
+  free(a.models.v), free(a.weights.v), free(a.output_sampling.v);
   if (st) nmt_die(PROG, st);
   return 0;
 }

@@ -110,19 +110,16 @@ void nmt_lex_free(nmt_lex *l) {
   *l = (nmt_lex){0};
 }
 
-int nmt_lex_select(const nmt_lex *l, const int *const *src, const int *src_n, int B, int at_least, int *ids) {
-  int V = l->ntgt, first = l->first > at_least ? l->first : at_least;
+void nmt_lex_mark(const nmt_lex *l, const int *src, int n, int *mark) {
+  for (int i = 0; i < n; i++)
+    if (src[i] >= 0 && src[i] < l->nsrc)
+      for (int j = l->start[src[i]]; j < l->start[src[i] + 1]; j++) mark[l->tgt[j]] = 1;
+}
+
+int nmt_lex_gather(const nmt_lex *l, int at_least, int *mark) {
+  int V = l->ntgt, first = l->first > at_least ? l->first : at_least, n = 0;
   first = first > NMT_NSPECIALS ? first : NMT_NSPECIALS;
-  memset(ids, 0, sizeof(int) * (size_t)V); /* ids doubles as the marks: 1 = chosen */
-  for (int t = 0; t < first && t < V; t++) ids[t] = 1;
-  for (int b = 0; b < B; b++)
-    for (int i = 0; i < src_n[b]; i++) {
-      int s = src[b][i];
-      if (s >= 0 && s < l->nsrc)
-        for (int j = l->start[s]; j < l->start[s + 1]; j++) ids[l->tgt[j]] = 1;
-    }
-  int n = 0;
   for (int t = 0; t < V; t++)
-    if (ids[t]) ids[n++] = t; /* n <= t: a mark is read before its slot is written */
+    if (t < first || mark[t]) mark[n++] = t; /* n <= t: a mark is read before its slot is written */
   return n;
 }

@@ -21,9 +21,11 @@ int nmt_lex_load(nmt_lex *l, const char *path, const nmt_vocab *src, const nmt_v
                  int best, double prune);
 void nmt_lex_free(nmt_lex *l);
 
-/* The target ids B sentences may produce (src[b]: src_n[b] source ids), ascending, into
- * ids (room for l->ntgt): the specials, ids below max(FIRST, at_least) (a beam of K
- * needs 2K candidates) and each source word's targets. Returns how many. */
-int nmt_lex_select(const nmt_lex *l, const int *const *src, const int *src_n, int B, int at_least, int *ids);
+/* A batch's target ids: mark[t] = 1 (mark has l->ntgt entries, zeroed first) for the
+ * targets of each source id src[0..n) (one call per sentence), then nmt_lex_gather. */
+void nmt_lex_mark(const nmt_lex *l, const int *src, int n, int *mark);
+/* The marked ids, the specials and those below max(FIRST, at_least) (a beam of K needs
+ * 2K candidates), ascending, into mark itself. Returns how many. */
+int nmt_lex_gather(const nmt_lex *l, int at_least, int *mark);
 
 #endif

@@ -276,12 +276,16 @@ static void mix_rows(float *out, const float *const *in, const float *w, int nin
   }
 }
 
+int nmt_step_width(int shortlist, int K, int V) {
+  int W = shortlist <= 0 ? V : shortlist < 2 * K ? 2 * K : shortlist;
+  return W < V ? W : V;
+}
+
 int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
   static const nmt_step_args all = {0};
   const nmt_step_args *a = args ? args : &all;
   int R = d->R, V = d->V, st = NMT_OK;
-  int W = a->shortlist <= 0 ? V : a->shortlist < 2 * d->K ? 2 * d->K : a->shortlist;
-  W = d->ncols ? d->ncols : W < V ? W : V;
+  int W = d->ncols ? d->ncols : nmt_step_width(a->shortlist, d->K, V);
   for (int m = 0; m < d->nmodel && !st; m++) {
     nn_graph_reset(&d->model[m].step, false, 0);
     int n, *lrows = live_rows(&d->model[m].step, R, a->live, &n);

@@ -55,6 +55,10 @@ typedef struct {
                           log-probabilities (one model) */
 } nmt_step_args;
 
+/* The target ids a step of beam K scores under a shortlist (nmt_step_args.shortlist):
+ * those below the result, of V. */
+int nmt_step_width(int shortlist, int K, int V);
+
 /* Encode B sentences (src (S*B) time-major with </s> and padding, the first
  * model's ids, src_len (B)) with every model of e and prepare K rows per
  * sentence. NMT_OK or an error (graph message). */

@@ -1,6 +1,7 @@
 /* Batched beam search; see decode/search.h. */
 #include "decode/search.h"
 #include "base/err.h"
+#include "nn/rng.h"
 #include "text/vocab.h"
 #include <math.h>
 #include <stdlib.h>
@@ -25,6 +26,9 @@ typedef struct {
   float *base;       /* (R) score of the live rows, -INFINITY elsewhere: whose expansions count */
   float *cand_score; /* (B, 2K) each sentence's best expansions (nmt_dec_candidates) */
   int *cand_index;
+  const nmt_sent *in; /* (the B sentences at the start) their prefixes and random streams */
+  int max_prefix;     /* the longest prefix: the steps that may force a token */
+  float *u;           /* (R) sampling: each row's uniform of this step */
 } search;
 
 static int add_hyp(nmt_nbest *nb, const int *ids, int n, float score, float alpha) {
@@ -122,6 +126,44 @@ static int drop_done(search *s, nmt_dec *d, int t) {
   return st;
 }
 
+/* Each live row of a sentence whose prefix goes on past step t takes its next token:
+ * its one candidate, scored as the model scores it (the log-probabilities are the host's). */
+static void force_prefix(search *s, const nmt_dec *d, int t) {
+  int K = s->K, V = d->V;
+  for (int b = 0; b < s->B; b++) {
+    const nmt_sent *in = &s->in[s->sent[b]];
+    if (s->done[b] || t >= in->prefix_n) continue;
+    int n = 0, tok = in->prefix[t];
+    for (int k = 0; k < K; k++) {
+      int r = b * K + k;
+      if (s->base[r] == -INFINITY) continue;
+      s->cand_score[b * 2 * K + n] = s->base[r] + d->logp[(size_t)r * V + tok];
+      s->cand_index[b * 2 * K + n++] = k * V + tok;
+    }
+    for (; n < 2 * K; n++) s->cand_index[b * 2 * K + n] = -1;
+  }
+}
+
+/* Step t's candidates: the best 2K expansions of each sentence, or with sampling a
+ * drawn token for each live row; then the prefixes' tokens where they go on. */
+static int candidates(search *s, nmt_dec *d, const nmt_search_opts *o, int t) {
+  bool forcing = t < s->max_prefix, sampling = o->sampling.kind != NMT_SAMPLE_NONE;
+  /* forcing and sampling read the log-probabilities on the host */
+  nmt_step_args a = {.live = s->live, .shortlist = o->shortlist, .candidates = !forcing && !sampling};
+  int st = nmt_dec_step(d, s->prev, &a);
+  if (st) return st;
+  if (!sampling) st = nmt_dec_candidates(d, s->base, 2 * s->K, s->cand_score, s->cand_index);
+  for (int r = 0; sampling && r < s->R; r++) {
+    const nmt_sent *in = &s->in[s->sent[r / s->K]];
+    s->u[r] = nn_rng_uniform(in->seed, in->stream, (uint64_t)t * NMT_SAMPLE_ROWS + (uint64_t)(r % s->K));
+  }
+  if (sampling)
+    st = nmt_sample_candidates(&o->sampling, d->logp, s->base, s->u, s->B, s->K, d->V, 2 * s->K, s->cand_score,
+                               s->cand_index);
+  if (!st && forcing) force_prefix(s, d, t);
+  return st;
+}
+
 static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) {
   int V = d->V, st = NMT_OK;
   for (int t = 0; t < s->maxT && !st; t++) {
@@ -129,9 +171,7 @@ static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) 
       s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
       s->base[r] = s->live[r] ? s->score[r] : -INFINITY; /* a finished sentence's rows cost nothing */
     }
-    if ((st = nmt_dec_step(d, s->prev, &(nmt_step_args){.live = s->live, .shortlist = o->shortlist, .candidates = true})) ||
-        (st = nmt_dec_candidates(d, s->base, 2 * s->K, s->cand_score, s->cand_index)))
-      break;
+    if ((st = candidates(s, d, o, t))) break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
     for (int b = 0; b < s->B && !st; b++)
@@ -145,66 +185,101 @@ static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) 
 }
 
 /* Time-major source with </s> and padding. */
-static int *source_batch(const int *const *src, const int *src_n, int B, int S, int *len) {
+static int *source_batch(const nmt_sent *in, int B, int S, int *len) {
   int *x = malloc(sizeof *x * (size_t)S * B);
   if (!x) return NULL;
   for (int b = 0; b < B; b++) {
-    len[b] = src_n[b] + 1;
-    for (int t = 0; t < S; t++) x[t * B + b] = t < src_n[b] ? src[b][t] : t == src_n[b] ? NMT_EOS : NMT_PAD;
+    len[b] = in[b].src_n + 1;
+    for (int t = 0; t < S; t++) x[t * B + b] = t < in[b].src_n ? in[b].src[t] : t == in[b].src_n ? NMT_EOS : NMT_PAD;
   }
   return x;
 }
 
-/* A lexical shortlist's target ids for the batch, into *cols (the caller frees it). */
-static int restrict_lexical(nmt_dec *d, const nmt_lex *lex, const int *const *src, const int *src_n, int B, int K,
-                            int **cols) {
-  *cols = malloc(sizeof **cols * (size_t)(lex->ntgt ? lex->ntgt : 1));
-  if (!*cols) return nmt_fail(NMT_EIO, "out of memory");
-  return nmt_dec_restrict(d, *cols, nmt_lex_select(lex, src, src_n, B, 2 * K, *cols));
+/* Each sentence's length limit (room for its prefix and a token after it) and the longest. */
+static int set_limits(search *s, const nmt_search_opts *o) {
+  int maxT = 1;
+  for (int b = 0; b < s->B; b++) {
+    int n = (int)ceilf(o->max_length_factor * (float)(s->in[b].src_n + 1));
+    n = n > s->in[b].prefix_n ? n : s->in[b].prefix_n + 1;
+    s->limit[b] = n < 1 ? 1 : n;
+    maxT = s->limit[b] > maxT ? s->limit[b] : maxT;
+    s->max_prefix = s->in[b].prefix_n > s->max_prefix ? s->in[b].prefix_n : s->max_prefix;
+  }
+  return maxT;
+}
+
+static int search_alloc(search *s) {
+  int B = s->B, K = s->K, R = s->R;
+  s->score = malloc(sizeof *s->score * (size_t)R);
+  s->hist = calloc((size_t)R * s->maxT, sizeof *s->hist);
+  s->hist_tmp = calloc((size_t)R * s->maxT, sizeof *s->hist_tmp);
+  s->prev = malloc(sizeof *s->prev * (size_t)R);
+  s->from = malloc(sizeof *s->from * (size_t)R);
+  s->done = calloc((size_t)B, sizeof *s->done);
+  s->base = malloc(sizeof *s->base * (size_t)R);
+  s->cand_score = malloc(sizeof *s->cand_score * (size_t)B * 2 * K);
+  s->cand_index = malloc(sizeof *s->cand_index * (size_t)B * 2 * K);
+  s->sent = malloc(sizeof *s->sent * (size_t)B);
+  s->live = malloc(sizeof *s->live * (size_t)R);
+  s->u = malloc(sizeof *s->u * (size_t)R);
+  bool ok = s->score && s->hist && s->hist_tmp && s->prev && s->from && s->done && s->base && s->cand_score &&
+            s->cand_index && s->sent && s->live && s->u;
+  return ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+}
+
+static void search_free(search *s) {
+  free(s->limit), free(s->score), free(s->hist), free(s->hist_tmp), free(s->prev), free(s->from), free(s->done);
+  free(s->base), free(s->cand_score), free(s->cand_index), free(s->sent), free(s->live), free(s->u);
+}
+
+/* A lexical shortlist's target ids for the batch, into *cols (the caller frees it): the
+ * words of its sources and the tokens of its prefixes. */
+static int restrict_lexical(nmt_dec *d, const nmt_lex *lex, const nmt_sent *in, int B, int K, int **cols) {
+  int *mark = *cols = calloc((size_t)(lex->ntgt ? lex->ntgt : 1), sizeof *mark);
+  if (!mark) return nmt_fail(NMT_EIO, "out of memory");
+  for (int b = 0; b < B; b++) {
+    nmt_lex_mark(lex, in[b].src, in[b].src_n, mark);
+    for (int i = 0; i < in[b].prefix_n; i++) mark[in[b].prefix[i]] = 1;
+  }
+  return nmt_dec_restrict(d, mark, nmt_lex_gather(lex, 2 * K, mark));
+}
+
+int nmt_search_sents(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B, const nmt_search_opts *o,
+                     nmt_nbest *out) {
+  int K = o->beam, S = 0;
+  for (int b = 0; b < B; b++) S = in[b].src_n + 1 > S ? in[b].src_n + 1 : S;
+  search s = {.B = B, .K = K, .R = B * K, .in = in};
+  int *len = malloc(sizeof *len * (size_t)B);
+  s.limit = malloc(sizeof *s.limit * (size_t)B);
+  int st = len && s.limit ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
+  if (!st) s.maxT = set_limits(&s, o), st = search_alloc(&s);
+  int *x = st ? NULL : source_batch(in, B, S, len);
+  if (!st && !x) st = nmt_fail(NMT_EIO, "out of memory");
+  memset(out, 0, sizeof *out * (size_t)B);
+  bool sampling = o->sampling.kind != NMT_SAMPLE_NONE;
+  for (int r = 0; !st && r < s.R; r++) {
+    s.score[r] = r % K && !sampling ? -INFINITY : 0.0f; /* a beam starts from one row, samples from all */
+    s.prev[r] = NMT_BOS;
+  }
+  for (int b = 0; !st && b < B; b++) s.sent[b] = b;
+  int *cols = NULL;
+  if (!st) st = nmt_dec_start(d, e, x, len, B, S, K);
+  if (!st && o->lex) st = restrict_lexical(d, o->lex, in, B, K, &cols);
+  if (!st) st = run(&s, d, o, out);
+  free(cols);
+  for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
+  free(x), free(len);
+  search_free(&s);
+  return st;
 }
 
 int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
                const nmt_search_opts *o, nmt_nbest *out) {
-  int K = o->beam, R = B * K, S = 0, maxT = 1;
-  for (int b = 0; b < B; b++) S = src_n[b] + 1 > S ? src_n[b] + 1 : S;
-  search s = {.B = B, .K = K, .R = R};
-  s.limit = malloc(sizeof *s.limit * (size_t)B);
-  int *len = malloc(sizeof *len * (size_t)B);
-  for (int b = 0; s.limit && b < B; b++) {
-    s.limit[b] = (int)ceilf(o->max_length_factor * (float)(src_n[b] + 1));
-    s.limit[b] = s.limit[b] < 1 ? 1 : s.limit[b];
-    maxT = s.limit[b] > maxT ? s.limit[b] : maxT;
-  }
-  s.maxT = maxT;
-  s.score = malloc(sizeof *s.score * (size_t)R);
-  s.hist = calloc((size_t)R * maxT, sizeof *s.hist);
-  s.hist_tmp = calloc((size_t)R * maxT, sizeof *s.hist_tmp);
-  s.prev = malloc(sizeof *s.prev * (size_t)R);
-  s.from = malloc(sizeof *s.from * (size_t)R);
-  s.done = calloc((size_t)B, sizeof *s.done);
-  s.base = malloc(sizeof *s.base * (size_t)R);
-  s.cand_score = malloc(sizeof *s.cand_score * (size_t)B * 2 * K);
-  s.cand_index = malloc(sizeof *s.cand_index * (size_t)B * 2 * K);
-  s.sent = malloc(sizeof *s.sent * (size_t)B);
-  s.live = malloc(sizeof *s.live * (size_t)R);
-  for (int b = 0; s.sent && b < B; b++) s.sent[b] = b;
-  int *x = len ? source_batch(src, src_n, B, S, len) : NULL;
-  int st = x && s.limit && s.score && s.hist && s.hist_tmp && s.prev && s.from && s.done && s.base && s.cand_score &&
-                   s.cand_index && s.sent && s.live
-               ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
-  memset(out, 0, sizeof *out * (size_t)B);
-  for (int r = 0; !st && r < R; r++) {
-    s.score[r] = r % K ? -INFINITY : 0.0f;
-    s.prev[r] = NMT_BOS;
-  }
-  int *cols = NULL;
-  if (!st) st = nmt_dec_start(d, e, x, len, B, S, K);
-  if (!st && o->lex) st = restrict_lexical(d, o->lex, src, src_n, B, K, &cols);
-  if (!st) st = run(&s, d, o, out);
-  free(cols);
-  for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
-  free(x), free(len), free(s.limit), free(s.score), free(s.hist), free(s.hist_tmp);
-  free(s.prev), free(s.from), free(s.done), free(s.base), free(s.cand_score), free(s.cand_index), free(s.sent), free(s.live);
+  nmt_sent *in = calloc((size_t)(B ? B : 1), sizeof *in);
+  if (!in) return nmt_fail(NMT_EIO, "out of memory");
+  for (int b = 0; b < B; b++) in[b].src = src[b], in[b].src_n = src_n[b];
+  int st = nmt_search_sents(d, e, in, B, o, out);
+  free(in);
   return st;
 }
 

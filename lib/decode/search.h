@@ -2,19 +2,38 @@
  * the best 2K expansions of the K live hypotheses; those ending in </s> are
  * finished, the best K others live on. A sentence stops with K finished
  * hypotheses or at its length limit (live ones then count as finished).
- * Finished hypotheses are ranked by score / length^alpha (length counts </s>). */
+ * Finished hypotheses are ranked by score / length^alpha (length counts </s>).
+ * A sentence's target prefix is forced first: each live hypothesis takes its
+ * next token, scored as the model scores it, until the prefix ends. With
+ * sampling (decode/sample.h) the K rows are K samples drawn one token at a time
+ * instead of a beam. */
 #ifndef NMT_DECODE_SEARCH_H
 #define NMT_DECODE_SEARCH_H
 #include "decode/lexical.h"
 #include "decode/net.h"
+#include "decode/sample.h"
+#include <stdint.h>
 
 typedef struct {
   int beam;                 /* K >= 1 */
   float normalize;          /* alpha: 0 ranks by the summed log-probability */
   float max_length_factor;  /* at most factor * (source tokens + 1) target tokens */
   int shortlist;            /* nmt_step_args.shortlist (0: the whole vocabulary) */
+  nmt_sampling sampling;    /* kind NMT_SAMPLE_NONE (zero): beam search */
   const nmt_lex *lex;       /* a lexical shortlist (NULL: none; then shortlist applies) */
 } nmt_search_opts;
+
+/* One sentence to translate: its source, src[0..src_n) (src_n >= 1, no </s>), its target
+ * prefix, prefix[0..prefix_n) (none: 0), forced before the search; with sampling, its
+ * random stream: draws at (seed, stream, step, row), so that its samples depend on
+ * nothing else (nmt-decode: --seed and the input line number). */
+typedef struct {
+  const int *src;
+  int src_n;
+  const int *prefix;
+  int prefix_n;
+  uint64_t seed, stream;
+} nmt_sent;
 
 typedef struct {
   int *ids;    /* without </s> */
@@ -31,6 +50,10 @@ typedef struct {
  * receives each sentence's hypotheses; free them with nmt_nbest_free. */
 int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,
                const nmt_search_opts *o, nmt_nbest *out);
+/* The same for B sentences with their prefixes and random streams. A hypothesis holds
+ * its prefix, and its score counts the prefix's tokens: the forced score of the whole. */
+int nmt_search_sents(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B, const nmt_search_opts *o,
+                     nmt_nbest *out);
 void nmt_nbest_free(nmt_nbest *nb);
 
 #endif

@@ -14,6 +14,9 @@
 typedef struct {
   int *ids;
   int n, cap;
+  long lineno;   /* its number in the input file, 0-based */
+  int *pre, pre_n, pre_cap; /* its target prefix (--prefix): ids, and the text as given */
+  nmt_strbuf given;
   nmt_nbest out;
   float *att; /* the attention of each shown hypothesis (nmt_attention's rows), one after another
                  (--alignment; --attention-svg: the best's; --replace-unk: those with an <unk>) */
@@ -35,8 +38,7 @@ typedef struct {
   nmt_text *text;
   line_job *jobs;
   int *order;    /* window lines with tokens, sorted by length */
-  const int **ids; /* (window) their ids, lengths and hypotheses, in that order */
-  int *lens;
+  nmt_sent *sents; /* (window) their sentences and hypotheses, in that order */
   nmt_nbest *outs;
   long first;    /* input line number (0-based) of jobs[0] */
 } stream;
@@ -81,13 +83,12 @@ static int align_batch(stream *s, nmt_dec *dec, const int *idx, int nb) {
   return st;
 }
 
-int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const int *const *src,
-                     const int *len, int n, int mini_batch, atomic_int *taken, nmt_batch_done then, void *ctx,
-                     nmt_nbest *out) {
+int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const nmt_sent *in, int n,
+                     int mini_batch, atomic_int *taken, nmt_batch_done then, void *ctx, nmt_nbest *out) {
   int st = NMT_OK, batches = (n + mini_batch - 1) / mini_batch, mine = 0;
   for (int k; !st && (k = taken ? atomic_fetch_add(taken, 1) : mine++) < batches;) {
     int at = (batches - 1 - k) * mini_batch, nb = n - at < mini_batch ? n - at : mini_batch;
-    st = nmt_search(d, e, src + at, len + at, nb, o, out + at);
+    st = nmt_search_sents(d, e, in + at, nb, o, out + at);
     if (!st && then) st = then(ctx, d, at, nb);
   }
   if (st && taken) atomic_store(taken, batches);
@@ -112,7 +113,7 @@ static void translate_share(void *ctx, int part, int parts) {
   share *sh = (share *)ctx + part;
   stream *s = sh->s;
   if (parts > 1) nn_parallel_nested(true);
-  int st = nmt_decode_share(&s->dec[part], s->e, &s->o->search, s->ids, s->lens, sh->k, s->o->mini_batch, sh->taken,
+  int st = nmt_decode_share(&s->dec[part], s->e, &s->o->search, s->sents, sh->k, s->o->mini_batch, sh->taken,
                             window_align, s, s->outs);
   nn_parallel_nested(false);
   sh->status = st;
@@ -127,7 +128,10 @@ static int translate_window(stream *s, int n) {
   for (int i = 0; i < n; i++)
     if (s->jobs[i].n) s->order[k++] = i;
   qsort_r(s->order, (size_t)k, sizeof *s->order, by_length, s->jobs);
-  for (int i = 0; i < k; i++) s->ids[i] = s->jobs[s->order[i]].ids, s->lens[i] = s->jobs[s->order[i]].n;
+  for (int i = 0; i < k; i++) {
+    const line_job *j = &s->jobs[s->order[i]];
+    s->sents[i] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, s->o->seed, (uint64_t)j->lineno};
+  }
   int batches = (k + s->o->mini_batch - 1) / s->o->mini_batch;
   int parts = batches < s->threads ? (batches ? batches : 1) : s->threads;
   openblas_set_num_threads(parts > 1 ? 1 : s->threads);
@@ -140,16 +144,31 @@ static int translate_window(stream *s, int n) {
   return st;
 }
 
-/* The text of hypothesis h of line j, its <unk>s replaced when asked (att: its attention). */
-static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const float *att, nmt_strbuf *line) {
-  if (!s->o->replace_unk || !has_unk(h)) return nmt_text_target(s->text, h->ids, h->n, line);
-  nmt_strbuf toks = {0};
+/* The target tokens of hypothesis h of line j, each <unk> replaced (att: its attention). */
+static int unk_replaced(stream *s, const line_job *j, const nmt_hyp *h, const float *att, nmt_strbuf *toks) {
   int *align = malloc(sizeof *align * (size_t)h->n), st = align ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   for (int t = 0; !st && t < h->n; t++) align[t] = nmt_attention_argmax(att + (size_t)t * (j->n + 1), j->n);
   if (!st)
-    st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len, s->o->unk_dict, &toks);
-  if (!st) st = nmt_text_output(s->text, toks.s ? toks.s : "", toks.len, line);
-  free(toks.s), free(align);
+    st = nmt_unk_replace(s->tgt, h->ids, h->n, align, j->src.s ? j->src.s : "", j->src.len, s->o->unk_dict, toks);
+  free(align);
+  return st;
+}
+
+/* The text of hypothesis h of line j, its <unk>s replaced when asked (att: its
+ * attention), its prefix as given. */
+static int hyp_text(stream *s, const line_job *j, const nmt_hyp *h, const float *att, nmt_strbuf *line) {
+  bool unk = s->o->replace_unk && has_unk(h);
+  if (!unk && !j->pre_n) return nmt_text_target(s->text, h->ids, h->n, line);
+  nmt_strbuf toks = {0}, head = {0};
+  int st = unk ? unk_replaced(s, j, h, att, &toks) : nmt_ids_text(s->tgt, h->ids, h->n, false, &toks);
+  if (!st && j->pre_n) /* the prefix's tokens, unchanged (a prefix has no <unk>) */
+    st = nmt_ids_text(s->tgt, h->ids, j->pre_n < h->n ? j->pre_n : h->n, false, &head);
+  if (!st && j->pre_n)
+    st = nmt_prefix_output(s->text, toks.s ? toks.s : "", toks.len, head.len, j->given.s ? j->given.s : "",
+                           j->given.len, line);
+  else if (!st)
+    st = nmt_text_output(s->text, toks.s ? toks.s : "", toks.len, line);
+  free(toks.s), free(head.s);
   return st;
 }
 
@@ -212,11 +231,26 @@ static int write_window(stream *s, int n, nmt_writer *w) {
   return st;
 }
 
-/* The ids of one input line; a line that cannot be translated (invalid UTF-8)
+/* Line `lineno`'s prefix into j; its tokens must be among those the search scores (--shortlist). */
+static int read_prefix(stream *s, line_job *j, long lineno) {
+  const nmt_search_opts *o = &s->o->search;
+  int st = nmt_prefix_read(s->o->prefix, lineno, s->text, s->tgt, &j->pre, &j->pre_n, &j->pre_cap, &j->given);
+  int W = nmt_step_width(o->shortlist, o->beam, nmt_vocab_size(s->tgt));
+  for (int i = 0; i < j->pre_n && !st; i++)
+    if (j->pre[i] >= W)
+      st = nmt_fail(NMT_EINPUT, "%s:%ld: '%s' is not among the %d target words --shortlist %d scores (a prefix's "
+                    "tokens must be)", nmt_reader_name(s->o->prefix), lineno, nmt_vocab_token(s->tgt, j->pre[i]), W,
+                    o->shortlist);
+  return st;
+}
+
+/* The ids of one input line (and of its prefix); a line that cannot be translated (invalid UTF-8)
  * is left empty with a warning, one over --max-length is cut. */
 static int read_line(stream *s, line_job *j, const char *line, size_t len, const char *name, long lineno) {
   char msg[512];
-  j->n = 0;
+  j->n = 0, j->lineno = lineno - 1;
+  int st = s->o->prefix ? read_prefix(s, j, lineno) : NMT_OK;
+  if (st) return st;
   if (nmt_utf8_check_line(line, len, name, lineno)) {
     snprintf(msg, sizeof msg, "%s; its output line is empty", nmt_errmsg());
     warn(s, msg);
@@ -224,7 +258,7 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
   }
   const char *toks;
   size_t ntoks;
-  int st = nmt_text_source(s->text, line, len, &toks, &ntoks);
+  st = nmt_text_source(s->text, line, len, &toks, &ntoks);
   if (!st) st = nmt_vocab_encode(s->src, toks, ntoks, &j->ids, &j->n, &j->cap);
   j->src.len = 0;
   if (!st && (s->o->replace_unk || s->o->attention_svg) && nmt_strbuf_add(&j->src, toks, ntoks))
@@ -262,17 +296,21 @@ int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *tex
   int threads = o->threads < 1 ? 1 : o->threads > NMT_MAX_DECODE_THREADS ? NMT_MAX_DECODE_THREADS : o->threads;
   stream s = {.e = e, .src = first->src, .tgt = first->tgt, .o = o, .threads = threads, .text = text,
               .dec = calloc((size_t)threads, sizeof(nmt_dec)), .jobs = calloc((size_t)cap, sizeof(line_job)),
-              .order = malloc(sizeof(int) * (size_t)cap), .ids = malloc(sizeof(int *) * (size_t)cap),
-              .lens = malloc(sizeof(int) * (size_t)cap), .outs = malloc(sizeof(nmt_nbest) * (size_t)cap)};
-  bool ok = s.dec && s.jobs && s.order && s.ids && s.lens && s.outs;
+              .order = malloc(sizeof(int) * (size_t)cap), .sents = malloc(sizeof(nmt_sent) * (size_t)cap),
+              .outs = malloc(sizeof(nmt_nbest) * (size_t)cap)};
+  bool ok = s.dec && s.jobs && s.order && s.sents && s.outs;
   int st = ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   for (int n; !st && (n = read_window(&s, r, w, cap)) != 0; s.first += n) {
     if (n < 0) st = nmt_errcode();
     if (!st) st = translate_window(&s, n);
     if (!st) st = write_window(&s, n, w);
   }
-  for (int i = 0; s.jobs && i < cap; i++) free(s.jobs[i].ids), free(s.jobs[i].att), free(s.jobs[i].src.s);
-  free(s.jobs), free(s.order), free(s.ids), free(s.lens), free(s.outs);
+  if (!st && o->prefix && o->prefix_to_end) st = nmt_prefix_end(o->prefix, r);
+  for (int i = 0; s.jobs && i < cap; i++) {
+    line_job *j = &s.jobs[i];
+    free(j->ids), free(j->att), free(j->src.s), free(j->pre), free(j->given.s);
+  }
+  free(s.jobs), free(s.order), free(s.sents), free(s.outs);
   for (int i = 0; s.dec && i < threads; i++) nmt_dec_free(&s.dec[i]);
   free(s.dec);
   return st;

@@ -7,6 +7,7 @@
 #define NMT_DECODE_STREAM_H
 #include <stdatomic.h>
 #include "decode/align.h"
+#include "decode/prefix.h"
 #include "decode/search.h"
 #include "decode/text.h"
 #include "decode/unk.h"
@@ -26,13 +27,19 @@ typedef struct {
   const nmt_unk_dict *unk_dict; /* with replace_unk: the words' translations (NULL: the words) */
   const char *attention_svg;  /* a folder: N.svg, the best translation's attention of input line N
                                  (0-based; decode/svg.h) for every line translated, or NULL */
+  /* Target prefixes (decode/prefix.h): line N of this reader is input line N's (an empty
+   * line: none); NULL: none. prefix_to_end: the input is a whole file, so the prefixes must
+   * end with it (a shard's lines are found by their numbers). */
+  nmt_reader *prefix;
+  bool prefix_to_end;
+  uint64_t seed; /* with search.sampling: a line's samples are drawn from (seed, its number, 0-based) */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
    * written; too long: cut): one message naming file and line. May be NULL. */
   void (*warn)(void *ctx, const char *msg);
   void *warn_ctx;
 } nmt_decode_opts;
 
-/* A thread's share of sorted sentences: src[i] (len[i] > 0 ids) for i in
+/* A thread's share of sorted sentences: in[i] (nmt_sent: src_n > 0 ids) for i in
  * [0, n), cut into mini-batches of mini_batch, decoded on d the longest first
  * (the decoder's memory reaches its size on the first). The threads of a
  * window share `taken` (0 at the start): each takes the next mini-batch when
@@ -43,9 +50,8 @@ typedef struct {
  * stops the other threads at their next mini-batch). nmt_decode_stream and
  * nmt-serve's lanes decode through it. */
 typedef int (*nmt_batch_done)(void *ctx, nmt_dec *d, int at, int nb);
-int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const int *const *src,
-                     const int *len, int n, int mini_batch, atomic_int *taken, nmt_batch_done then, void *ctx,
-                     nmt_nbest *out);
+int nmt_decode_share(nmt_dec *d, const nmt_models *e, const nmt_search_opts *o, const nmt_sent *in, int n,
+                     int mini_batch, atomic_int *taken, nmt_batch_done then, void *ctx, nmt_nbest *out);
 
 /* Translate r's lines into w with the models e (one, or an ensemble): text is
  * the source and output text handling, first the first model (its

@@ -41,6 +41,7 @@ int nmt_ids_desegment(const nmt_vocab *v, const nmt_segmenter *seg, const int *i
 
 struct nmt_text {
   const nmt_model *m;
+  const char *path;      /* the model's, for messages */
   bool raw, join, detok;
   bool tokenize; /* raw without SentencePiece: the Moses tokenizer and BPE */
   tok_config src, tgt;
@@ -48,6 +49,7 @@ struct nmt_text {
   nmt_strbuf norm, tok;   /* the tokenizer's passes; each line ends in '\n' */
   nmt_bpe *bpe;
   nmt_strbuf bpe_out, words, toks;
+  nmt_strbuf target;     /* a target text's tokens (nmt_text_target_tokens) */
 };
 
 void nmt_text_set_cache(nmt_text *t, size_t bytes) {
@@ -64,7 +66,7 @@ int nmt_text_new(nmt_text **tp, const nmt_model *m, const char *path, bool raw, 
     return nmt_fail(NMT_EUSAGE, "%s: --raw needs BPE codes in the model (nmt-train --bpe-codes CODES)", path);
   nmt_text *t = calloc(1, sizeof *t);
   if (!t) return nmt_fail(NMT_EIO, "out of memory");
-  *t = (nmt_text){.m = m, .raw = raw, .join = postprocess, .detok = postprocess && has_tok,
+  *t = (nmt_text){.m = m, .path = path, .raw = raw, .join = postprocess, .detok = postprocess && has_tok,
                   .tokenize = raw && !spm};
   /* Unknown languages fall back to English prefixes, as nmt-tokenize (which warned at training). */
   if (t->tokenize) tok_config_init(&t->src, s->src_lang, s->aggressive, s->escape);
@@ -81,30 +83,50 @@ void nmt_text_free(nmt_text *t) {
   if (t->tokenize) tok_config_free(&t->src);
   if (t->detok) tok_config_free(&t->tgt);
   tok_scratch_free(&t->scratch);
-  free(t->norm.s), free(t->tok.s), free(t->bpe_out.s), free(t->words.s), free(t->toks.s);
+  free(t->norm.s), free(t->tok.s), free(t->bpe_out.s), free(t->words.s), free(t->toks.s), free(t->target.s);
   nmt_bpe_free(t->bpe);
   free(t);
 }
 
-/* The Moses tokenizer and BPE with the model's settings and codes into t->bpe_out. */
-static int tokenize_bpe(nmt_text *t, const char *line, size_t n) {
+/* The Moses tokenizer as cfg (the source's or target's language) and BPE with the model's
+ * codes (none: the tokens) into out. */
+static int tokenize_bpe(nmt_text *t, const tok_config *cfg, const char *line, size_t n, nmt_strbuf *out) {
   t->norm.len = t->tok.len = 0;
   bool ok = true;
   if (t->m->tok.normalize) {
-    ok = tok_normalize(&t->src, &t->scratch, line, n, &t->norm);
+    ok = tok_normalize(cfg, &t->scratch, line, n, &t->norm);
     line = t->norm.s, n = t->norm.len - 1; /* without its '\n' */
   }
-  if (!ok || !tok_tokenize(&t->src, &t->scratch, line, n, &t->tok)) return nmt_fail(NMT_EIO, "out of memory");
-  return nmt_bpe_apply_line(t->bpe, t->tok.s, t->tok.len - 1, &t->bpe_out);
+  if (!ok || !tok_tokenize(cfg, &t->scratch, line, n, &t->tok)) return nmt_fail(NMT_EIO, "out of memory");
+  if (t->bpe) return nmt_bpe_apply_line(t->bpe, t->tok.s, t->tok.len - 1, out);
+  return nmt_strbuf_add(out, t->tok.s, t->tok.len - 1) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
 int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n) {
   if (!t->raw) return *out = line, *out_n = n, NMT_OK;
   t->bpe_out.len = 0;
   const nmt_segmenter *seg = t->m->seg[0];
-  int st = seg ? seg->split(seg, line, n, &t->bpe_out) : tokenize_bpe(t, line, n);
+  int st = seg ? seg->split(seg, line, n, &t->bpe_out) : tokenize_bpe(t, &t->src, line, n, &t->bpe_out);
   *out = t->bpe_out.s ? t->bpe_out.s : "";
   *out_n = t->bpe_out.len;
+  return st;
+}
+
+int nmt_text_target_tokens(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n) {
+  const nmt_segmenter *seg = t->m->seg[1];
+  t->target.len = 0;
+  int st = NMT_OK;
+  if (t->join && !seg && !t->bpe && t->m->bpe_codes) /* loaded for the first target text */
+    st = nmt_bpe_load_text(&t->bpe, t->m->bpe_codes, t->m->bpe_len, t->path,
+                           &(nmt_bpe_opts){.merges = -1, .vocab_threshold = -1});
+  if (st) return st;
+  if (!t->join) st = nmt_strbuf_add(&t->target, line, n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  else if (seg) st = seg->split(seg, line, n, &t->target);
+  else if (t->detok) st = tokenize_bpe(t, &t->tgt, line, n, &t->target);
+  else if (t->bpe) st = nmt_bpe_apply_line(t->bpe, line, n, &t->target);
+  else st = nmt_strbuf_add(&t->target, line, n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
+  *out = t->target.s ? t->target.s : "";
+  *out_n = t->target.len;
   return st;
 }
 

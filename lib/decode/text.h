@@ -33,6 +33,12 @@ void nmt_text_set_cache(nmt_text *t, size_t bytes);
 /* The token text of one source line (valid UTF-8, no '\n'): the line itself,
  * or its processed form with raw; *out stays valid until the next call. */
 int nmt_text_source(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n);
+/* The target tokens of text in the output's own form (a target prefix), segmented as the
+ * model segments its target: as it is without postprocessing; split by the target's
+ * SentencePiece model; else, when the model records its tokenizer, normalised and
+ * tokenized as its target language; then BPE'd with its codes when it has them. *out
+ * stays valid until the next call. */
+int nmt_text_target_tokens(nmt_text *t, const char *line, size_t n, const char **out, size_t *out_n);
 /* Append the output text of target ids[0..n) to out. */
 int nmt_text_target(nmt_text *t, const int *ids, int n, nmt_strbuf *out);
 /* The same from the target tokens toks[0..n) (space separated, unjoined), e.g.

@@ -27,6 +27,13 @@ static nmt_vocab *tiny_vocab(void) {
   return v;
 }
 
+/* The ids of B sentences' sources (nmt_lex_mark, nmt_lex_gather). */
+static int select_ids(const nmt_lex *l, const int *const *src, const int *src_n, int nb, int at_least, int *ids) {
+  memset(ids, 0, sizeof(int) * (size_t)l->ntgt);
+  for (int b = 0; b < nb; b++) nmt_lex_mark(l, src[b], src_n[b], ids);
+  return nmt_lex_gather(l, at_least, ids);
+}
+
 TEST(lexical_table_best_targets) {
   nmt_vocab *v = tiny_vocab();
   nmt_lex l;
@@ -36,15 +43,15 @@ TEST(lexical_table_best_targets) {
   CHECK_INT(nmt_lex_load(&l, p, v, v, 0, 2, 0.25), NMT_OK);
   int ids[V], a[] = {4}, b[] = {5}, c[] = {6, 4};
   const int *s[] = {a, b, c}, n[] = {1, 1, 2};
-  CHECK_INT(nmt_lex_select(&l, s, n, 1, 0, ids), 6);
+  CHECK_INT(select_ids(&l, s, n, 1, 0, ids), 6);
   CHECK(ids[0] == 0 && ids[3] == 3 && ids[4] == 7 && ids[5] == 8);
-  CHECK_INT(nmt_lex_select(&l, s + 1, n + 1, 1, 0, ids), 4); /* the specials alone */
-  CHECK_INT(nmt_lex_select(&l, s + 2, n + 2, 1, 0, ids), 7);  /* c: a; a: d, e */
+  CHECK_INT(select_ids(&l, s + 1, n + 1, 1, 0, ids), 4); /* the specials alone */
+  CHECK_INT(select_ids(&l, s + 2, n + 2, 1, 0, ids), 7);  /* c: a; a: d, e */
   CHECK(ids[4] == 4 && ids[5] == 7 && ids[6] == 8);
-  CHECK_INT(nmt_lex_select(&l, s, n, 3, 6, ids), 8);          /* at least ids 0..5 */
+  CHECK_INT(select_ids(&l, s, n, 3, 6, ids), 8);          /* at least ids 0..5 */
   nmt_lex_free(&l);
   CHECK_INT(nmt_lex_load(&l, p, v, v, 5, 1, 0), NMT_OK);   /* FIRST 5: ids 0..4 */
-  CHECK_INT(nmt_lex_select(&l, s + 1, n + 1, 1, 0, ids), 6);  /* and b's c */
+  CHECK_INT(select_ids(&l, s + 1, n + 1, 1, 0, ids), 6);  /* and b's c */
   CHECK(ids[4] == 4 && ids[5] == 5);
   nmt_lex_free(&l);
   nmt_vocab_free(v);

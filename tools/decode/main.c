@@ -25,68 +25,47 @@ static int parse_alignment(decode_args *a) {
                        : nmt_fail(NMT_EUSAGE, "--alignment '%s': expected hard, soft or a threshold in (0, 1]", a->alignment);
 }
 
+static const char *const SUMMARY =
+    "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
+    "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
+    "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
+    "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
+    "tokenized text. A model with SentencePiece vocabularies (nmt-train --vocabs X.model\n"
+    "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
+    "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.";
+
+/* Whether a row whose absence matters (--temperature, --seed: refused without
+ * --output-sampling, so unset before the parse) was given; its default where not. */
+static bool given(const nmt_cli *cli, const char *name, bool set) {
+  const nmt_opt *o = nmt_cli_find(cli, name);
+  if (!set) nmt_cli_set(o, o->dflt);
+  return set;
+}
+
 static int parse_args(decode_args *a, int argc, char **argv) {
-  *a = (decode_args){.input = "-", .output = "-", .beam = 5, .normalize = 0.6,
-                     .max_length_factor = 3, .mini_batch = 64, .maxi_batch = 100, .max_length = 1000,
-                     .gemm_type = "float32"};
+  *a = (decode_args){.input = "-", .output = "-"}; /* the others: the rows' defaults */
   const nmt_opt opts[] = {
-      {"model", 'm', NMT_OPT_LIST, &a->models, "FILE", "model or checkpoint from nmt-train (required); several: an ensemble",
-       .once = true},
-      {"weights", 0, NMT_OPT_LIST, &a->weights, "W", "an ensemble's weights, one per model, relative (equal)", .once = true},
-      {"input", 'i', NMT_OPT_STR, &a->input, "FILE", "BPE'd source text (stdin)"},
-      {"raw", 0, NMT_OPT_FLAG, &a->raw, NULL,
-       "plain text in: tokenized and BPE'd as the model records, or split by its SentencePiece model"},
-      {"output", 'o', NMT_OPT_STR, &a->output, "FILE", "translations (stdout)"},
-      {"zstd", 'z', NMT_OPT_FLAG, &a->zstd, NULL, "zstd-compress the output"},
-      {"beam-size", 'b', NMT_OPT_INT, &a->beam, "N", "beam size; 1 is greedy (5; up to 1000)", .min = 1, .max = 1000},
-      {"normalize", 'n', NMT_OPT_DOUBLE, &a->normalize, "ALPHA", "rank by score / length^ALPHA (0.6; 0 to 10)", .min = 0, .max = 10},
-      {"max-length-factor", 0, NMT_OPT_DOUBLE, &a->max_length_factor, "F",
-       "at most F x (source tokens + 1) target tokens (3; up to 100)", .min = 0, .max = 100, .open_min = true},
-      {"n-best", 0, NMT_OPT_FLAG, &a->n_best, NULL, "all beam hypotheses, Marian's format: 'i ||| hyp ||| F0= score ||| score'"},
-      {"alignment", 0, NMT_OPT_STR, &a->alignment, "hard|soft|T",
-       "append ' ||| ...': hard (alone too: '0-0 1-2', each target subword's most attended source "
-       "subword), soft (the weights) or T in (0,1] (the pairs weighted above T)", .implicit = "hard"},
-      {"attention-svg", 0, NMT_OPT_STR, &a->attention_svg, "DIR",
-       "write DIR/N.svg, the attention heatmap of line N's translation (0-based; DIR made if missing)"},
-      {"replace-unk", 0, NMT_OPT_FLAG, &a->replace_unk, NULL,
-       "each <unk> out becomes the source word it attends to most (a subword: its whole word)"},
-      {"unk-dict", 0, NMT_OPT_STR, &a->unk_dict, "FILE", "with --replace-unk: SRC<TAB>TGT lines, a source word's translation"},
-      {"max-length", 0, NMT_OPT_INT, &a->max_length, "N", "longer lines: translate the first N subwords, warn (1000; up to 100000)",
-       .min = 1, .max = 100000},
-      {"shortlist", 0, NMT_OPT_INT, &a->shortlist, "N", "score only the N most frequent target words (0: all)",
-       .min = 0, .max = 10000000},
-      {"gemm-type", 0, NMT_OPT_STR, &a->gemm_type, "T",
-       "float32, or int8: weights quantized per column, rows per step (~4x less to read; float32)"},
-      {"mini-batch", 0, NMT_OPT_INT, &a->mini_batch, "N", "sentences decoded together (64; up to 10000)", .min = 1, .max = 10000},
-      {"maxi-batch", 0, NMT_OPT_INT, &a->maxi_batch, "N", "mini-batches read and sorted by length together (100; up to 1000)",
-       .min = 1, .max = 1000},
-      {"no-postprocess", 0, NMT_OPT_FLAG, &a->no_postprocess, NULL, "output subwords as the model writes them"},
-      {"cpu-threads", 0, NMT_OPT_INT, &a->cpu_threads, "N", "threads, each decoding its own mini-batches (the cores, at most 8)",
-       .min = 1, .max = 256},
-      {"device", 0, NMT_OPT_STR, &a->device, "DEV", "cpu (default), cuda or cuda:N (falls back to cpu with a notice)"},
-      {"verbose", 'v', NMT_OPT_FLAG, &a->verbose, NULL, "say on stderr what the CPU runs: its GEMM engine, vector width and core"},
-      {"shard", 0, NMT_OPT_STR, &a->shard, "K/N|auto",
-       "translate only the lines that start in the K-th of N byte ranges of the -i file: the N outputs, "
-       "one after the other, are the whole output (auto: K and N from mpirun or srun)"},
+#define OPTION(...) NMT_CLI_ROW(a, __VA_ARGS__)
+#include "options.def"
+#undef OPTION
       {0}};
-  const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out",
-                       "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
-                       "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
-                       "become <unk>. The output is BPE-joined, then detokenized when the model records its\n"
-                       "tokenizer settings (nmt-train --src-lang/--tgt-lang); a model without them gives\n"
-                       "tokenized text. A model with SentencePiece vocabularies (nmt-train --vocabs X.model\n"
-                       "Y.model) reads pieces (nmt-spm encode), or raw text with --raw, and writes text\n"
-                       "decoded by its target's model. Exit 0 ok, 1 usage, 2 bad input or model, 3 I/O.",
+  const nmt_cli cli = {PROG, "-m MODEL... [options] < in.bpe > out", SUMMARY,
                        "nmt-tokenize -l fr -a --no-escape < test.fr | nmt-bpe -c codes | " PROG " -m fr-en.bin -b 5 > test.en\n"
                        "  " PROG " -m fr-en.bin --raw < test.fr > test.en\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4 < test.bpe.fr > test.en   (an ensemble: docs/decode.md)", opts,
                        false, nn_gemm_path_line};
   nmt_strlist pos = {0};
-  int st = nmt_cli_parse(&cli, argc, argv, &pos);
+  int st = nmt_cli_defaults(&cli);
+  a->temperature = 0, a->seed = -1; /* outside their bounds: not given */
+  if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);
+  bool temperature = given(&cli, "temperature", a->temperature > 0), seed = given(&cli, "seed", a->seed >= 0);
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
   if (!st && a->alignment) st = parse_alignment(a);
+  if (!st) st = decode_sampling_parse(a, temperature, seed);
+  if (!st && a->prefix && !strcmp(a->prefix, "-") && !strcmp(a->input, "-"))
+    st = nmt_fail(NMT_EUSAGE, "--prefix - and the input are both stdin: give one of them as a file");
   if (!st && a->shard) st = decode_shard_parse(a);
   /* both number the lines from the stream's first: each shard's would restart at 0 */
   if (!st && a->shard && (a->n_best || a->attention_svg))
@@ -122,12 +101,14 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
                        .alignment = a->align_kind, .align_threshold = a->align_threshold, .replace_unk = a->replace_unk, .unk_dict = dict,
-                       .attention_svg = a->attention_svg,
+                       .attention_svg = a->attention_svg, .prefix_to_end = !a->shard_n, .seed = (uint64_t)a->seed,
                        .warn = warn, .warn_ctx = &warnings};
+  o.search.sampling = a->sampling;
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
   int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
+  if (!st && a->prefix) st = nmt_reader_open(&o.prefix, a->prefix);
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st && a->shard_n) st = nmt_reader_shard(r, a->shard_k, a->shard_n);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
@@ -135,6 +116,7 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const deco
   if (w) st = st ? (nmt_writer_abort(w), st) : nmt_writer_commit(w);
   if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
   if (r) nmt_reader_close(r);
+  if (o.prefix) nmt_reader_close(o.prefix);
   nmt_text_free(text);
   return st;
 }
@@ -166,7 +148,7 @@ int main(int argc, char **argv) {
   if (!st) st = translate(&e, dict, &a);
   nmt_unk_dict_free(dict);
   nmt_ensemble_free(&e);
-  free(a.models.v), free(a.weights.v);
+  free(a.models.v), free(a.weights.v), free(a.output_sampling.v);
   if (st) nmt_die(PROG, st);
   return 0;
 }

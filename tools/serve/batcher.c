@@ -20,6 +20,7 @@
 #include "base/pool.h"
 #include "base/strbuf.h"
 #include "decode/align.h"
+#include "decode/prefix.h"
 #include "decode/search.h"
 #include "decode/stream.h"
 #include "decode/svg.h"
@@ -41,6 +42,8 @@ typedef struct {
   serve_req *r;
   int i;
   int *ids, n, cap;
+  int *pre, pre_n, pre_cap; /* its "prefix"'s target ids */
+  char bad[300];   /* why its prefix cannot be taken (its request ends with 400), or "" */
   nmt_strbuf toks; /* its source tokens (the SVG's labels) */
   nmt_nbest out;
   float *att; /* (out.hyps[0].n, n + 1) the best hypothesis's attention (nmt_attention's rows) */
@@ -54,10 +57,10 @@ typedef struct {
   const nmt_models *e;
   nmt_text *text;
   job *jobs;  /* (--mini-batch) the round's sentences, by length once encoded */
-  int njobs, beam;
+  int njobs;
+  const serve_req *search; /* the round's search: its first request's (beam, sampling) */
   int first;  /* jobs[first..njobs): those with ids */
-  const int **src; /* (--mini-batch) their ids, lengths, hypotheses */
-  int *len;
+  nmt_sent *sents; /* (--mini-batch) their sentences, hypotheses */
   nmt_nbest *out;
   const int **asrc, **tgt; /* (--mini-batch) an attention pass's rows */
   int *alen, *tgt_n;
@@ -282,7 +285,7 @@ static void rotate(serve_req **a, int n, int k) {
 
 /* Take the lane's round (lock held): up to round_size sentences and
  * --max-batch-words words (at least one), one from each queued request in
- * turn, of those with the first one's beam size. The requests then rotate to
+ * turn, of those with the first one's search (beam size, sampling). The requests then rotate to
  * start after the last one taken from: the next round begins with those this
  * one did not reach. */
 static void take_round(serve_batcher *b, lane *l) {
@@ -292,8 +295,9 @@ static void take_round(serve_batcher *b, lane *l) {
   }
   int most = round_size(b), nc = 0, last = 0;
   for (int i = 0; i < b->nreqs && nc < l->cand_cap; i++)
-    if (b->reqs[i]->taken < b->reqs[i]->n && (!nc || b->reqs[i]->beam == b->reqs[l->cand[0]]->beam)) l->cand[nc++] = i;
-  l->beam = b->reqs[l->cand[0]]->beam;
+    if (b->reqs[i]->taken < b->reqs[i]->n && (!nc || serve_req_same_search(b->reqs[i], b->reqs[l->cand[0]])))
+      l->cand[nc++] = i;
+  l->search = b->reqs[l->cand[0]];
   long words = 0;
   double now = nmt_seconds();
   for (l->njobs = 0; nc && l->njobs < most;) {
@@ -313,14 +317,28 @@ static void take_round(serve_batcher *b, lane *l) {
   rotate(b->reqs, b->nreqs, last + 1);
 }
 
-/* The round's source ids; a sentence over --max-length subwords is cut, as nmt-decode does. */
+/* Job j's prefix ids, or in j->bad why it has none. */
+static int encode_prefix(serve_batcher *b, lane *l, job *j) {
+  const char *p = j->r->prefix ? j->r->prefix[j->i] : NULL;
+  j->pre_n = 0, j->bad[0] = 0;
+  int st = p ? nmt_prefix_ids(l->text, b->first->tgt, p, strlen(p), &j->pre, &j->pre_n, &j->pre_cap) : NMT_OK;
+  if (st != NMT_EINPUT) return st;
+  char where[32] = "\"prefix\"";
+  if (j->r->list) snprintf(where, sizeof where, "\"prefix\"[%d]", j->i);
+  snprintf(j->bad, sizeof j->bad, "%s: %s", where, nmt_errmsg());
+  return NMT_OK;
+}
+
+/* The round's source and prefix ids; a sentence over --max-length subwords is cut, as nmt-decode does. */
 static int encode_round(serve_batcher *b, lane *l) {
   for (int k = 0; k < l->njobs; k++) {
     job *j = &l->jobs[k];
     const char *toks, *line = j->r->src[j->i];
     size_t ntoks;
     j->n = 0, j->toks.len = 0;
-    int st = nmt_text_source(l->text, line, strlen(line), &toks, &ntoks);
+    int st = encode_prefix(b, l, j);
+    if (st) return st;
+    st = nmt_text_source(l->text, line, strlen(line), &toks, &ntoks);
     if (!st) st = nmt_vocab_encode(b->first->src, toks, ntoks, &j->ids, &j->n, &j->cap);
     if (!st && j->r->alignment == SERVE_ALIGN_SVG && nmt_strbuf_add(&j->toks, toks, ntoks)) st = nmt_fail(NMT_EIO, "out of memory");
     if (st) return st;
@@ -355,16 +373,20 @@ static void deliver(serve_batcher *b, job *j, int st) {
   release(b, r);
 }
 
-/* Before decoding (lock held): a sentence whose alignment grid, (source subwords + 1) ×
- * the target length bound (--max-length-factor), could pass --max-alignment-cells ends
- * its request with 413; the sentences of requests that have ended leave the round. */
+/* Before decoding (lock held): a sentence whose prefix cannot be taken ends its request
+ * with 400, one whose alignment grid, (source subwords + 1) × the target length bound
+ * (--max-length-factor, or its prefix and a token), could pass --max-alignment-cells with
+ * 413; the sentences of requests that have ended leave the round. */
 static void prune_round(serve_batcher *b, lane *l) {
   int kept = 0;
   for (int k = 0; k < l->njobs; k++) {
     job *j = &l->jobs[k];
     serve_req *r = j->r;
     /* the search's bound: at most ceil(F × (source subwords + 1)) target subwords (decode/search.c) */
-    double rows = ceilf((float)b->a->max_length_factor * (float)(j->n + 1)), cells = rows * (j->n + 1);
+    double rows = ceilf((float)b->a->max_length_factor * (float)(j->n + 1));
+    rows = rows > j->pre_n ? rows : j->pre_n + 1;
+    double cells = rows * (j->n + 1);
+    if (j->bad[0]) end_request(b, r, 400, "%s", j->bad);
     if (r->alignment && cells > (double)b->a->max_alignment_cells) {
       char where[32] = "\"text\"";
       if (r->list) snprintf(where, sizeof where, "\"text\"[%d]", j->i);
@@ -410,9 +432,12 @@ static int decode_round(serve_batcher *b, lane *l) {
   qsort(l->jobs, (size_t)l->njobs, sizeof *l->jobs, by_length);
   for (l->first = 0; l->first < l->njobs && !l->jobs[l->first].n;) l->first++;
   int n = l->njobs - l->first;
-  for (int k = 0; k < n; k++) l->src[k] = l->jobs[l->first + k].ids, l->len[k] = l->jobs[l->first + k].n;
-  nmt_search_opts o = {l->beam, (float)b->a->normalize, (float)b->a->max_length_factor, 0};
-  return nmt_decode_share(&l->dec, b->e, &o, l->src, l->len, n, (int)b->a->mini_batch, NULL, batch_done, l, l->out);
+  for (int k = 0; k < n; k++) {
+    const job *j = &l->jobs[l->first + k];
+    l->sents[k] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, j->r->seed, (uint64_t)j->i};
+  }
+  nmt_search_opts o = {l->search->beam, (float)b->a->normalize, (float)b->a->max_length_factor, 0, l->search->sampling};
+  return nmt_decode_share(&l->dec, b->e, &o, l->sents, n, (int)b->a->mini_batch, NULL, batch_done, l, l->out);
 }
 
 /* A JSON string of s, its JSON bytes added to *bytes; NULL: out of memory (or not UTF-8). */
@@ -448,7 +473,10 @@ static int build(serve_batcher *b, lane *l, job *j, nmt_strbuf *text) {
   for (int h = 0; h < shown; h++) {
     text->len = 0;
     size_t bytes = 0;
-    int st = nmt_text_target(l->text, j->out.hyps[h].ids, j->out.hyps[h].n, text);
+    const nmt_hyp *hyp = &j->out.hyps[h];
+    const char *p = r->prefix && j->pre_n ? r->prefix[j->i] : NULL;
+    int st = p ? nmt_prefix_target(l->text, b->first->tgt, hyp->ids, hyp->n, j->pre_n, p, strlen(p), text)
+               : nmt_text_target(l->text, hyp->ids, hyp->n, text);
     json_t *s = st ? NULL : counted(text, &bytes);
     if (!s) return st ? st : nmt_fail(NMT_EIO, "out of memory");
     if (!h) j->text = json_incref(s), j->bytes += bytes;
@@ -518,8 +546,11 @@ static void batcher_free(serve_batcher *b) {
     lane *l = &b->l[i];
     nmt_dec_free(&l->dec);
     nmt_text_free(l->text);
-    free(l->src), free(l->len), free(l->out), free(l->asrc), free(l->alen), free(l->tgt), free(l->tgt_n), free(l->att);
-    for (int k = 0; l->jobs && k < b->a->mini_batch; k++) free(l->jobs[k].ids), free(l->jobs[k].att), free(l->jobs[k].toks.s);
+    free(l->sents), free(l->out), free(l->asrc), free(l->alen), free(l->tgt), free(l->tgt_n), free(l->att);
+    for (int k = 0; l->jobs && k < b->a->mini_batch; k++) {
+      job *j = &l->jobs[k];
+      free(j->ids), free(j->pre), free(j->att), free(j->toks.s);
+    }
     free(l->jobs), free(l->cand);
   }
   free(b->reqs);
@@ -529,11 +560,11 @@ static void batcher_free(serve_batcher *b) {
 
 /* Lane l's buffers, each for one mini-batch of B sentences. */
 static int lane_alloc(lane *l, size_t B) {
-  l->jobs = calloc(B, sizeof *l->jobs), l->src = malloc(sizeof *l->src * B), l->len = malloc(sizeof *l->len * B);
+  l->jobs = calloc(B, sizeof *l->jobs), l->sents = malloc(sizeof *l->sents * B);
   l->out = malloc(sizeof *l->out * B), l->cand = malloc(sizeof *l->cand * 64), l->cand_cap = 64;
   l->asrc = malloc(sizeof *l->asrc * B), l->alen = malloc(sizeof *l->alen * B), l->tgt = malloc(sizeof *l->tgt * B);
   l->tgt_n = malloc(sizeof *l->tgt_n * B), l->att = malloc(sizeof *l->att * B);
-  bool ok = l->jobs && l->src && l->len && l->out && l->cand && l->asrc && l->alen && l->tgt && l->tgt_n && l->att;
+  bool ok = l->jobs && l->sents && l->out && l->cand && l->asrc && l->alen && l->tgt && l->tgt_n && l->att;
   return ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
 }
 

@@ -24,8 +24,9 @@ enum { SERVE_EXIT_DRAIN_CUT = 4 };
 
 static const char *const SUMMARY =
     "Serve translations over HTTP: POST /translate {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}\n"
-    "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\") answers {\"translation\": ...} in\n"
-    "the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
+    "(optional \"beam_size\", \"n_best\", \"alignment\": true, \"soft\" or \"svg\"; \"prefix\" in the shape of\n"
+    "\"text\"; \"sampling\": \"full\" or \"topk K\", with \"temperature\" and \"seed\") answers {\"translation\": ...}\n"
+    "in the same shape; plain text is tokenized and BPE'd as nmt-decode --raw does. GET /health answers 200,\n"
     "GET /ready 200 while the queue takes more (503 when full), GET /metrics Prometheus's text;\n"
     "GET / is a page to try the model in a browser; ws://.../translate is marian-server's\n"
     "websocket protocol (a message of lines in, their translations out).\n"

@@ -1,6 +1,7 @@
 /* A translation request's JSON in and out: {"text": "s" | ["s", ...], "beam_size": K,
- * "n_best": bool, "alignment": bool | "hard" | "soft" | "svg"} -> {"translation":
- * ..., "n_best": ..., "alignment": ...}, each answer field in the shape "text" had. */
+ * "n_best": bool, "alignment": bool | "hard" | "soft" | "svg", and the search's fields
+ * (request_search.c)} -> {"translation": ..., "n_best": ..., "alignment": ...}, each
+ * answer field in the shape "text" had. */
 #include "base/clock.h"
 #include "base/utf8.h"
 #include "serve_tool.h"
@@ -11,7 +12,7 @@
 
 /* The request's error: its message, cut to r->err on a character's boundary, and
  * its input's bytes (a key, a path) made valid UTF-8, so that its JSON can be built. */
-static int bad(serve_req *r, int status, const char *fmt, ...) {
+int serve_req_bad(serve_req *r, int status, const char *fmt, ...) {
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -35,12 +36,12 @@ static int count_words(const char *s) {
 static int take_sentence(serve_req *r, int i, json_t *v, const serve_args *a) {
   char where[32] = "\"text\"";
   if (r->list) snprintf(where, sizeof where, "\"text\"[%d]", i);
-  if (!json_is_string(v)) return bad(r, 400, "%s: expected a string", where);
+  if (!json_is_string(v)) return serve_req_bad(r, 400, "%s: expected a string", where);
   r->src[i] = json_string_value(v);
-  if (strpbrk(r->src[i], "\n\r")) return bad(r, 400, "%s: a line break; send one sentence per string", where);
+  if (strpbrk(r->src[i], "\n\r")) return serve_req_bad(r, 400, "%s: a line break; send one sentence per string", where);
   r->words[i] = count_words(r->src[i]);
   if (r->words[i] > a->max_sentence_words)
-    return bad(r, 413, "%s: %d words, more than the server's limit of %ld (--max-sentence-words)", where, r->words[i],
+    return serve_req_bad(r, 413, "%s: %d words, more than the server's limit of %ld (--max-sentence-words)", where, r->words[i],
                a->max_sentence_words);
   return 0;
 }
@@ -54,9 +55,10 @@ static int alignment_kind(const json_t *v) {
   return -1;
 }
 
-/* Commas outside strings. A request of N sentences has N - 1 and at most 3 more (between
- * its 4 fields): with more than --max-request-sentences + 3 it is refused before jansson
- * builds a value of ~90 bytes for each 3-byte "" of the body. */
+/* Commas outside strings. A request of N sentences has N - 1, N - 1 more in a list of
+ * prefixes, and at most 7 more (between its 8 fields): with more than 2 ×
+ * --max-request-sentences + 5 it is refused before jansson builds a value of ~90 bytes
+ * for each 3-byte "" of the body. */
 static size_t commas(const char *s, size_t n) {
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
@@ -68,7 +70,7 @@ static size_t commas(const char *s, size_t n) {
 }
 
 static int too_many(serve_req *r, const serve_args *a) {
-  return bad(r, 413, "more than %ld sentences in one request (--max-request-sentences)", a->max_request_sentences);
+  return serve_req_bad(r, 413, "more than %ld sentences in one request (--max-request-sentences)", a->max_request_sentences);
 }
 
 /* r->out, and r->nbest and r->align where asked: a sentence's answers, "" (one
@@ -81,51 +83,53 @@ static int answer_arrays(serve_req *r) {
     ok = !json_array_append(r->out, empty) && (!r->n_best || !json_array_append_new(r->nbest, json_array())) &&
          (!r->alignment || !json_array_append(r->align, empty));
   json_decref(empty);
-  return ok ? 0 : bad(r, 500, "out of memory");
+  return ok ? 0 : serve_req_bad(r, 500, "out of memory");
 }
 
 int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention) {
-  *r = (serve_req){.beam = (int)a->beam};
-  if (commas(body, len) > (size_t)a->max_request_sentences + 3) return too_many(r, a);
+  *r = (serve_req){.beam = (int)a->beam, .seed = SERVE_DEFAULT_SEED};
+  if (commas(body, len) > 2 * (size_t)a->max_request_sentences + 5) return too_many(r, a);
   json_error_t e;
   if (!(r->json = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e)))
-    return bad(r, 400, "bad JSON at line %d, column %d: %s", e.line, e.column, e.text);
-  if (!json_is_object(r->json)) return bad(r, 400, "expected a JSON object such as {\"text\": \"a sentence\"}");
+    return serve_req_bad(r, 400, "bad JSON at line %d, column %d: %s", e.line, e.column, e.text);
+  if (!json_is_object(r->json)) return serve_req_bad(r, 400, "expected a JSON object such as {\"text\": \"a sentence\"}");
   const char *key;
   json_t *v;
   json_object_foreach(r->json, key, v) {
-    if (!strcmp(key, "beam_size")) {
-      if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > a->max_beam)
-        return bad(r, 400, "\"beam_size\": expected an integer from 1 to %ld (--max-beam-size)", a->max_beam);
-      r->beam = (int)json_integer_value(v);
+    int st = serve_req_search_field(r, key, v, a);
+    if (st >= 0) {
+      if (st) return st;
     } else if (!strcmp(key, "n_best")) {
-      if (!json_is_boolean(v)) return bad(r, 400, "\"n_best\": expected true or false");
+      if (!json_is_boolean(v)) return serve_req_bad(r, 400, "\"n_best\": expected true or false");
       r->n_best = json_is_true(v);
     } else if (!strcmp(key, "alignment")) {
       int k = alignment_kind(v);
-      if (k < 0) return bad(r, 400, "\"alignment\": expected true, false, \"hard\", \"soft\" or \"svg\"");
+      if (k < 0) return serve_req_bad(r, 400, "\"alignment\": expected true, false, \"hard\", \"soft\" or \"svg\"");
       r->alignment = (serve_align)k;
     } else if (!strcmp(key, "timeout_ms")) { /* answered within it, or 504 */
       if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 86400000)
-        return bad(r, 400, "\"timeout_ms\": expected an integer from 1 to 86400000 (a day)");
+        return serve_req_bad(r, 400, "\"timeout_ms\": expected an integer from 1 to 86400000 (a day)");
       r->deadline = nmt_seconds() + 1e-3 * (double)json_integer_value(v);
-    } else if (strcmp(key, "text")) {
-      return bad(r, 400, "unknown field \"%s\" (known: text, beam_size, n_best, alignment)", key);
+    } else if (strcmp(key, "text") && strcmp(key, "prefix")) {
+      return serve_req_bad(r, 400, "unknown field \"%s\" (known: text, prefix, beam_size, n_best, alignment, sampling, "
+                 "temperature, seed, timeout_ms)", key);
     }
   }
-  if (r->alignment && !has_attention) return bad(r, 400, "\"alignment\": the model has no attention");
+  if (serve_req_search_check(r)) return r->status;
+  if (r->alignment && !has_attention) return serve_req_bad(r, 400, "\"alignment\": the model has no attention");
   json_t *text = json_object_get(r->json, "text");
-  if (!text) return bad(r, 400, "\"text\" is missing: expected {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}");
+  if (!text) return serve_req_bad(r, 400, "\"text\" is missing: expected {\"text\": \"a sentence\"} or {\"text\": [\"a\", \"b\"]}");
   r->list = json_is_array(text);
   if (r->list && json_array_size(text) > (size_t)a->max_request_sentences) return too_many(r, a);
   r->n = r->list ? (int)json_array_size(text) : 1;
   r->src = calloc((size_t)r->n + 1, sizeof *r->src);
   r->words = calloc((size_t)r->n + 1, sizeof *r->words);
-  if (!r->src || !r->words) return bad(r, 500, "out of memory");
+  if (!r->src || !r->words) return serve_req_bad(r, 500, "out of memory");
   for (int i = 0; i < r->n; i++) {
     int st = take_sentence(r, i, r->list ? json_array_get(text, (size_t)i) : text, a);
     if (st) return st;
   }
+  if (serve_req_prefix(r, json_object_get(r->json, "prefix"))) return r->status;
   r->left = r->n;
   return answer_arrays(r);
 }
@@ -148,5 +152,5 @@ char *serve_req_answer(const serve_req *r) {
 
 void serve_req_free(serve_req *r) {
   json_decref(r->json), json_decref(r->out), json_decref(r->nbest), json_decref(r->align);
-  free(r->src), free(r->words);
+  free(r->src), free(r->words), free(r->prefix);
 }

@@ -9,12 +9,15 @@
 #include "base/cli.h"
 #include "decode/ensemble.h"
 #include "metrics.h"
+#include "decode/sample.h"
 #include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #define PROG "nmt-serve"
+/* A sampling request's seed when it gives none: nmt-decode --seed's default (tools/decode/options.def). */
+#define SERVE_DEFAULT_SEED 1
 
 /* The options, as given or their defaults (options.def). */
 typedef struct {
@@ -35,7 +38,11 @@ typedef struct {
   const char **src;   /* (n) */
   int *words;         /* (n) space-separated words of each */
   bool list;          /* "text" was a list: the answer is one too */
-  int beam;
+  const char **prefix; /* (n) "prefix": each sentence's target prefix (NULL: none) */
+  int beam;           /* with sampling: the samples drawn */
+  nmt_sampling sampling; /* "sampling", "temperature" (kind NMT_SAMPLE_NONE: beam search) */
+  uint64_t seed;      /* "seed": sentence i's samples are drawn from (seed, i) */
+  bool seed_given;
   bool n_best;
   serve_align alignment;
   /* Set by the batcher, each (n) JSON array: */
@@ -65,6 +72,18 @@ typedef struct {
  * 0, or the HTTP status of the problem with a one-line message in r->err.
  * serve_req_free releases it either way. */
 int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention);
+/* The request's failure: status and a one-line message (a client's bytes in it made
+ * valid UTF-8) in r->err; returns status. */
+int serve_req_bad(serve_req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* One field of the search (request_search.c): "beam_size", "sampling", "temperature",
+ * "seed": 0, the status of a bad value, or -1 when key is none of them. */
+int serve_req_search_field(serve_req *r, const char *key, json_t *v, const serve_args *a);
+/* After every field: 0, or 400 for a sampling field without "sampling". */
+int serve_req_search_check(serve_req *r);
+/* "prefix" (v, NULL when absent) in the shape of "text": 0 or a status. */
+int serve_req_prefix(serve_req *r, json_t *v);
+/* Whether two requests' sentences may share a round: one search for all. */
+bool serve_req_same_search(const serve_req *a, const serve_req *b);
 /* The answer: {"translation": ...} in the shape of the request. */
 char *serve_req_answer(const serve_req *r);
 void serve_req_free(serve_req *r);

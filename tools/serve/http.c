@@ -289,7 +289,7 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
     return get ? metrics(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/metrics takes GET");
   char path[68], msg[160];
   nmt_utf8_copy(path, sizeof path, url, strlen(url));
-  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /)", path);
+  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /ready, GET /metrics, GET /)", path);
   return reply_error(h, c, MHD_HTTP_NOT_FOUND, msg);
 }
 

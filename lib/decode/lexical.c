@@ -90,6 +90,39 @@ static int keep_best(nmt_lex *l, const pair *v, size_t n, int best, double prune
   return NMT_OK;
 }
 
+/* s as a whole number from 0 to max, or -1. */
+static long count(const char *s, long max) {
+  char *end;
+  long v = s[0] >= '0' && s[0] <= '9' ? strtol(s, &end, 10) : -1;
+  return v >= 0 && !*end && v <= max ? v : -1;
+}
+
+int nmt_shortlist_parse(const char *const *v, int n, nmt_shortlist_spec *s) {
+  *s = (nmt_shortlist_spec){0};
+  if (n == 1) {
+    long f = count(v[0], 10000000);
+    if (f < 0)
+      return nmt_fail(NMT_EUSAGE, "--shortlist must be an integer between 0 and 10000000 (got %s), or FILE FIRST BEST [PRUNE]",
+                      v[0]);
+    s->frequent = (int)f;
+    return NMT_OK;
+  }
+  if (n != 3 && n != 4) return nmt_fail(NMT_EUSAGE, "--shortlist takes N, or FILE FIRST BEST [PRUNE] (%d values given)", n);
+  long first = count(v[1], 10000000), best = count(v[2], 100000);
+  char *end;
+  s->prune = n == 4 ? strtod(v[3], &end) : 0;
+  if (first < 0 || best < 0) return nmt_fail(NMT_EUSAGE, "--shortlist %s %s %s: FIRST and BEST are numbers of words", v[0], v[1], v[2]);
+  if (n == 4 && (*end || !(s->prune >= 0 && s->prune <= 1)))
+    return nmt_fail(NMT_EUSAGE, "--shortlist ... %s: PRUNE is a probability from 0 to 1", v[3]);
+  s->path = v[0], s->first = (int)first, s->best = (int)best;
+  return NMT_OK;
+}
+
+int nmt_shortlist_load(const nmt_shortlist_spec *s, const nmt_vocab *src, const nmt_vocab *tgt, nmt_lex *l) {
+  *l = (nmt_lex){0};
+  return s->path ? nmt_lex_load(l, s->path, src, tgt, s->first, s->best, s->prune) : NMT_OK;
+}
+
 int nmt_lex_load(nmt_lex *l, const char *path, const nmt_vocab *src, const nmt_vocab *tgt, int first,
                  int best, double prune) {
   *l = (nmt_lex){.first = first, .nsrc = nmt_vocab_size(src), .ntgt = nmt_vocab_size(tgt)};

@@ -21,6 +21,19 @@ int nmt_lex_load(nmt_lex *l, const char *path, const nmt_vocab *src, const nmt_v
                  int best, double prune);
 void nmt_lex_free(nmt_lex *l);
 
+/* --shortlist's values, as Marian spells them: N (digits alone: the N most frequent target
+ * words, decode/net.h; 0: none) or FILE FIRST BEST [PRUNE] (a lexical table). */
+typedef struct {
+  int frequent;     /* N */
+  const char *path; /* the table, NULL: none */
+  int first, best;
+  double prune;
+} nmt_shortlist_spec;
+/* v[0..n) into s. NMT_OK, or NMT_EUSAGE naming the value at fault. */
+int nmt_shortlist_parse(const char *const *v, int n, nmt_shortlist_spec *s);
+/* s's table for a model's vocabularies into l (nothing when s names none: l->ntgt 0). */
+int nmt_shortlist_load(const nmt_shortlist_spec *s, const nmt_vocab *src, const nmt_vocab *tgt, nmt_lex *l);
+
 /* A batch's target ids: mark[t] = 1 (mark has l->ntgt entries, zeroed first) for the
  * targets of each source id src[0..n) (one call per sentence), then nmt_lex_gather. */
 void nmt_lex_mark(const nmt_lex *l, const int *src, int n, int *mark);

@@ -30,6 +30,8 @@ struct nmt_dec_model {
   int out_w, out_b;    /* views of the output layer */
   bool out_t;          /* out_w is the tied target embedding (Vt, O): multiplied transposed */
   nmt_out_cols cols;   /* a lexical shortlist's part of the output layer (nmt_dec_restrict) */
+  float *logp_cols;    /* (R, W) the host's: its rows' log-probabilities over those ids alone */
+  size_t cap_logp_cols;
   size_t cap_states, cap_tmp, cap_logp_dev, cap_logp, cap_att, cap_align;
 };
 
@@ -208,17 +210,19 @@ static void source_order(float *a, const int *len, const int *rows, int n, int S
   }
 }
 
-/* Host rows lrows[i] (i when NULL) of logp (·, V): the log-softmax of logits (n, W) at
- * the target ids cols[0..W), -inf at the others. */
-static int log_softmax_at(nn_graph *g, float *logp, const int *lrows, const float *logits, int n, int W, int V,
-                          const int *cols) {
-  float *y = nn_alloc(g, sizeof(float) * (size_t)n * W);
-  if (!y) return graph_status(g);
-  nn_cpu_backend.log_softmax_rows(y, NULL, logits, n, W, W);
+/* Host rows lrows[i] (i when NULL) of d->logp (·, V): the log-softmax of logits (n, W)
+ * at the target ids cols[0..W), -inf at the others; the same rows of d->logp_cols (·, W)
+ * get the W values alone (the search's candidates are picked there). */
+static int log_softmax_at(nmt_dec_model *d, const int *rows, const int *lrows, const float *logits, int n, int R,
+                          int W, int V, const int *cols) {
+  int st = grow(&d->logp_cols, &d->cap_logp_cols, (size_t)R * W);
+  if (st) return st;
+  nn_cpu_backend.log_softmax_rows(d->logp_cols, rows, logits, n, W, W);
   for (int i = 0; i < n; i++) {
-    float *row = logp + (size_t)(lrows ? lrows[i] : i) * V;
+    size_t r = (size_t)(lrows ? lrows[i] : i);
+    float *row = d->logp + r * V, *y = d->logp_cols + r * W;
     for (int v = 0; v < V; v++) row[v] = -INFINITY;
-    for (int j = 0; j < W; j++) row[cols[j]] = y[(size_t)i * W + j];
+    for (int j = 0; j < W; j++) row[cols[j]] = y[j];
   }
   return NMT_OK;
 }
@@ -255,7 +259,7 @@ static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a,
   }
   if (st) return st;
   if (be->host) { /* straight into the host's rows */
-    if (cols) return log_softmax_at(g, d->logp, lrows, logits, n, W, V, cols);
+    if (cols) return log_softmax_at(d, rows, lrows, logits, n, R, W, V, cols);
     be->log_softmax_rows(d->logp, rows, logits, n, W, V);
     return NMT_OK;
   }
@@ -316,6 +320,13 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
 int nmt_dec_candidates(nmt_dec *d, const float *base, int k2, float *score, int *index) {
   nmt_dec_model *m = &d->model[0];
   size_t picks = (size_t)d->B * k2;
+  if (d->ncols && d->nmodel == 1) { /* among a lexical shortlist's ids alone */
+    int W = d->ncols;
+    nn_cpu_backend.topk_rows(score, index, m->logp_cols, base, d->B, d->K, W, NMT_PAD, k2);
+    for (size_t i = 0; i < picks; i++)
+      if (index[i] >= 0) index[i] = index[i] / W * d->V + d->cols[index[i] % W];
+    return NMT_OK;
+  }
   if (d->nmodel > 1 || m->be->host) { /* the log-probabilities are the host's */
     nn_cpu_backend.topk_rows(score, index, d->logp, base, d->B, d->K, d->V, NMT_PAD, k2);
     return NMT_OK;
@@ -407,7 +418,7 @@ void nmt_dec_free(nmt_dec *d) {
     nn_graph_free(&x->enc);
     nn_graph_free(&x->step);
     if (x->be) x->be->free(x->states), x->be->free(x->tmp), x->be->free(x->logp_dev);
-    free(x->logp), free(x->att), free(x->align);
+    free(x->logp), free(x->att), free(x->align), free(x->logp_cols);
     nmt_out_cols_free(&x->cols);
   }
   free(d->model), free(d->sum_logp), free(d->sum_align);

@@ -18,24 +18,25 @@ static int room(float **a, size_t *cap, size_t n) {
 int nmt_out_cols_gather(nmt_out_cols *c, const nn_tensor *W, const nn_tensor *b, bool transposed,
                         const int *ids, int n) {
   int H = transposed ? W->cols : W->rows, V = transposed ? W->rows : W->cols;
-  if (room(&c->w.v, &c->cap_w, (size_t)H * n) || (b && room(&c->b, &c->cap_b, (size_t)n)))
-    return nmt_fail(NMT_EIO, "out of memory: the shortlist's output layer");
-  float *w = c->w.v;
-  c->n = n;
+  if (b && room(&c->b, &c->cap_b, (size_t)n)) return nmt_fail(NMT_EIO, "out of memory: the shortlist's output layer");
+  c->n = n, c->bias = b != NULL;
+  for (int j = 0; b && j < n; j++) c->b[j] = b->v[ids[j]];
   c->w.rows = transposed ? n : H, c->w.cols = transposed ? H : n;
   c->w.q = NULL, c->w.pk = NULL;
+  nn_qmat_free(&c->q);
+  if (W->q) { /* its columns' bytes and scales as they are: the same as quantizing them alone */
+    if (nn_qmat_gather(&c->q, W->q, ids, n)) return NMT_EIO;
+    c->w.q = &c->q;
+    return NMT_OK;
+  }
+  if (room(&c->w.v, &c->cap_w, (size_t)H * n)) return nmt_fail(NMT_EIO, "out of memory: the shortlist's output layer");
+  float *w = c->w.v;
   if (transposed)
     for (int j = 0; j < n; j++) memcpy(w + (size_t)j * H, W->v + (size_t)ids[j] * H, sizeof(float) * H);
   else
     for (int h = 0; h < H; h++)
       for (int j = 0; j < n; j++) w[(size_t)h * n + j] = W->v[(size_t)h * V + ids[j]];
-  c->bias = b != NULL;
-  for (int j = 0; b && j < n; j++) c->b[j] = b->v[ids[j]];
-  nn_qmat_free(&c->q);
-  if (W->q) { /* per column scales: a column quantizes as it does in the whole layer */
-    if (nn_qmat_pack(&c->q, w, H, n, n)) return NMT_EIO;
-    c->w.q = &c->q;
-  } else if (W->pk) {
+  if (W->pk) {
     if (room(&c->pk, &c->cap_pk, nn_packed_floats(H, n)))
       return nmt_fail(NMT_EIO, "out of memory: the shortlist's output layer");
     c->w.pk = nn_cpu_backend.pack_weight(c->pk, w, H, n, false);

@@ -25,7 +25,8 @@ static int8_t *qbyte(const nn_qmat *q, int k, int j) {
   return q->w + (((size_t)(j / NR) * q->K4 + k / 4) * NR + j % NR) * 4 + k % 4;
 }
 
-int nn_qmat_pack(nn_qmat *q, const float *W, int K, int N, int ldw) {
+/* Room for a (K, N) matrix, zeroed. NMT_OK or NMT_EIO. */
+static int qmat_alloc(nn_qmat *q, int K, int N) {
   *q = (nn_qmat){.K = K, .N = N, .K4 = (K + 3) / 4, .panels = (N + NR - 1) / NR};
   size_t cols = (size_t)q->panels * NR, bytes = cols * (size_t)q->K4 * 4;
   q->w = aligned_alloc(64, bytes ? bytes : 64);
@@ -36,6 +37,21 @@ int nn_qmat_pack(nn_qmat *q, const float *W, int K, int N, int ldw) {
     return nmt_fail(NMT_EIO, "out of memory: int8 weights (%d, %d)", K, N);
   }
   memset(q->w, 0, bytes);
+  return NMT_OK;
+}
+
+int nn_qmat_gather(nn_qmat *q, const nn_qmat *src, const int *cols, int n) {
+  if (qmat_alloc(q, src->K, n)) return NMT_EIO;
+  for (int j = 0; j < n; j++) {
+    int c = cols[j];
+    for (int k4 = 0; k4 < q->K4; k4++) memcpy(qbyte(q, 4 * k4, j), qbyte(src, 4 * k4, c), 4);
+    q->scale[j] = src->scale[c], q->colsum[j] = src->colsum[c];
+  }
+  return NMT_OK;
+}
+
+int nn_qmat_pack(nn_qmat *q, const float *W, int K, int N, int ldw) {
+  if (qmat_alloc(q, K, N)) return NMT_EIO;
   for (int k = 0; k < K; k++) /* scale: the column's largest magnitude (rows are contiguous) */
     for (int j = 0; j < N; j++) q->scale[j] = fmaxf(q->scale[j], fabsf(W[(size_t)k * ldw + j]));
   for (int k = 0; k < K; k++)

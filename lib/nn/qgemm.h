@@ -26,6 +26,9 @@ typedef struct {
 
 /* Pack W (K, N) row-major (leading dimension ldw). NMT_OK or NMT_EIO. */
 int nn_qmat_pack(nn_qmat *q, const float *W, int K, int N, int ldw);
+/* Columns cols[0..n) of src, as nn_qmat_pack would pack them alone (the scales are per
+ * column): a shortlist's part of a layer, without quantizing again. NMT_OK or NMT_EIO. */
+int nn_qmat_gather(nn_qmat *q, const nn_qmat *src, const int *cols, int n);
 void nn_qmat_free(nn_qmat *q);
 
 /* Bytes of scratch nn_qgemm needs for M rows (their int8 copy and scales; 4-byte aligned). */

@@ -3,6 +3,7 @@
 #define NMT_TOOLS_DECODE_DECODE_TOOL_H
 #include "base/cli.h"
 #include "decode/align.h"
+#include "decode/lexical.h"
 #include "decode/sample.h"
 #include <stdbool.h>
 
@@ -17,6 +18,7 @@ typedef struct {
   nmt_align_kind align_kind; /* from alignment */
   float align_threshold;
   nmt_sampling sampling; /* from output_sampling and temperature (kind NONE: beam search) */
+  nmt_shortlist_spec shortlist_spec; /* from shortlist */
 } decode_args;
 
 /* --output-sampling's values (full [T], topk K [T]: Marian's, T the temperature) and their

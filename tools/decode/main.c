@@ -13,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --alignment's kind: hard, soft or a threshold in (0, 1] (1 is hard, as Marian's). */
-static int parse_alignment(decode_args *a) {
-  char *end;
-  double t = strtod(a->alignment, &end);
-  a->align_kind = !strcmp(a->alignment, "hard") ? NMT_ALIGN_HARD : !strcmp(a->alignment, "soft") ? NMT_ALIGN_SOFT
-                : end != a->alignment && !*end && t > 0 && t < 1 ? NMT_ALIGN_THRESHOLD
-                : end != a->alignment && !*end && t == 1 ? NMT_ALIGN_HARD : NMT_ALIGN_NONE;
-  a->align_threshold = (float)t;
-  return a->align_kind ? NMT_OK
-                       : nmt_fail(NMT_EUSAGE, "--alignment '%s': expected hard, soft or a threshold in (0, 1]", a->alignment);
-}
-
 static const char *const SUMMARY =
     "Translate BPE'd text (or plain text with --raw), one output line per input line: empty in,\n"
     "empty out; a line with invalid UTF-8 gives a warning and an empty line. Unknown tokens\n"
@@ -62,7 +50,8 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   if (!st && pos.n) st = nmt_fail(NMT_EUSAGE, "unexpected argument '%s' (see --help)", pos.v[0]);
   free(pos.v);
   if (!st && !a->models.n) st = nmt_fail(NMT_EUSAGE, "-m/--model FILE is required");
-  if (!st && a->alignment) st = parse_alignment(a);
+  if (!st && a->alignment) st = nmt_align_parse(a->alignment, &a->align_kind, &a->align_threshold);
+  if (!st && a->shortlist.n) st = nmt_shortlist_parse(a->shortlist.v, a->shortlist.n, &a->shortlist_spec);
   if (!st) st = decode_sampling_parse(a, temperature, seed);
   if (!st && a->prefix && !strcmp(a->prefix, "-") && !strcmp(a->input, "-"))
     st = nmt_fail(NMT_EUSAGE, "--prefix - and the input are both stdin: give one of them as a file");
@@ -93,17 +82,18 @@ static void warn(void *ctx, const char *msg) {
 }
 
 /* a.input into a.output, committed only when every line is translated. */
-static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const decode_args *a) {
+static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const nmt_lex *lex, const decode_args *a) {
   long warnings = 0;
   /* one host thread drives a GPU */
   int threads = e->on_device ? 1 : a->cpu_threads > 0 ? (int)a->cpu_threads : openblas_get_num_threads();
-  nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, (int)a->shortlist},
+  nmt_decode_opts o = {.search = {(int)a->beam, (float)a->normalize, (float)a->max_length_factor, a->shortlist_spec.frequent},
                        .mini_batch = (int)a->mini_batch, .maxi_batch = (int)a->maxi_batch,
                        .max_length = (int)a->max_length, .threads = threads, .n_best = a->n_best,
                        .alignment = a->align_kind, .align_threshold = a->align_threshold, .replace_unk = a->replace_unk, .unk_dict = dict,
                        .attention_svg = a->attention_svg, .prefix_to_end = !a->shard_n, .seed = (uint64_t)a->seed,
                        .warn = warn, .warn_ctx = &warnings};
   o.search.sampling = a->sampling;
+  o.search.lex = lex->ntgt ? lex : NULL;
   nmt_text *text = NULL;
   nmt_reader *r = NULL;
   nmt_writer *w = NULL;
@@ -131,6 +121,8 @@ int main(int argc, char **argv) {
   if ((st = nmt_device_use(a.device, &be, notice, sizeof notice))) nmt_die(PROG, st);
   if (be != &nn_cpu_backend && !strcmp(a.gemm_type, "int8"))
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "--gemm-type int8 runs on the CPU only; with --device %s use float32", a.device));
+  if (be != &nn_cpu_backend && a.shortlist_spec.path)
+    nmt_die(PROG, nmt_fail(NMT_EUSAGE, "--shortlist FILE runs on the CPU only (--device %s)", a.device));
   if (notice[0]) nmt_warn(PROG, "%s", notice);
   if (a.verbose && be == &nn_cpu_backend) fprintf(stderr, "%s: %s\n", PROG, nn_gemm_path_line());
   nmt_ensemble e;
@@ -145,10 +137,13 @@ int main(int argc, char **argv) {
   nmt_unk_dict *dict = NULL;
   if (!st && a.unk_dict) st = nmt_unk_dict_load(&dict, a.unk_dict);
   if (!st && a.attention_svg) st = make_folder(a.attention_svg);
-  if (!st) st = translate(&e, dict, &a);
+  nmt_lex lex = {0};
+  if (!st) st = nmt_shortlist_load(&a.shortlist_spec, e.model[0].src, e.model[0].tgt, &lex);
+  if (!st) st = translate(&e, dict, &lex, &a);
+  nmt_lex_free(&lex);
   nmt_unk_dict_free(dict);
   nmt_ensemble_free(&e);
-  free(a.models.v), free(a.weights.v), free(a.output_sampling.v);
+  free(a.models.v), free(a.weights.v), free(a.output_sampling.v), free(a.shortlist.v);
   if (st) nmt_die(PROG, st);
   return 0;
 }

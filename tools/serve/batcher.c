@@ -436,7 +436,8 @@ static int decode_round(serve_batcher *b, lane *l) {
     const job *j = &l->jobs[l->first + k];
     l->sents[k] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, j->r->seed, (uint64_t)j->i};
   }
-  nmt_search_opts o = {l->search->beam, (float)b->a->normalize, (float)b->a->max_length_factor, 0, l->search->sampling};
+  nmt_search_opts o = {l->search->beam, (float)b->a->normalize, (float)b->a->max_length_factor,
+                       b->a->shortlist_spec.frequent, l->search->sampling, b->a->lex.ntgt ? &b->a->lex : NULL};
   return nmt_decode_share(&l->dec, b->e, &o, l->sents, n, (int)b->a->mini_batch, NULL, batch_done, l, l->out);
 }
 

@@ -107,6 +107,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < e.n && !strcmp(a.gemm_type, "int8"); i++)
     if ((st = nn_params_quantize(&e.model[i].params))) nmt_die(PROG, st);
   if ((st = nmt_ensemble_upload(&e, &nn_cpu_backend))) nmt_die(PROG, st);
+  if (a.shortlist.n && ((st = nmt_shortlist_parse(a.shortlist.v, a.shortlist.n, &a.shortlist_spec)) ||
+                        (st = nmt_shortlist_load(&a.shortlist_spec, m->src, m->tgt, &a.lex))))
+    nmt_die(PROG, st);
   serve_metrics *metrics;
   serve_access_log *log = NULL;
   serve_batcher *b;
@@ -124,6 +127,7 @@ int main(int argc, char **argv) {
   serve_batcher_stop(b);
   serve_access_log_close(log), serve_metrics_free(metrics);
   nmt_ensemble_free(&e);
-  free(a.models.v), free(a.weights.v);
+  nmt_lex_free(&a.lex);
+  free(a.models.v), free(a.weights.v), free(a.shortlist.v);
   return cut ? SERVE_EXIT_DRAIN_CUT : 0;
 }

@@ -15,6 +15,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "decode/lexical.h"
+
 #define PROG "nmt-serve"
 /* A sampling request's seed when it gives none: nmt-decode --seed's default (tools/decode/options.def). */
 #define SERVE_DEFAULT_SEED 1
@@ -24,6 +26,8 @@ typedef struct {
 #define OPTION NMT_CLI_FIELD
 #include "options.def"
 #undef OPTION
+  nmt_shortlist_spec shortlist_spec; /* from shortlist */
+  nmt_lex lex;                       /* its table, when it names one */
 } serve_args;
 
 /* A request's "alignment": none, false; hard, true or "hard" ("s-t ..."); soft

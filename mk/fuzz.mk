@@ -34,7 +34,7 @@ $(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 # A harness of a tool's parser names the tool's sources it takes (FUZZ_SRC_NAME) and the
 # libraries they need (FUZZ_LIBS_NAME): nmt-serve's websocket frames and request bodies.
 FUZZ_SRC_ws       := tools/serve/ws_frame.c
-FUZZ_SRC_request  := tools/serve/request.c
+FUZZ_SRC_request  := tools/serve/request.c tools/serve/request_search.c
 FUZZ_LIBS_request := -ljansson
 fuzz_tool_objs = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRC_$1))
 $(FUZZ_DIR)/tools/%.o: FUZZ_CFLAGS += -Itools/common

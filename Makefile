@@ -12,7 +12,7 @@ SAN     ?=
 CFLAGS  ?= $(OPT) -g
 # (an option table's string and flag rows leave out the numeric rows' bounds)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
-           -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
+           -Wno-missing-field-initializers -pthread -Iinclude -Ilib -I/usr/include/libexttextcat $(SAN)
 CXXFLAGS ?= $(OPT) -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wshadow -pthread -Ilib $(SAN)
 # Every library is linked as needed: a tool gets one only when an object it pulls in from

@@ -12,7 +12,7 @@ SAN     ?=
 CFLAGS  ?= $(OPT) -g
 # (an option table's string and flag rows leave out the numeric rows' bounds)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wshadow \
-           -Wno-missing-field-initializers -pthread -Ilib -I/usr/include/libexttextcat $(SAN)
+           -Wno-missing-field-initializers -pthread -Iinclude -Ilib -I/usr/include/libexttextcat $(SAN)
 CXXFLAGS ?= $(OPT) -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wshadow -pthread -Ilib $(SAN)
 # Every library is linked as needed: a tool gets one only when an object it pulls in from
@@ -69,7 +69,7 @@ TEST_MAIN_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests
 # The tools' objects are reached through a pattern rule, so make would delete them as
 # intermediates after the link and rebuild them next time: keep every built file.
 .SECONDARY:
-all: $(TOOL_BINS) $(BIN)/nmt-tests
+all: $(TOOL_BINS) $(BIN)/nmt-tests $(BUILD)/libnmt.so
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
 $(BUILD)/lib/comm/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
@@ -130,13 +130,14 @@ deps:
 bench-deps:
 	@bash .ci/deps --bench
 
-install: $(TOOL_BINS)
+# the tools, and the library's files (mk/lib.mk: header, libnmt.so, nmt.pc, the Python package)
+install: $(TOOL_BINS) install-lib
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 
 clean:
 	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
-include mk/cuda.mk mk/emu.mk mk/fuzz.mk mk/san.mk mk/help.mk
+include mk/lib.mk mk/cuda.mk mk/emu.mk mk/fuzz.mk mk/san.mk mk/help.mk
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d)

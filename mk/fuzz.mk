@@ -9,7 +9,7 @@ FUZZ_DIR    := build-fuzz
 FUZZ_ALL    := $(patsubst tests/fuzz/%_fuzz.c,%,$(wildcard tests/fuzz/*_fuzz.c))
 FUZZ        ?= $(FUZZ_ALL)
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -pthread -Ilib -I/usr/include/libexttextcat $(FUZZ_SAN)
+FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -pthread -Iinclude -Ilib -I/usr/include/libexttextcat $(FUZZ_SAN)
 FUZZ_LIB    := $(FUZZ_DIR)/libnmt.a
 FUZZ_UTIL   := $(FUZZ_DIR)/tests/fuzz/fuzz_util.o
 .PHONY: fuzz fuzz-build fuzz-clang

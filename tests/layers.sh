@@ -13,7 +13,8 @@ root=${1:-$(dirname "$0")/..}
 # include the other's files. A file's layer is the longest folder that holds it; tools/*
 # is each tool's own folder. The CUDA backend (lib/nn/cuda) uses nn alone and sits above
 # the rest of lib/ so that nothing in lib/ can include it: the tools that run on a GPU find
-# it at run time (nn/device.h).
+# it at run time (nn/device.h). lib/api, the public API (include/nmt.h), is the top of lib/:
+# nothing in lib/ uses it.
 ranks=(
   emu
   lib/base
@@ -26,6 +27,7 @@ ranks=(
   lib/decode
   lib/comm
   lib/train
+  lib/api
   lib/nn/cuda
   tools/common
   'tools/*'

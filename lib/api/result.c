@@ -1,0 +1,27 @@
+/* The hypotheses a translation call hands out (include/nmt.h). */
+#include "api/result.h"
+#include <stdlib.h>
+
+int nmt_result_size(const nmt_result *r) { return r ? r->n : 0; }
+
+int nmt_result_hypotheses(const nmt_result *r, int i) { return r && i >= 0 && i < r->n ? r->sent[i].k : 0; }
+
+const char *nmt_result_text(const nmt_result *r, int i, int k) {
+  if (!r || i < 0 || i >= r->n) return NULL;
+  if (!r->sent[i].k && !k) return ""; /* an empty line's translation */
+  return k >= 0 && k < r->sent[i].k ? r->sent[i].text[k] : NULL;
+}
+
+double nmt_result_score(const nmt_result *r, int i, int k) {
+  return r && i >= 0 && i < r->n && k >= 0 && k < r->sent[i].k ? r->sent[i].score[k] : 0.0;
+}
+
+void nmt_result_free(nmt_result *r) {
+  if (!r) return;
+  for (int i = 0; i < r->n; i++) {
+    for (int k = 0; k < r->sent[i].k; k++) free(r->sent[i].text[k]);
+    free(r->sent[i].text), free(r->sent[i].score);
+  }
+  free(r->sent);
+  free(r);
+}

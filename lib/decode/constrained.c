@@ -20,44 +20,50 @@ typedef struct {
 
 struct nmt_cons {
   phrases *p; /* (B) */
+  const bool *joins; /* nmt_search_opts.joins */
   cand *buf;  /* the candidates of one sentence */
   int cap;
 };
 
-/* A hypothesis's progress: the tokens met (bit i: tok[i]) and the last one met (-1: none). */
+/* A hypothesis's progress: the tokens met (bit i: tok[i]), the last one met (-1: none), and
+ * whether its last token joins the next (inside a word: no phrase starts there). */
 typedef struct {
   uint64_t met;
   int last;
+  bool glued;
 } state;
 
 static uint64_t all(const phrases *p) { return p->n >= 64 ? ~0ull : (1ull << p->n) - 1; }
 
-/* Sockeye's ConstrainedHypothesis.advance. */
-static state step(const phrases *p, state s, int w) {
+/* Sockeye's ConstrainedHypothesis.advance, where a phrase starts only at a word's start. */
+static state step(const nmt_cons *c, const phrases *p, state s, int w) {
+  bool glued = s.glued;
+  s.glued = c->joins && c->joins[w];
   if (s.last >= 0 && p->seq[s.last]) { /* inside a phrase: its next token, or it unwinds */
-    if (w == p->tok[s.last + 1]) return (state){s.met | 1ull << (s.last + 1), s.last + 1};
+    if (w == p->tok[s.last + 1]) return (state){s.met | 1ull << (s.last + 1), s.last + 1, s.glued};
     for (int i = s.last; i >= 0 && p->seq[i]; i--) s.met &= ~(1ull << i);
-    return (state){s.met, -1};
+    return (state){s.met, -1, s.glued};
   }
-  for (int i = 0; i < p->n; i++)
-    if (p->tok[i] == w && (i == 0 || !p->seq[i - 1]) && !(s.met >> i & 1)) return (state){s.met | 1ull << i, i};
+  for (int i = 0; i < p->n && !glued; i++)
+    if (p->tok[i] == w && (i == 0 || !p->seq[i - 1]) && !(s.met >> i & 1))
+      return (state){s.met | 1ull << i, i, s.glued};
   return s;
 }
 
-static state replay(const phrases *p, const int *ids, int n) {
-  state s = {0, -1};
-  for (int i = 0; i < n; i++) s = step(p, s, ids[i]);
+static state replay(const nmt_cons *c, const phrases *p, const int *ids, int n) {
+  state s = {0, -1, false};
+  for (int i = 0; i < n; i++) s = step(c, p, s, ids[i]);
   return s;
 }
 
-int nmt_cons_new(nmt_cons **c, const nmt_sent *in, int B, int K) {
+int nmt_cons_new(nmt_cons **c, const nmt_sent *in, int B, int K, const bool *joins) {
   *c = NULL;
   bool any = false;
   for (int b = 0; b < B; b++) any |= in[b].cons_n > 0;
   if (!any) return NMT_OK;
   nmt_cons *x = calloc(1, sizeof *x);
   if (!x) return nmt_fail(NMT_EIO, "out of memory");
-  x->cap = 2 * K + K * (NMT_CONS_MAX + 1);
+  x->cap = 2 * K + K * (NMT_CONS_MAX + 1), x->joins = joins;
   x->p = calloc((size_t)B, sizeof *x->p);
   x->buf = malloc(sizeof *x->buf * (size_t)x->cap);
   int st = x->p && x->buf ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
@@ -83,20 +89,20 @@ void nmt_cons_free(nmt_cons *c) {
 bool nmt_cons_has(const nmt_cons *c, int i) { return c && c->p[i].n > 0; }
 
 bool nmt_cons_met(const nmt_cons *c, int i, const int *ids, int n) {
-  return !nmt_cons_has(c, i) || replay(&c->p[i], ids, n).met == all(&c->p[i]);
+  return !nmt_cons_has(c, i) || replay(c, &c->p[i], ids, n).met == all(&c->p[i]);
 }
 
 /* Candidate (k, w) of row k in state s, unless it is </s> before every constraint is met. */
 static void add(nmt_cons *c, int *n, const phrases *p, const nmt_cons_rows *r, int k, state s, int w) {
   float v = r->base[k] + r->logp[(size_t)k * r->V + w];
   if (*n >= c->cap || v == -INFINITY || w == NMT_PAD || (w == NMT_EOS && s.met != all(p))) return;
-  c->buf[(*n)++] = (cand){v, k, w, __builtin_popcountll(w == NMT_EOS ? s.met : step(p, s, w).met)};
+  c->buf[(*n)++] = (cand){v, k, w, __builtin_popcountll(w == NMT_EOS ? s.met : step(c, p, s, w).met)};
 }
 
 /* Row k's allowed constraint tokens and its best single token. */
 static void add_row(nmt_cons *c, int *n, const phrases *p, const nmt_cons_rows *r, int k, state s) {
   if (s.last >= 0 && p->seq[s.last]) add(c, n, p, r, k, s, p->tok[s.last + 1]);
-  else
+  else if (!s.glued)
     for (int i = 0; i < p->n; i++)
       if (!(s.met >> i & 1) && (i == 0 || !p->seq[i - 1])) add(c, n, p, r, k, s, p->tok[i]);
   const float *row = r->logp + (size_t)k * r->V;
@@ -128,10 +134,10 @@ void nmt_cons_select(nmt_cons *c, int i, const nmt_cons_rows *r, int cap, float 
   int n = 0, V = r->V, banks = p->n + 1;
   for (int j = 0; j < k2 && index[j] >= 0; j++) {
     int k = index[j] / V;
-    add(c, &n, p, r, k, replay(p, r->hist + (size_t)k * r->stride, r->t), index[j] % V);
+    add(c, &n, p, r, k, replay(c, p, r->hist + (size_t)k * r->stride, r->t), index[j] % V);
   }
   for (int k = 0; k < r->K; k++)
-    if (r->base[k] != -INFINITY) add_row(c, &n, p, r, k, replay(p, r->hist + (size_t)k * r->stride, r->t));
+    if (r->base[k] != -INFINITY) add_row(c, &n, p, r, k, replay(c, p, r->hist + (size_t)k * r->stride, r->t));
   qsort(c->buf, (size_t)n, sizeof *c->buf, by_score);
   int m = 0, count[NMT_CONS_MAX + 1] = {0}, size[NMT_CONS_MAX + 1] = {0};
   for (int j = 0; j < n; j++) /* duplicates are neighbours: the same score */

@@ -6,7 +6,8 @@
  * of a phrase it has not met) and each hypothesis's best single token; </s> only where every
  * constraint is met. The beam (K less the hypotheses finished) is divided among banks, one
  * per number of constraint tokens met (0..C), a bank's unused slots passed to the bank
- * below; each bank keeps its best. A phrase broken off before its end is unmet again. The
+ * below; each bank keeps its best. A phrase broken off before its end is unmet again; one
+ * starts only at a word's start (not after a token that joins the next, nmt_search_opts.joins). The
  * state of a hypothesis is replayed from its tokens at each step: nothing follows the rows
  * through the search's reordering. decode/search.c calls these; a search without
  * constraints never does. */
@@ -19,9 +20,10 @@ enum { NMT_CONS_MAX = 64 }; /* constraint tokens of one sentence, at most */
 
 typedef struct nmt_cons nmt_cons;
 
-/* The constraints of the B sentences in[b] (nmt_sent.cons) for a beam of K: *c stays NULL
+/* The constraints of the B sentences in[b] (nmt_sent.cons) for a beam of K, joins as
+ * nmt_search_opts's: *c stays NULL
  * when none has any. NMT_OK, NMT_EIO (memory), NMT_EUSAGE (more than NMT_CONS_MAX tokens). */
-int nmt_cons_new(nmt_cons **c, const nmt_sent *in, int B, int K);
+int nmt_cons_new(nmt_cons **c, const nmt_sent *in, int B, int K, const bool *joins);
 void nmt_cons_free(nmt_cons *c);
 /* Whether sentence i has constraints, and whether its hypothesis ids[0..n) meets them all. */
 bool nmt_cons_has(const nmt_cons *c, int i);

@@ -279,7 +279,7 @@ static int search_batch(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int
   s.limit = malloc(sizeof *s.limit * (size_t)B);
   int st = len && s.limit ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   if (!st) s.maxT = set_limits(&s, o), st = search_alloc(&s);
-  if (!st && !sampling) st = nmt_cons_new(&s.cons, in, B, K);
+  if (!st && !sampling) st = nmt_cons_new(&s.cons, in, B, K, o->joins);
   int *x = st ? NULL : source_batch(in, B, S, len);
   if (!st && !x) st = nmt_fail(NMT_EIO, "out of memory");
   memset(out, 0, sizeof *out * (size_t)B);

@@ -22,6 +22,8 @@ typedef struct {
   int shortlist;            /* nmt_step_args.shortlist (0: the whole vocabulary) */
   nmt_sampling sampling;    /* kind NMT_SAMPLE_NONE (zero): beam search */
   const nmt_lex *lex;       /* a lexical shortlist (NULL: none; then shortlist applies) */
+  const bool *joins;        /* (target vocabulary) the tokens that join the next (BPE's "@@"): a
+                               constraint's phrase starts only after a word's end (NULL: anywhere) */
 } nmt_search_opts;
 
 /* One sentence to translate: its source, src[0..src_n) (src_n >= 1, no </s>), its target

@@ -70,3 +70,14 @@ int nmt_terms_end(nmt_reader *c, const nmt_reader *in) {
                       "line", nmt_reader_name(c), nmt_reader_name(in), nmt_reader_lineno(in))
            : NMT_OK;
 }
+
+int nmt_terms_joins(const nmt_vocab *tgt, bool **joins) {
+  int V = nmt_vocab_size(tgt);
+  if (!(*joins = malloc(sizeof **joins * (size_t)(V ? V : 1)))) return nmt_fail(NMT_EIO, "out of memory");
+  for (int v = 0; v < V; v++) {
+    const char *w = nmt_vocab_token(tgt, v);
+    size_t n = strlen(w);
+    (*joins)[v] = n >= 2 && !strcmp(w + n - 2, "@@");
+  }
+  return NMT_OK;
+}

@@ -26,4 +26,8 @@ int nmt_terms_read(nmt_reader *c, long lineno, nmt_text *t, const nmt_vocab *tgt
 /* After the input `in` ended: NMT_OK when c has ended too, else NMT_EINPUT naming both. */
 int nmt_terms_end(nmt_reader *c, const nmt_reader *in);
 
+/* *joins (nmt_vocab_size(tgt), the caller frees it): the target tokens that join the next
+ * (ending in BPE's "@@"), nmt_search_opts.joins. NMT_OK or NMT_EIO. */
+int nmt_terms_joins(const nmt_vocab *tgt, bool **joins);
+
 #endif

@@ -13,13 +13,15 @@
 
 enum { B = 3 };
 
-/* Whether ids[0..n) holds each phrase of cons[0..cn) (each followed by -1), its tokens in a row. */
-static bool holds(const int *ids, int n, const int *cons, int cn) {
+/* Whether ids[0..n) holds each phrase of cons[0..cn) (each followed by -1), its tokens in a row,
+ * not right after a token that joins the next (joins: NULL, none does). */
+static bool holds(const int *ids, int n, const int *cons, int cn, const bool *joins) {
   for (int at = 0; at < cn;) {
     int len = 0;
     while (cons[at + len] >= 0) len++;
     bool found = false;
-    for (int i = 0; i + len <= n && !found; i++) found = !memcmp(ids + i, cons + at, sizeof(int) * (size_t)len);
+    for (int i = 0; i + len <= n && !found; i++)
+      found = !memcmp(ids + i, cons + at, sizeof(int) * (size_t)len) && !(joins && i && joins[ids[i - 1]]);
     if (!found) return false;
     at += len + 1;
   }
@@ -29,20 +31,23 @@ static bool holds(const int *ids, int n, const int *cons, int cn) {
 static const int s0[] = {4, 5, 6}, s1[] = {8}, s2[] = {7, 7, 4, 5};
 static const int c0[] = {7, -1}, c1[] = {4, 5, -1, 6, -1};
 
+/* (joins: token 4, 'a', joins the next in every other run) */
 TEST(decode_constrained_every_hypothesis) {
   nmt_sent in[B] = {{s0, 3, .cons = c0, .cons_n = 2}, {s1, 1, .cons = c1, .cons_n = 5}, {s2, 4}};
+  static const bool glue[9] = {[4] = true};
   for (int i = 0; i < DECODE_NVARIANTS; i++)
     for (int K = 1; K <= 4; K += 3) {
+      const bool *joins = i % 2 ? glue : NULL;
       nmt_model m;
       decode_variant(&m, i, 5 + (uint64_t)i);
       nmt_dec d = {0};
       nmt_nbest out[B], plain;
-      nmt_search_opts o = {K, 0.6f, 2.0f};
+      nmt_search_opts o = {K, 0.6f, 2.0f, .joins = joins};
       CHECK_INT(nmt_search_sents(&d, NMT_ONE_MODEL(&m.net, &m.params), in, B, &o, out), NMT_OK);
       for (int b = 0; b < 2; b++) {
         CHECK(out[b].n >= 1 && !out[b].unmet);
         for (int j = 0; j < out[b].n; j++)
-          if (!holds(out[b].hyps[j].ids, out[b].hyps[j].n, in[b].cons, in[b].cons_n))
+          if (!holds(out[b].hyps[j].ids, out[b].hyps[j].n, in[b].cons, in[b].cons_n, joins))
             T_FAIL("variant %d beam %d sentence %d hyp %d lacks a constraint", i, K, b, j);
       }
       CHECK_INT(nmt_search_sents(&d, NMT_ONE_MODEL(&m.net, &m.params), &in[2], 1, &o, &plain), NMT_OK);

@@ -103,7 +103,10 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const nmt_
   nmt_writer *w = NULL;
   int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
   if (!st && a->prefix) st = nmt_reader_open(&o.prefix, a->prefix);
+  bool *joins = NULL;
   if (!st && a->constraints) st = nmt_reader_open(&o.constraints, a->constraints);
+  if (!st && a->constraints) st = nmt_terms_joins(e->model[0].tgt, &joins);
+  o.search.joins = joins;
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st && a->shard_n) st = nmt_reader_shard(r, a->shard_k, a->shard_n);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
@@ -113,6 +116,7 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const nmt_
   if (r) nmt_reader_close(r);
   if (o.prefix) nmt_reader_close(o.prefix);
   if (o.constraints) nmt_reader_close(o.constraints);
+  free(joins);
   nmt_text_free(text);
   return st;
 }

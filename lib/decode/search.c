@@ -293,7 +293,8 @@ static int search_batch(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int
   if (!st && o->lex) st = restrict_lexical(d, o->lex, in, B, K, &cols);
   if (!st) st = run(&s, d, o, out);
   free(cols);
-  for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
+  for (int b = 0; b < B; b++) /* none: constraints unmet */
+    if (out[b].n) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len);
   search_free(&s);
   return st;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int nmt_prefix_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t len, int **ids, int *n, int *cap) {
+int nmt_target_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t len, const char *what, int **ids,
+                   int *n, int *cap) {
   const char *toks;
   size_t ntoks;
   *n = 0;
@@ -20,11 +21,15 @@ int nmt_prefix_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t l
     int w = (int)words.n[i];
     bool literal = words.n[i] == 5 && !memcmp(words.s[i], "<unk>", 5); /* <unk> written as such */
     st = (*ids)[i] == NMT_UNK && !literal
-             ? nmt_fail(NMT_EINPUT, "the target vocabulary cannot spell '%.*s' (a token of the prefix)", w, words.s[i])
-             : nmt_fail(NMT_EINPUT, "'%.*s' in the prefix is a control token, not a word", w, words.s[i]);
+             ? nmt_fail(NMT_EINPUT, "the target vocabulary cannot spell '%.*s' (a token of %s)", w, words.s[i], what)
+             : nmt_fail(NMT_EINPUT, "'%.*s' in %s is a control token, not a word", w, words.s[i], what);
   }
   nmt_tokens_free(&words);
   return st;
+}
+
+int nmt_prefix_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t len, int **ids, int *n, int *cap) {
+  return nmt_target_ids(t, tgt, text, len, "the prefix", ids, n, cap);
 }
 
 static int add(nmt_strbuf *out, const char *s, size_t n) {

@@ -14,6 +14,10 @@
  * vocabulary cannot spell (<unk>) or a control token (<s>, </s>, <pad>) is NMT_EINPUT with
  * the message "WHAT: ..." naming it, for the caller to name its place before. */
 int nmt_prefix_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t len, int **ids, int *n, int *cap);
+/* The same for any target text (a constraint's phrase, decode/terms.h): `what` names it in
+ * the message ("the prefix"). */
+int nmt_target_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t len, const char *what, int **ids,
+                   int *n, int *cap);
 
 /* Append the output text of a hypothesis whose target tokens are toks[0..n) (space
  * separated, as the model writes them) and whose first `head` bytes are its prefix's

@@ -1,9 +1,11 @@
 /* Batched beam search; see decode/search.h. */
 #include "decode/search.h"
+#include "decode/constrained.h"
 #include "base/err.h"
 #include "nn/rng.h"
 #include "text/vocab.h"
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,7 @@ typedef struct {
   const nmt_sent *in; /* (the B sentences at the start) their prefixes and random streams */
   int max_prefix;     /* the longest prefix: the steps that may force a token */
   float *u;           /* (R) sampling: each row's uniform of this step */
+  nmt_cons *cons;     /* the sentences' constraints (decode/constrained.h); NULL: none */
 } search;
 
 static int add_hyp(nmt_nbest *nb, const int *ids, int n, float score, float alpha) {
@@ -75,7 +78,7 @@ static int advance(search *s, int V, int b, int t, float alpha, nmt_nbest *nb) {
   for (int k = 0; k < live && at_limit && (*nb).n < K && !st; k++) {
     int r = b * K + k, *h = s->hist_tmp + (size_t)r * s->maxT;
     memcpy(h, s->hist + (size_t)s->from[r] * s->maxT, sizeof(int) * (size_t)t);
-    st = add_hyp(&(*nb), h, t + 1, next[k], alpha);
+    if (!s->cons || nmt_cons_met(s->cons, s->sent[b], h, t + 1)) st = add_hyp(&(*nb), h, t + 1, next[k], alpha);
   }
   if ((*nb).n >= K || !live || at_limit) s->done[b] = true;
   return st;
@@ -144,12 +147,26 @@ static void force_prefix(search *s, const nmt_dec *d, int t) {
   }
 }
 
+/* The constrained search's candidates of each sentence with constraints (out: the
+ * hypotheses finished, each taking a slot off its beam). */
+static void constrain(search *s, const nmt_dec *d, int t, const nmt_nbest *out) {
+  int K = s->K, V = d->V;
+  for (int b = 0; b < s->B; b++) {
+    int i = s->sent[b];
+    if (s->done[b] || !nmt_cons_has(s->cons, i)) continue;
+    nmt_cons_rows rows = {s->base + b * K, d->logp + (size_t)b * K * V, s->hist + (size_t)b * K * s->maxT, K, V,
+                          s->maxT, t};
+    nmt_cons_select(s->cons, i, &rows, K - out[i].n, s->cand_score + b * 2 * K, s->cand_index + b * 2 * K, 2 * K);
+  }
+}
+
 /* Step t's candidates: the best 2K expansions of each sentence, or with sampling a
- * drawn token for each live row; then the prefixes' tokens where they go on. */
-static int candidates(search *s, nmt_dec *d, const nmt_search_opts *o, int t) {
+ * drawn token for each live row; then those of the constrained search, and the prefixes'
+ * tokens where they go on. */
+static int candidates(search *s, nmt_dec *d, const nmt_search_opts *o, int t, const nmt_nbest *out) {
   bool forcing = t < s->max_prefix, sampling = o->sampling.kind != NMT_SAMPLE_NONE;
-  /* forcing and sampling read the log-probabilities on the host */
-  nmt_step_args a = {.live = s->live, .shortlist = o->shortlist, .candidates = !forcing && !sampling};
+  /* forcing, sampling and constraints read the log-probabilities on the host */
+  nmt_step_args a = {.live = s->live, .shortlist = o->shortlist, .candidates = !forcing && !sampling && !s->cons};
   int st = nmt_dec_step(d, s->prev, &a);
   if (st) return st;
   if (!sampling) st = nmt_dec_candidates(d, s->base, 2 * s->K, s->cand_score, s->cand_index);
@@ -160,6 +177,7 @@ static int candidates(search *s, nmt_dec *d, const nmt_search_opts *o, int t) {
   if (sampling)
     st = nmt_sample_candidates(&o->sampling, d->logp, s->base, s->u, s->B, s->K, d->V, 2 * s->K, s->cand_score,
                                s->cand_index);
+  if (!st && s->cons) constrain(s, d, t, out);
   if (!st && forcing) force_prefix(s, d, t);
   return st;
 }
@@ -171,7 +189,7 @@ static int run(search *s, nmt_dec *d, const nmt_search_opts *o, nmt_nbest *out) 
       s->live[r] = !s->done[r / s->K] && s->score[r] != -INFINITY;
       s->base[r] = s->live[r] ? s->score[r] : -INFINITY; /* a finished sentence's rows cost nothing */
     }
-    if ((st = candidates(s, d, o, t))) break;
+    if ((st = candidates(s, d, o, t, out))) break;
     for (int r = 0; r < s->R; r++) s->from[r] = r;
     bool all_done = true;
     for (int b = 0; b < s->B && !st; b++)
@@ -195,13 +213,17 @@ static int *source_batch(const nmt_sent *in, int B, int S, int *len) {
   return x;
 }
 
+int nmt_search_limit(const nmt_search_opts *o, int src_n, int prefix_n) {
+  int n = (int)ceilf(o->max_length_factor * (float)(src_n + 1));
+  n = n > prefix_n ? n : prefix_n + 1;
+  return n < 1 ? 1 : n;
+}
+
 /* Each sentence's length limit (room for its prefix and a token after it) and the longest. */
 static int set_limits(search *s, const nmt_search_opts *o) {
   int maxT = 1;
   for (int b = 0; b < s->B; b++) {
-    int n = (int)ceilf(o->max_length_factor * (float)(s->in[b].src_n + 1));
-    n = n > s->in[b].prefix_n ? n : s->in[b].prefix_n + 1;
-    s->limit[b] = n < 1 ? 1 : n;
+    s->limit[b] = nmt_search_limit(o, s->in[b].src_n, s->in[b].prefix_n);
     maxT = s->limit[b] > maxT ? s->limit[b] : maxT;
     s->max_prefix = s->in[b].prefix_n > s->max_prefix ? s->in[b].prefix_n : s->max_prefix;
   }
@@ -230,6 +252,7 @@ static int search_alloc(search *s) {
 static void search_free(search *s) {
   free(s->limit), free(s->score), free(s->hist), free(s->hist_tmp), free(s->prev), free(s->from), free(s->done);
   free(s->base), free(s->cand_score), free(s->cand_index), free(s->sent), free(s->live), free(s->u);
+  nmt_cons_free(s->cons);
 }
 
 /* A lexical shortlist's target ids for the batch, into *cols (the caller frees it): the
@@ -240,23 +263,26 @@ static int restrict_lexical(nmt_dec *d, const nmt_lex *lex, const nmt_sent *in, 
   for (int b = 0; b < B; b++) {
     nmt_lex_mark(lex, in[b].src, in[b].src_n, mark);
     for (int i = 0; i < in[b].prefix_n; i++) mark[in[b].prefix[i]] = 1;
+    for (int i = 0; i < in[b].cons_n; i++)
+      if (in[b].cons[i] >= 0) mark[in[b].cons[i]] = 1;
   }
   return nmt_dec_restrict(d, mark, nmt_lex_gather(lex, 2 * K, mark));
 }
 
-int nmt_search_sents(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B, const nmt_search_opts *o,
-                     nmt_nbest *out) {
+static int search_batch(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B, const nmt_search_opts *o,
+                        nmt_nbest *out) {
   int K = o->beam, S = 0;
   for (int b = 0; b < B; b++) S = in[b].src_n + 1 > S ? in[b].src_n + 1 : S;
   search s = {.B = B, .K = K, .R = B * K, .in = in};
+  bool sampling = o->sampling.kind != NMT_SAMPLE_NONE;
   int *len = malloc(sizeof *len * (size_t)B);
   s.limit = malloc(sizeof *s.limit * (size_t)B);
   int st = len && s.limit ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
   if (!st) s.maxT = set_limits(&s, o), st = search_alloc(&s);
+  if (!st && !sampling) st = nmt_cons_new(&s.cons, in, B, K, o->joins);
   int *x = st ? NULL : source_batch(in, B, S, len);
   if (!st && !x) st = nmt_fail(NMT_EIO, "out of memory");
   memset(out, 0, sizeof *out * (size_t)B);
-  bool sampling = o->sampling.kind != NMT_SAMPLE_NONE;
   for (int r = 0; !st && r < s.R; r++) {
     s.score[r] = r % K && !sampling ? -INFINITY : 0.0f; /* a beam starts from one row, samples from all */
     s.prev[r] = NMT_BOS;
@@ -267,10 +293,19 @@ int nmt_search_sents(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B,
   if (!st && o->lex) st = restrict_lexical(d, o->lex, in, B, K, &cols);
   if (!st) st = run(&s, d, o, out);
   free(cols);
-  for (int b = 0; b < B; b++) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
+  for (int b = 0; b < B; b++) /* none: constraints unmet */
+    if (out[b].n) qsort(out[b].hyps, (size_t)out[b].n, sizeof(nmt_hyp), by_score);
   free(x), free(len);
   search_free(&s);
   return st;
+}
+
+int nmt_search_sents(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B, const nmt_search_opts *o,
+                     nmt_nbest *out) {
+  int st = search_batch(d, e, in, B, o, out);
+  bool cons = false;
+  for (int b = 0; b < B; b++) cons |= in[b].cons_n > 0;
+  return !st && cons && o->sampling.kind == NMT_SAMPLE_NONE ? nmt_cons_retry(d, e, in, B, o, out) : st;
 }
 
 int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int *src_n, int B,

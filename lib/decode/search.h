@@ -6,7 +6,8 @@
  * A sentence's target prefix is forced first: each live hypothesis takes its
  * next token, scored as the model scores it, until the prefix ends. With
  * sampling (decode/sample.h) the K rows are K samples drawn one token at a time
- * instead of a beam. */
+ * instead of a beam. With constraints (decode/constrained.h) every hypothesis returned
+ * contains them, or the sentence is searched again without them (nmt_nbest.unmet). */
 #ifndef NMT_DECODE_SEARCH_H
 #define NMT_DECODE_SEARCH_H
 #include "decode/lexical.h"
@@ -21,18 +22,23 @@ typedef struct {
   int shortlist;            /* nmt_step_args.shortlist (0: the whole vocabulary) */
   nmt_sampling sampling;    /* kind NMT_SAMPLE_NONE (zero): beam search */
   const nmt_lex *lex;       /* a lexical shortlist (NULL: none; then shortlist applies) */
+  const bool *joins;        /* (target vocabulary) the tokens that join the next (BPE's "@@"): a
+                               constraint's phrase starts only after a word's end (NULL: anywhere) */
 } nmt_search_opts;
 
 /* One sentence to translate: its source, src[0..src_n) (src_n >= 1, no </s>), its target
  * prefix, prefix[0..prefix_n) (none: 0), forced before the search; with sampling, its
  * random stream: draws at (seed, stream, step, row), so that its samples depend on
- * nothing else (nmt-decode: --seed and the input line number). */
+ * nothing else (nmt-decode: --seed and the input line number); its constraints (ignored
+ * with sampling). */
 typedef struct {
   const int *src;
   int src_n;
   const int *prefix;
   int prefix_n;
   uint64_t seed, stream;
+  const int *cons; /* its constraints' target ids, cons[0..cons_n), each phrase followed by -1 (none: 0) */
+  int cons_n;
 } nmt_sent;
 
 typedef struct {
@@ -44,6 +50,7 @@ typedef struct {
 typedef struct {
   nmt_hyp *hyps; /* best first */
   int n;
+  bool unmet; /* its constraints were not all met: these are the unconstrained search's */
 } nmt_nbest;
 
 /* Translate B non-empty sentences (src[b] has src_n[b] ids, no </s>); out (B)
@@ -55,5 +62,8 @@ int nmt_search(nmt_dec *d, const nmt_models *e, const int *const *src, const int
 int nmt_search_sents(nmt_dec *d, const nmt_models *e, const nmt_sent *in, int B, const nmt_search_opts *o,
                      nmt_nbest *out);
 void nmt_nbest_free(nmt_nbest *nb);
+/* A sentence's length limit in target tokens (</s> included) under o: src_n source tokens,
+ * a prefix of prefix_n. */
+int nmt_search_limit(const nmt_search_opts *o, int src_n, int prefix_n);
 
 #endif

@@ -4,6 +4,7 @@
 #include "base/pool.h"
 #include "base/utf8.h"
 #include "decode/align.h"
+#include "decode/constrained.h"
 #include "decode/svg.h"
 #include "nn/parallel.h"
 #include <cblas.h>
@@ -17,6 +18,7 @@ typedef struct {
   long lineno;   /* its number in the input file, 0-based */
   int *pre, pre_n, pre_cap; /* its target prefix (--prefix): ids, and the text as given */
   nmt_strbuf given;
+  int *cons, cons_n, cons_cap; /* its constraints (--constraints): nmt_sent.cons */
   nmt_nbest out;
   float *att; /* the attention of each shown hypothesis (nmt_attention's rows), one after another
                  (--alignment; --attention-svg: the best's; --replace-unk: those with an <unk>) */
@@ -130,7 +132,7 @@ static int translate_window(stream *s, int n) {
   qsort_r(s->order, (size_t)k, sizeof *s->order, by_length, s->jobs);
   for (int i = 0; i < k; i++) {
     const line_job *j = &s->jobs[s->order[i]];
-    s->sents[i] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, s->o->seed, (uint64_t)j->lineno};
+    s->sents[i] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, s->o->seed, (uint64_t)j->lineno, j->cons, j->cons_n};
   }
   int batches = (k + s->o->mini_batch - 1) / s->o->mini_batch;
   int parts = batches < s->threads ? (batches ? batches : 1) : s->threads;
@@ -216,6 +218,12 @@ static int write_window(stream *s, int n, nmt_writer *w) {
   int st = NMT_OK;
   for (int i = 0; i < n && !st; i++) {
     const line_job *j = &s->jobs[i];
+    if (j->out.unmet) {
+      char msg[512];
+      snprintf(msg, sizeof msg, "%s:%ld: no hypothesis met every constraint; the line is translated without them",
+               nmt_reader_name(s->o->constraints), j->lineno + 1);
+      warn(s, msg);
+    }
     int shown = s->o->n_best ? j->out.n : 1;
     size_t at = 0;
     for (int h = 0; h < shown && !st; h++) {
@@ -244,11 +252,37 @@ static int read_prefix(stream *s, line_job *j, long lineno) {
   return st;
 }
 
+/* Line `lineno`'s constraints into j (its source read): ones the search cannot meet (words
+ * the target vocabulary or --shortlist N cannot spell, too many tokens for the length
+ * limit) are dropped with a warning. */
+static int read_constraints(stream *s, line_job *j, long lineno) {
+  const nmt_search_opts *o = &s->o->search;
+  char why[400], msg[512];
+  int st = nmt_terms_read(s->o->constraints, lineno, s->text, s->tgt, &j->cons, &j->cons_n, &j->cons_cap, why,
+                          sizeof why);
+  int W = nmt_step_width(o->shortlist, o->beam, nmt_vocab_size(s->tgt)), C = 0;
+  for (int i = 0; i < j->cons_n && !st && !why[0]; i++)
+    if (j->cons[i] >= W)
+      snprintf(why, sizeof why, "'%s' is not among the %d target words --shortlist %d scores",
+               nmt_vocab_token(s->tgt, j->cons[i]), W, o->shortlist);
+    else C += j->cons[i] >= 0;
+  int limit = nmt_search_limit(o, j->n, j->pre_n);
+  if (!st && !why[0] && (C > NMT_CONS_MAX || C + j->pre_n > limit))
+    snprintf(why, sizeof why, "%d constraint tokens do not fit in %s", C,
+             C > NMT_CONS_MAX ? "the search's 64" : "the length limit (--max-length-factor)");
+  if (st || !why[0]) return st;
+  j->cons_n = 0;
+  snprintf(msg, sizeof msg, "%s:%ld: %s; the line is translated without constraints",
+           nmt_reader_name(s->o->constraints), lineno, why);
+  warn(s, msg);
+  return NMT_OK;
+}
+
 /* The ids of one input line (and of its prefix); a line that cannot be translated (invalid UTF-8)
  * is left empty with a warning, one over --max-length is cut. */
 static int read_line(stream *s, line_job *j, const char *line, size_t len, const char *name, long lineno) {
   char msg[512];
-  j->n = 0, j->lineno = lineno - 1;
+  j->n = 0, j->cons_n = 0, j->lineno = lineno - 1;
   int st = s->o->prefix ? read_prefix(s, j, lineno) : NMT_OK;
   if (st) return st;
   if (nmt_utf8_check_line(line, len, name, lineno)) {
@@ -269,6 +303,7 @@ static int read_line(stream *s, line_job *j, const char *line, size_t len, const
     warn(s, msg);
     j->n = s->o->max_length;
   }
+  if (!st && s->o->constraints && j->n) st = read_constraints(s, j, lineno);
   return st;
 }
 
@@ -306,9 +341,10 @@ int nmt_decode_stream(const nmt_models *e, const nmt_model *first, nmt_text *tex
     if (!st) st = write_window(&s, n, w);
   }
   if (!st && o->prefix && o->prefix_to_end) st = nmt_prefix_end(o->prefix, r);
+  if (!st && o->constraints && o->prefix_to_end) st = nmt_terms_end(o->constraints, r);
   for (int i = 0; s.jobs && i < cap; i++) {
     line_job *j = &s.jobs[i];
-    free(j->ids), free(j->att), free(j->src.s), free(j->pre), free(j->given.s);
+    free(j->ids), free(j->att), free(j->src.s), free(j->pre), free(j->given.s), free(j->cons);
   }
   free(s.jobs), free(s.order), free(s.sents), free(s.outs);
   for (int i = 0; s.dec && i < threads; i++) nmt_dec_free(&s.dec[i]);

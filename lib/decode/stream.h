@@ -9,6 +9,7 @@
 #include "decode/align.h"
 #include "decode/prefix.h"
 #include "decode/search.h"
+#include "decode/terms.h"
 #include "decode/text.h"
 #include "decode/unk.h"
 #include "io/io.h"
@@ -32,6 +33,9 @@ typedef struct {
    * end with it (a shard's lines are found by their numbers). */
   nmt_reader *prefix;
   bool prefix_to_end;
+  /* Terminology constraints (decode/terms.h): line N of this reader is input line N's (an
+   * empty line: none); NULL: none. They end with the input when prefix_to_end. */
+  nmt_reader *constraints;
   uint64_t seed; /* with search.sampling: a line's samples are drawn from (seed, its number, 0-based) */
   /* A line that cannot be translated as it is (invalid UTF-8: an empty line is
    * written; too long: cut): one message naming file and line. May be NULL. */

@@ -55,6 +55,10 @@ static int parse_args(decode_args *a, int argc, char **argv) {
   if (!st) st = decode_sampling_parse(a, temperature, seed);
   if (!st && a->prefix && !strcmp(a->prefix, "-") && !strcmp(a->input, "-"))
     st = nmt_fail(NMT_EUSAGE, "--prefix - and the input are both stdin: give one of them as a file");
+  if (!st && a->constraints && !strcmp(a->constraints, "-") && (!strcmp(a->input, "-") || (a->prefix && !strcmp(a->prefix, "-"))))
+    st = nmt_fail(NMT_EUSAGE, "--constraints - and another input are both stdin: give one of them as a file");
+  if (!st && a->constraints && a->sampling.kind != NMT_SAMPLE_NONE)
+    st = nmt_fail(NMT_EUSAGE, "--constraints goes with beam search, not --output-sampling");
   if (!st && a->shard) st = decode_shard_parse(a);
   /* both number the lines from the stream's first: each shard's would restart at 0 */
   if (!st && a->shard && (a->n_best || a->attention_svg))
@@ -99,6 +103,10 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const nmt_
   nmt_writer *w = NULL;
   int st = nmt_text_new(&text, &e->model[0], a->models.v[0], a->raw, !a->no_postprocess);
   if (!st && a->prefix) st = nmt_reader_open(&o.prefix, a->prefix);
+  bool *joins = NULL;
+  if (!st && a->constraints) st = nmt_reader_open(&o.constraints, a->constraints);
+  if (!st && a->constraints) st = nmt_terms_joins(e->model[0].tgt, &joins);
+  o.search.joins = joins;
   if (!st) st = nmt_reader_open(&r, a->input);
   if (!st && a->shard_n) st = nmt_reader_shard(r, a->shard_k, a->shard_n);
   if (!st) st = nmt_writer_open(&w, a->output, a->zstd ? NMT_W_ZSTD : 0);
@@ -107,6 +115,8 @@ static int translate(const nmt_ensemble *e, const nmt_unk_dict *dict, const nmt_
   if (!st && warnings > SHOWN_WARNINGS) nmt_warn(PROG, "%ld warnings in all, the first %d shown", warnings, SHOWN_WARNINGS);
   if (r) nmt_reader_close(r);
   if (o.prefix) nmt_reader_close(o.prefix);
+  if (o.constraints) nmt_reader_close(o.constraints);
+  free(joins);
   nmt_text_free(text);
   return st;
 }

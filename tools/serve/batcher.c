@@ -21,6 +21,7 @@
 #include "base/strbuf.h"
 #include "decode/align.h"
 #include "decode/prefix.h"
+#include "decode/terms.h"
 #include "decode/search.h"
 #include "decode/stream.h"
 #include "decode/svg.h"
@@ -43,7 +44,8 @@ typedef struct {
   int i;
   int *ids, n, cap;
   int *pre, pre_n, pre_cap; /* its "prefix"'s target ids */
-  char bad[300];   /* why its prefix cannot be taken (its request ends with 400), or "" */
+  int *cons, cons_n, cons_cap; /* its "constraints"' (nmt_sent.cons; 0: none, or none it can take) */
+  char bad[300];   /* why its prefix or constraints cannot be taken (its request ends with 400), or "" */
   nmt_strbuf toks; /* its source tokens (the SVG's labels) */
   nmt_nbest out;
   float *att; /* (out.hyps[0].n, n + 1) the best hypothesis's attention (nmt_attention's rows) */
@@ -87,6 +89,7 @@ struct serve_batcher {
   nmt_pool threads;
   int lanes;
   lane l[NMT_MAX_DECODE_THREADS];
+  bool *joins; /* the target tokens that join the next: where a constraint may start (nmt_terms_joins) */
 };
 
 /* An n-best entry's JSON bytes besides its translation's: {"translation":"","score":S}
@@ -329,7 +332,22 @@ static int encode_prefix(serve_batcher *b, lane *l, job *j) {
   return NMT_OK;
 }
 
-/* The round's source and prefix ids; a sentence over --max-length subwords is cut, as nmt-decode does. */
+/* Job j's constraints' ids (none when the target vocabulary cannot spell them: answered
+ * unconstrained, as nmt-decode does with a warning), or in j->bad why a phrase is refused. */
+static int encode_constraints(serve_batcher *b, lane *l, job *j) {
+  const char *c = j->r->cons ? j->r->cons[j->i] : NULL;
+  char why[200];
+  j->cons_n = 0;
+  int st = c && !j->bad[0] ? nmt_terms_ids(l->text, b->first->tgt, c, strlen(c), &j->cons, &j->cons_n, &j->cons_cap,
+                                           why, sizeof why) : NMT_OK;
+  if (st != NMT_EINPUT) return st;
+  char where[40] = "\"constraints\"";
+  if (j->r->list) snprintf(where, sizeof where, "\"constraints\"[%d]", j->i);
+  snprintf(j->bad, sizeof j->bad, "%s: %s", where, nmt_errmsg());
+  return NMT_OK;
+}
+
+/* The round's source, prefix and constraint ids; a sentence over --max-length subwords is cut, as nmt-decode does. */
 static int encode_round(serve_batcher *b, lane *l) {
   for (int k = 0; k < l->njobs; k++) {
     job *j = &l->jobs[k];
@@ -337,6 +355,7 @@ static int encode_round(serve_batcher *b, lane *l) {
     size_t ntoks;
     j->n = 0, j->toks.len = 0;
     int st = encode_prefix(b, l, j);
+    if (!st) st = encode_constraints(b, l, j);
     if (st) return st;
     st = nmt_text_source(l->text, line, strlen(line), &toks, &ntoks);
     if (!st) st = nmt_vocab_encode(b->first->src, toks, ntoks, &j->ids, &j->n, &j->cap);
@@ -434,10 +453,12 @@ static int decode_round(serve_batcher *b, lane *l) {
   int n = l->njobs - l->first;
   for (int k = 0; k < n; k++) {
     const job *j = &l->jobs[l->first + k];
-    l->sents[k] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, j->r->seed, (uint64_t)j->i};
+    l->sents[k] = (nmt_sent){j->ids, j->n, j->pre, j->pre_n, j->r->seed, (uint64_t)j->i, .cons = j->cons,
+                             .cons_n = j->cons_n};
   }
   nmt_search_opts o = {l->search->beam, (float)b->a->normalize, (float)b->a->max_length_factor,
-                       b->a->shortlist_spec.frequent, l->search->sampling, b->a->lex.ntgt ? &b->a->lex : NULL};
+                       b->a->shortlist_spec.frequent, l->search->sampling, b->a->lex.ntgt ? &b->a->lex : NULL,
+                       b->joins};
   return nmt_decode_share(&l->dec, b->e, &o, l->sents, n, (int)b->a->mini_batch, NULL, batch_done, l, l->out);
 }
 
@@ -550,11 +571,11 @@ static void batcher_free(serve_batcher *b) {
     free(l->sents), free(l->out), free(l->asrc), free(l->alen), free(l->tgt), free(l->tgt_n), free(l->att);
     for (int k = 0; l->jobs && k < b->a->mini_batch; k++) {
       job *j = &l->jobs[k];
-      free(j->ids), free(j->pre), free(j->att), free(j->toks.s);
+      free(j->ids), free(j->pre), free(j->cons), free(j->att), free(j->toks.s);
     }
     free(l->jobs), free(l->cand);
   }
-  free(b->reqs);
+  free(b->reqs), free(b->joins);
   pthread_mutex_destroy(&b->mu), pthread_cond_destroy(&b->more);
   free(b);
 }
@@ -574,7 +595,7 @@ int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_a
   if (!b) return nmt_fail(NMT_EIO, "out of memory");
   *b = (serve_batcher){.e = &e->dec, .first = &e->model[0], .a = a, .m = m, .lanes = (int)a->threads};
   pthread_mutex_init(&b->mu, NULL), pthread_cond_init(&b->more, NULL);
-  int st = NMT_OK;
+  int st = nmt_terms_joins(b->first->tgt, &b->joins);
   for (int i = 0; !st && i < b->lanes; i++) {
     lane *l = &b->l[i];
     st = nmt_text_new(&l->text, b->first, a->models.v[0], !a->bpe_input, !a->no_postprocess);

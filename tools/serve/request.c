@@ -110,8 +110,8 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
       if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 86400000)
         return serve_req_bad(r, 400, "\"timeout_ms\": expected an integer from 1 to 86400000 (a day)");
       r->deadline = nmt_seconds() + 1e-3 * (double)json_integer_value(v);
-    } else if (strcmp(key, "text") && strcmp(key, "prefix")) {
-      return serve_req_bad(r, 400, "unknown field \"%s\" (known: text, prefix, beam_size, n_best, alignment, sampling, "
+    } else if (strcmp(key, "text") && strcmp(key, "prefix") && strcmp(key, "constraints")) {
+      return serve_req_bad(r, 400, "unknown field \"%s\" (known: text, prefix, constraints, beam_size, n_best, alignment, sampling, "
                  "temperature, seed, timeout_ms)", key);
     }
   }
@@ -130,6 +130,7 @@ int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args
     if (st) return st;
   }
   if (serve_req_prefix(r, json_object_get(r->json, "prefix"))) return r->status;
+  if (serve_req_constraints(r, json_object_get(r->json, "constraints"))) return r->status;
   r->left = r->n;
   return answer_arrays(r);
 }
@@ -152,5 +153,6 @@ char *serve_req_answer(const serve_req *r) {
 
 void serve_req_free(serve_req *r) {
   json_decref(r->json), json_decref(r->out), json_decref(r->nbest), json_decref(r->align);
-  free(r->src), free(r->words), free(r->prefix);
+  for (int i = 0; r->cons && i < r->n; i++) free(r->cons[i]);
+  free(r->src), free(r->words), free(r->prefix), free(r->cons);
 }

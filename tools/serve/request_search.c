@@ -67,6 +67,41 @@ int serve_req_prefix(serve_req *r, json_t *v) {
   return 0;
 }
 
+/* One sentence's phrases (a list of strings) joined by tabs into *out. */
+static int join_phrases(serve_req *r, json_t *v, const char *where, char **out) {
+  size_t len = 0;
+  if (!json_is_array(v)) return serve_req_bad(r, 400, "%s: expected a list of phrases", where);
+  for (size_t k = 0; k < json_array_size(v); k++) {
+    json_t *p = json_array_get(v, k);
+    if (!json_is_string(p) || !json_string_length(p) || strpbrk(json_string_value(p), "\t\n\r"))
+      return serve_req_bad(r, 400, "%s[%zu]: expected a phrase (a string without tabs or line breaks)", where, k);
+    len += json_string_length(p) + 1;
+  }
+  if (!json_array_size(v)) return 0;
+  if (!(*out = malloc(len))) return serve_req_bad(r, 500, "out of memory");
+  char *at = *out;
+  for (size_t k = 0; k < json_array_size(v); k++) {
+    json_t *p = json_array_get(v, k);
+    at += sprintf(at, "%s%s", k ? "\t" : "", json_string_value(p));
+  }
+  return 0;
+}
+
+int serve_req_constraints(serve_req *r, json_t *v) {
+  if (!v) return 0;
+  if (r->sampling.kind != NMT_SAMPLE_NONE)
+    return serve_req_bad(r, 400, "\"constraints\" with \"sampling\": a sample cannot be made to hold them");
+  if (r->list && (!json_is_array(v) || json_array_size(v) != (size_t)r->n))
+    return serve_req_bad(r, 400, "\"constraints\": expected a list of as many lists of phrases as \"text\" has");
+  if (!(r->cons = calloc((size_t)r->n + 1, sizeof *r->cons))) return serve_req_bad(r, 500, "out of memory");
+  for (int i = 0; i < r->n; i++) {
+    char where[40] = "\"constraints\"";
+    if (r->list) snprintf(where, sizeof where, "\"constraints\"[%d]", i);
+    if (join_phrases(r, r->list ? json_array_get(v, (size_t)i) : v, where, &r->cons[i])) return r->status;
+  }
+  return 0;
+}
+
 bool serve_req_same_search(const serve_req *a, const serve_req *b) {
   return a->beam == b->beam && a->sampling.kind == b->sampling.kind && a->sampling.topk == b->sampling.topk &&
          a->sampling.temperature == b->sampling.temperature;

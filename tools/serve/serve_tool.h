@@ -43,6 +43,7 @@ typedef struct {
   int *words;         /* (n) space-separated words of each */
   bool list;          /* "text" was a list: the answer is one too */
   const char **prefix; /* (n) "prefix": each sentence's target prefix (NULL: none) */
+  char **cons;         /* (n) "constraints": each sentence's phrases joined by tabs (NULL: none) */
   int beam;           /* with sampling: the samples drawn */
   nmt_sampling sampling; /* "sampling", "temperature" (kind NMT_SAMPLE_NONE: beam search) */
   uint64_t seed;      /* "seed": sentence i's samples are drawn from (seed, i) */
@@ -86,6 +87,9 @@ int serve_req_search_field(serve_req *r, const char *key, json_t *v, const serve
 int serve_req_search_check(serve_req *r);
 /* "prefix" (v, NULL when absent) in the shape of "text": 0 or a status. */
 int serve_req_prefix(serve_req *r, json_t *v);
+/* "constraints" (v, NULL when absent): a list of phrases per sentence (a list of such lists
+ * for a list "text"), as nmt-decode --constraints' lines: 0 or a status. */
+int serve_req_constraints(serve_req *r, json_t *v);
 /* Whether two requests' sentences may share a round: one search for all. */
 bool serve_req_same_search(const serve_req *a, const serve_req *b);
 /* The answer: {"translation": ...} in the shape of the request. */

@@ -130,13 +130,16 @@ int main(int argc, char **argv) {
   serve_metrics *metrics;
   serve_access_log *log = NULL;
   serve_keys *keys = NULL;
+  serve_cache *cache = NULL;
   serve_batcher *b;
   serve_http *h;
   int port;
   if ((st = serve_metrics_new(&metrics)) || (a.access_log && (st = serve_access_log_open(&log, a.access_log))) ||
       (a.api_keys && (st = serve_keys_open(&keys, a.api_keys, a.rate_limit ? serve_keys_rate(a.rate_limit) : 0))))
     nmt_die(PROG, st);
-  if ((st = serve_batcher_start(&b, &e, &a, metrics))) nmt_die(PROG, st);
+  if ((a.cache_bytes && (st = serve_cache_new(&cache, (size_t)a.cache_bytes))) ||
+      (st = serve_batcher_start(&b, &e, &a, metrics, cache)))
+    nmt_die(PROG, st);
   if ((st = serve_http_start(&h, b, &e, &a, metrics, log, keys, &port))) nmt_die(PROG, st);
   fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
   wait_for_stop(log, keys);
@@ -144,7 +147,7 @@ int main(int argc, char **argv) {
   bool cut = serve_http_stop(h);
   if (cut) nmt_warn(PROG, "requests still in flight after --drain-timeout %g s were answered 503", a.drain_timeout);
   serve_batcher_stop(b);
-  serve_access_log_close(log), serve_metrics_free(metrics), serve_keys_free(keys);
+  serve_access_log_close(log), serve_metrics_free(metrics), serve_keys_free(keys), serve_cache_free(cache);
   nmt_ensemble_free(&e);
   free(a.models.v), free(a.weights.v);
   return cut ? SERVE_EXIT_DRAIN_CUT : 0;

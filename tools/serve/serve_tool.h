@@ -8,6 +8,7 @@
 #define NMT_TOOLS_SERVE_SERVE_TOOL_H
 #include "access_log.h"
 #include "api_keys.h"
+#include "cache.h"
 #include "base/cli.h"
 #include "decode/ensemble.h"
 #include "metrics.h"
@@ -64,7 +65,8 @@ typedef struct {
   double deadline;
   /* The batcher's, while serve_translate runs (under its lock): */
   int *order;         /* (n) its sentences by word count: the order the lanes take them in */
-  int taken;          /* order[0..taken) have gone to lanes, or left the queue */
+  int taken;          /* order[0..taken) have gone to lanes, left the queue, or came from the cache */
+  int cached;         /* order[0..cached): answered from the cache */
   int in_lanes;       /* its sentences in lanes' rounds now */
   size_t bytes;       /* its answer's JSON bytes so far (--max-answer-bytes) */
   double queued_at;   /* when it was queued (nmt_seconds; the queue-wait histogram) */
@@ -110,13 +112,15 @@ char *serve_lt_languages(const serve_args *a);
 typedef struct serve_batcher serve_batcher;
 
 /* Start the decoding threads over the models e (which, and m, must outlive them); they
- * count into m. NMT_OK or an error (message set). */
-int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m);
+ * count into m, and answer from cache and keep their answers there (NULL: no cache).
+ * NMT_OK or an error (message set). */
+int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
+                        serve_cache *cache);
 /* Queue r's sentences and wait until all are answered (r->status says how). */
 void serve_translate(serve_batcher *b, serve_req *r);
 /* Sentences queued and not yet taken. */
 int serve_batcher_queued(serve_batcher *b);
-/* The sentences queued, the lanes decoding and the lanes, at one moment. */
+/* The sentences queued, the lanes decoding and the lanes, at one moment; the cache's counters. */
 void serve_batcher_gauges(serve_batcher *b, serve_gauges *g);
 /* End every request queued or decoding now with status and message why (a drain cut
  * short by its limit): their queued sentences leave the queue, and each serve_translate

@@ -343,10 +343,11 @@ static enum MHD_Result languages(serve_http *h, struct MHD_Connection *c) {
   return reply(h, c, MHD_HTTP_OK, serve_lt_languages(h->a), false);
 }
 
-static enum MHD_Result page(serve_http *h, struct MHD_Connection *c) {
-  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(serve_page), (void *)serve_page, MHD_RESPMEM_PERSISTENT);
+/* A document of the program's (GET / and GET /openapi.json). */
+static enum MHD_Result document(serve_http *h, struct MHD_Connection *c, const char *text, const char *type) {
+  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
   if (!r) return reply_static(h, c);
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
   return queue(h, c, MHD_HTTP_OK, r);
 }
 
@@ -357,7 +358,10 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
   if (!strcmp(url, "/translate") && get && wants_websocket(c)) return websocket(h, c);
   if (!strcmp(url, "/translate"))
     return post ? translate(h, c, u) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/translate takes POST");
-  if (!strcmp(url, "/") && get) return page(h, c);
+  if (!strcmp(url, "/") && get) return document(h, c, serve_page, "text/html; charset=utf-8");
+  if (!strcmp(url, "/openapi.json"))
+    return get ? document(h, c, serve_openapi, "application/json; charset=utf-8")
+               : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/openapi.json takes GET");
   if (!strcmp(url, "/health"))
     return get ? health(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
   if (!strcmp(url, "/ready"))
@@ -368,7 +372,7 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
     return get ? languages(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/languages takes GET");
   char path[68], msg[240];
   nmt_utf8_copy(path, sizeof path, url, strlen(url));
-  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /ready, GET /metrics, GET /languages, GET /)",
+  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /ready, GET /metrics, GET /languages, GET /openapi.json, GET /)",
            path);
   return reply_error(h, c, MHD_HTTP_NOT_FOUND, msg);
 }

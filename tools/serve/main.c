@@ -34,7 +34,7 @@ static const char *const SUMMARY =
     "finishes the requests in flight and exits 0; those still in flight after --drain-timeout\n"
     "get 503, and the exit status is 4. SIGHUP reopens --access-log's file and reads --api-keys' again.\n"
     "LibreTranslate's clients: POST /translate {\"q\", \"source\", \"target\"} answers {\"translatedText\"};\n"
-    "GET /languages.\n"
+    "GET /languages; GET /openapi.json describes every route. --cache-bytes keeps answers for reuse.\n"
     "Exit 1 usage, 2 bad model, 3 I/O.";
 
 static int parse_args(serve_args *a, int argc, char **argv) {

@@ -3,7 +3,8 @@
  * protocol (websocket.c), the batcher whose decoding
  * lanes translate the queued sentences of all requests together (batcher.c), the
  * metrics of GET /metrics (metrics.c), the access log (access_log.c), API keys (api_keys.c),
- * form bodies (form.c) and LibreTranslate's API (libretranslate.c). */
+ * form bodies (form.c), LibreTranslate's API (libretranslate.c), the translation cache
+ * (cache.c) and the OpenAPI document (openapi.c). */
 #ifndef NMT_TOOLS_SERVE_SERVE_TOOL_H
 #define NMT_TOOLS_SERVE_SERVE_TOOL_H
 #include "access_log.h"
@@ -140,6 +141,8 @@ void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const a
 
 /* GET /'s page (page.c). */
 extern const char serve_page[];
+/* GET /openapi.json's document (openapi.c). */
+extern const char serve_openapi[];
 
 /* The HTTP side: listen on a->host:a->port, answer until serve_http_stop; each request
  * counted into m and, unless log is NULL, written to the access log; translations need

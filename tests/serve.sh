@@ -3,6 +3,7 @@
 #   $TMP/serve.err; waits (20 s at most) for the port it prints, then sets $URL.
 # post PATH JSON: POST JSON to PATH with curl; prints "STATUS BODY".
 # get PATH: the same for a GET.
+# post_key KEY PATH BODY: post's, with Authorization: Bearer KEY.
 # serve_stop: SIGTERM (unless it was sent already); waits (20 s at most) and returns the server's exit status.
 # wait_metric LINE: until GET /metrics has the line LINE ("nmt_serve_busy_lanes 1"), 10 s at most.
 # nbest_close FILE: standard input, an n-best list ("i ||| hyp ||| F0= s ||| s"), against FILE
@@ -29,6 +30,11 @@ serve_start() {
 
 post() {
   curl -sS --max-time 30 -o "$TMP/body" -w '%{http_code} ' -H 'Content-Type: application/json' --data-binary "$2" "$URL$1" &&
+    cat "$TMP/body"
+}
+
+post_key() {
+  curl -sS --max-time 30 -o "$TMP/body" -w '%{http_code} ' -H "Authorization: Bearer $1" --data-binary "$3" "$URL$2" &&
     cat "$TMP/body"
 }
 

@@ -76,6 +76,7 @@ struct serve_batcher {
   const nmt_model *first; /* its vocabularies read the text */
   const serve_args *a;
   serve_metrics *m;
+  serve_cache *cache; /* NULL: none */
   pthread_mutex_t mu;
   pthread_cond_t more;
   serve_req **reqs; /* the requests in serve_translate, in the order rounds take from them */
@@ -106,8 +107,11 @@ int serve_batcher_queued(serve_batcher *b) {
 
 void serve_batcher_gauges(serve_batcher *b, serve_gauges *g) {
   pthread_mutex_lock(&b->mu);
-  *g = (serve_gauges){.queued = b->qn, .busy = b->busy, .lanes = b->lanes};
+  *g = (serve_gauges){.queued = b->qn, .busy = b->busy, .lanes = b->lanes, .cache = b->cache != NULL};
   pthread_mutex_unlock(&b->mu);
+  serve_cache_stats s;
+  if (b->cache) serve_cache_stats_get(b->cache, &s);
+  if (b->cache) g->cache_hits = s.hits, g->cache_misses = s.misses, g->cache_bytes = s.bytes, g->cache_entries = s.entries;
 }
 
 /* The bytes of s[0..n) in a JSON string as jansson writes it, quotes left
@@ -206,6 +210,39 @@ static void wait_answered(serve_batcher *b, serve_req *r) {
   }
 }
 
+/* Sentence i of r's cache key (NULL: out of memory). */
+static char *cache_key(const serve_req *r, int i, size_t *n) {
+  return serve_cache_key(r->beam, r->n_best, (int)r->alignment, r->prefix ? r->prefix[i] : NULL, r->src[i], n);
+}
+
+/* r's sentences found in the cache answered (before it is queued): they go first in
+ * r->order, taken; the others, as they were, after them. */
+static void from_cache(serve_batcher *b, serve_req *r) {
+  int *hit = malloc(sizeof *hit * (size_t)r->n), *miss = malloc(sizeof *miss * (size_t)r->n), nh = 0, nm = 0;
+  for (int k = 0; hit && miss && k < r->n; k++) {
+    int i = r->order[k];
+    size_t n;
+    char *key = cache_key(r, i, &n);
+    serve_cached c;
+    bool found = key && serve_cache_get(b->cache, key, n, &c);
+    free(key);
+    if (found && c.bytes > (size_t)b->a->max_answer_bytes - r->bytes) /* the lanes say 413 */
+      json_decref(c.text), json_decref(c.nbest), json_decref(c.align), found = false;
+    if (!found) {
+      miss[nm++] = i;
+      continue;
+    }
+    if (c.text) json_array_set_new(r->out, (size_t)i, c.text); /* as deliver does: none, the default */
+    if (c.nbest) json_array_set_new(r->nbest, (size_t)i, c.nbest);
+    if (c.align) json_array_set_new(r->align, (size_t)i, c.align);
+    r->bytes += c.bytes, r->left--, hit[nh++] = i;
+    serve_metrics_sentence(b->m, c.src_n, c.tgt_n);
+  }
+  if (hit && miss) memcpy(r->order, hit, sizeof *hit * (size_t)nh), memcpy(r->order + nh, miss, sizeof *miss * (size_t)nm);
+  if (hit && miss) r->taken = r->cached = nh;
+  free(hit), free(miss);
+}
+
 void serve_translate(serve_batcher *b, serve_req *r) {
   const serve_args *a = b->a;
   r->bytes = skeleton_bytes(r);
@@ -218,6 +255,8 @@ void serve_translate(serve_batcher *b, serve_req *r) {
   else if (!(r->order = by_words(r)))
     r->status = 503, snprintf(r->err, sizeof r->err, "out of memory");
   if (r->status) return;
+  if (b->cache && !r->sampling.kind) from_cache(b, r);
+  if (!r->left) return free(r->order), (void)(r->order = NULL); /* every sentence from the cache */
   pthread_condattr_t ca;
   pthread_condattr_init(&ca), pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
   pthread_cond_init(&r->done, &ca);
@@ -231,7 +270,7 @@ void serve_translate(serve_batcher *b, serve_req *r) {
   } else if (!add_request(b, r)) {
     r->status = 503, snprintf(r->err, sizeof r->err, "out of memory");
   } else {
-    b->qn += r->n, r->queued_at = nmt_seconds();
+    b->qn += r->n - r->taken, r->queued_at = nmt_seconds();
     pthread_cond_broadcast(&b->more);
     wait_answered(b, r);
     remove_request(b, r);
@@ -309,7 +348,7 @@ static void take_round(serve_batcher *b, lane *l) {
       serve_req *r = b->reqs[l->cand[c]];
       int i = r->order[r->taken];
       if (l->njobs && words + r->words[i] > b->a->max_batch_words) continue; /* its next ones are no shorter */
-      if (!r->taken) serve_metrics_queue_wait(b->m, now - r->queued_at); /* its first sentence */
+      if (r->taken == r->cached) serve_metrics_queue_wait(b->m, now - r->queued_at); /* its first sentence */
       l->jobs[l->njobs].r = r, l->jobs[l->njobs++].i = i;
       words += r->words[i], r->taken++, r->in_lanes++, b->qn--, b->decoding++;
       last = l->cand[c] > last ? l->cand[c] : last;
@@ -486,6 +525,15 @@ static json_t *alignment(const serve_batcher *b, job *j) {
   return v;
 }
 
+/* Job j's answer into the cache (outside the lock: the cache has its own). */
+static void keep(serve_batcher *b, const job *j) {
+  size_t n;
+  char *key = cache_key(j->r, j->i, &n);
+  serve_cached c = {j->text, j->nbest, j->align, j->bytes, j->n, j->out.n ? j->out.hyps[0].n : 0};
+  if (key) serve_cache_put(b->cache, key, n, &c);
+  free(key);
+}
+
 /* Job j's answer, built outside the lock (its request's options only are read):
  * its best translation, its n-best list when asked, its alignment, and their JSON bytes. */
 static int build(serve_batcher *b, lane *l, job *j, nmt_strbuf *text) {
@@ -510,6 +558,7 @@ static int build(serve_batcher *b, lane *l, job *j, nmt_strbuf *text) {
     if (st) return st;
   }
   if (r->alignment && j->out.n && !(j->align = alignment(b, j))) return nmt_fail(NMT_EIO, "out of memory");
+  if (b->cache && !r->sampling.kind) keep(b, j);
   return NMT_OK;
 }
 
@@ -590,10 +639,11 @@ static int lane_alloc(lane *l, size_t B) {
   return ok ? NMT_OK : nmt_fail(NMT_EIO, "out of memory");
 }
 
-int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_args *a, serve_metrics *m) {
+int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
+                        serve_cache *cache) {
   serve_batcher *b = calloc(1, sizeof *b);
   if (!b) return nmt_fail(NMT_EIO, "out of memory");
-  *b = (serve_batcher){.e = &e->dec, .first = &e->model[0], .a = a, .m = m, .lanes = (int)a->threads};
+  *b = (serve_batcher){.e = &e->dec, .first = &e->model[0], .a = a, .m = m, .cache = cache, .lanes = (int)a->threads};
   pthread_mutex_init(&b->mu, NULL), pthread_cond_init(&b->more, NULL);
   int st = nmt_terms_joins(b->first->tgt, &b->joins);
   for (int i = 0; !st && i < b->lanes; i++) {

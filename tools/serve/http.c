@@ -36,6 +36,7 @@ struct serve_http {
   serve_conns *conns;
   serve_metrics *m;
   serve_access_log *log; /* NULL: none */
+  serve_keys *keys;      /* NULL: none needed */
   atomic_int in_flight; /* requests begun and not yet answered */
   atomic_bool stopping;
 };
@@ -110,8 +111,9 @@ static enum MHD_Result reply_static(serve_http *h, struct MHD_Connection *c) {
   return queue(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, r);
 }
 
-/* Queue status with body s (malloc'ed JSON, taken over; NULL: out of memory). */
-static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned status, char *s, bool close) {
+/* Queue status with body s (malloc'ed JSON, taken over; NULL: out of memory); retry > 0:
+ * Retry-After: retry. */
+static enum MHD_Result reply_retry(serve_http *h, struct MHD_Connection *c, unsigned status, char *s, bool close, int retry) {
   size_t n = s ? strlen(s) : 0;
   char *line = s ? realloc(s, n + 2) : NULL; /* one line, newline-terminated, for curl and shells */
   if (!line) return free(s), reply_static(h, c);
@@ -120,18 +122,29 @@ static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned s
   if (!r) return free(line), reply_static(h, c);
   MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
   if (close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-  if (status == MHD_HTTP_SERVICE_UNAVAILABLE) MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+  char after[16];
+  snprintf(after, sizeof after, "%d", retry);
+  if (retry > 0) MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, after);
   return queue(h, c, status, r);
 }
 
-/* {"error": msg}; msg is made valid UTF-8 (it may echo a client's bytes). */
-static enum MHD_Result reply_error(serve_http *h, struct MHD_Connection *c, unsigned status, const char *msg) {
+static enum MHD_Result reply(serve_http *h, struct MHD_Connection *c, unsigned status, char *s, bool close) {
+  return reply_retry(h, c, status, s, close, status == MHD_HTTP_SERVICE_UNAVAILABLE);
+}
+
+/* {"error": msg}; msg is made valid UTF-8 (it may echo a client's bytes); retry as reply_retry's. */
+static enum MHD_Result reply_error_retry(serve_http *h, struct MHD_Connection *c, unsigned status, const char *msg,
+                                         int retry) {
   char clean[256];
   nmt_utf8_copy(clean, sizeof clean, msg, strlen(msg));
   json_t *o = json_pack("{s:s}", "error", clean);
   char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
   json_decref(o);
-  return reply(h, c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE);
+  return reply_retry(h, c, status, s, status == MHD_HTTP_SERVICE_UNAVAILABLE, retry);
+}
+
+static enum MHD_Result reply_error(serve_http *h, struct MHD_Connection *c, unsigned status, const char *msg) {
+  return reply_error_retry(h, c, status, msg, status == MHD_HTTP_SERVICE_UNAVAILABLE);
 }
 
 /* Every model has attention: "alignment" may be asked. */
@@ -151,10 +164,29 @@ static void on_upgraded(void *cls, struct MHD_Connection *c, void *state, const 
 }
 
 /* GET /translate with Upgrade: websocket (marian-server's clients): 101 and on_upgraded. */
+/* The key of Authorization: Bearer KEY; NULL: none. */
+static const char *bearer(struct MHD_Connection *c) {
+  const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+  if (!v || strncasecmp(v, "Bearer ", 7)) return NULL;
+  return v + 7 + strspn(v + 7, " ");
+}
+
+/* With --api-keys, whether a key given (key, NULL: none) may translate now: 0, or 401, 403,
+ * 429 with the message in err (room 256) and Retry-After in *retry. */
+static int check_key(serve_http *h, const char *key, size_t n, char *err, int *retry) {
+  int st = h->keys ? serve_keys_check(h->keys, key, n, retry) : 0;
+  if (st == 401) snprintf(err, 256, "an API key is needed: Authorization: Bearer KEY, or the field \"api_key\" (--api-keys)");
+  if (st == 403) snprintf(err, 256, "the API key is not one of the server's (--api-keys)");
+  if (st == 429) snprintf(err, 256, "the API key is past its rate of %s (--rate-limit): try again in %d s", h->a->rate_limit, *retry);
+  return st;
+}
+
 static enum MHD_Result websocket(serve_http *h, struct MHD_Connection *c) {
-  char accept[29];
-  const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Key");
-  if (!serve_ws_accept(key, accept)) return reply_error(h, c, MHD_HTTP_BAD_REQUEST, "a websocket handshake without a valid Sec-WebSocket-Key");
+  char accept[29], err[256];
+  const char *key = bearer(c);
+  int retry = 0, st = check_key(h, key, key ? strlen(key) : 0, err, &retry);
+  if (st) return reply_error_retry(h, c, (unsigned)st, err, retry);
+  if (!serve_ws_accept(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Key"), accept)) return reply_error(h, c, MHD_HTTP_BAD_REQUEST, "a websocket handshake without a valid Sec-WebSocket-Key");
   struct MHD_Response *r = MHD_create_response_for_upgrade(on_upgraded, h);
   if (!r) return reply_static(h, c);
   MHD_add_response_header(r, MHD_HTTP_HEADER_UPGRADE, "websocket");
@@ -181,21 +213,62 @@ static void limit_time(serve_req *r, double s) {
   if (s > 0 && (r->deadline <= 0 || d < r->deadline)) r->deadline = d;
 }
 
+/* The request's key, from Authorization: Bearer KEY or else its "api_key" field (taken out
+ * of r->json either way): 0, or check_key's status; a body the server could not read
+ * (status) has no key but the header's. */
+static int authorize(serve_http *h, struct MHD_Connection *c, serve_req *r, int status, int *retry) {
+  json_t *field = json_is_object(r->json) ? json_object_get(r->json, "api_key") : NULL;
+  const char *key = bearer(c);
+  size_t n = key ? strlen(key) : 0;
+  if (!key && json_is_string(field)) key = json_string_value(field), n = json_string_length(field);
+  char err[256];
+  int st = check_key(h, key, n, err, retry);
+  if (field) json_object_del(r->json, "api_key");
+  if (!st) return status;
+  r->err[0] = '\0';
+  return serve_req_bad(r, st, "%s", err);
+}
+
+/* A form body (application/x-www-form-urlencoded, curl -d's type too, or none): JSON first. */
+static bool form_type(struct MHD_Connection *c) {
+  const char *t = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+  return !t || !strncasecmp(t, "application/x-www-form-urlencoded", 33);
+}
+
+/* The body into r->json: JSON, else a form's fields; 0 or a status (r->err). */
+static int load_body(serve_http *h, struct MHD_Connection *c, upload *u, serve_req *r) {
+  const char *body = u->body.s ? u->body.s : "";
+  int status = serve_req_load(r, body, u->body.len, h->a);
+  if (status == 400 && !r->json && form_type(c)) {
+    int st = serve_req_form(r, body, u->body.len);
+    if (st >= 0) status = st;
+  }
+  return status;
+}
+
+static enum MHD_Result too_big(serve_http *h, struct MHD_Connection *c) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "the request is over %ld bytes (--max-request-bytes)", h->a->max_request_bytes);
+  return reply_error(h, c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
+}
+
 static enum MHD_Result translate(serve_http *h, struct MHD_Connection *c, upload *u) {
   u->translate = true;
-  if (u->too_big) {
-    char msg[128];
-    snprintf(msg, sizeof msg, "the request is over %ld bytes (--max-request-bytes)", h->a->max_request_bytes);
-    return reply_error(h, c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
-  }
+  if (u->too_big) return too_big(h, c);
   if (u->oom) return reply_static(h, c);
   serve_req r;
-  int status = serve_req_parse(&r, u->body.s ? u->body.s : "", u->body.len, h->a, has_attention(h));
+  int retry = 0, status = load_body(h, c, u, &r);
+  if (status != 500) status = authorize(h, c, &r, status, &retry);
+  bool lt = !status && json_object_get(r.json, "q"), auto_source = false;
+  if (lt) status = serve_lt_request(&r, h->a, &auto_source);
+  if (!status) status = serve_req_take(&r, h->a, has_attention(h));
   r.gone = client_gone, r.gone_ctx = c;
   limit_time(&r, h->a->request_timeout);
   u->sentences = r.n;
   if (!status) serve_translate(h->b, &r), status = r.status;
-  enum MHD_Result ok = status ? reply_error(h, c, (unsigned)status, r.err) : reply(h, c, MHD_HTTP_OK, serve_req_answer(&r), false);
+  char *answer = status ? NULL : lt ? serve_lt_answer(&r, auto_source, h->a->src_lang) : serve_req_answer(&r);
+  enum MHD_Result ok = status ? reply_error_retry(h, c, (unsigned)status, r.err, status == 503 ? 1 : retry)
+                              : reply(h, c, MHD_HTTP_OK, answer, false);
   serve_req_free(&r);
   return ok;
 }
@@ -261,15 +334,20 @@ static enum MHD_Result preflight(serve_http *h, struct MHD_Connection *c) {
   if (!r) return reply_static(h, c);
   MHD_add_response_header(r, "Allow", "GET, POST, OPTIONS");
   MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-  MHD_add_response_header(r, "Access-Control-Allow-Headers", "Content-Type");
+  MHD_add_response_header(r, "Access-Control-Allow-Headers", "Content-Type, Authorization");
   MHD_add_response_header(r, "Access-Control-Max-Age", "600");
   return queue(h, c, MHD_HTTP_NO_CONTENT, r);
 }
 
-static enum MHD_Result page(serve_http *h, struct MHD_Connection *c) {
-  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(serve_page), (void *)serve_page, MHD_RESPMEM_PERSISTENT);
+static enum MHD_Result languages(serve_http *h, struct MHD_Connection *c) {
+  return reply(h, c, MHD_HTTP_OK, serve_lt_languages(h->a), false);
+}
+
+/* A document of the program's (GET / and GET /openapi.json). */
+static enum MHD_Result document(serve_http *h, struct MHD_Connection *c, const char *text, const char *type) {
+  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
   if (!r) return reply_static(h, c);
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
   return queue(h, c, MHD_HTTP_OK, r);
 }
 
@@ -280,16 +358,22 @@ static enum MHD_Result route(serve_http *h, struct MHD_Connection *c, const char
   if (!strcmp(url, "/translate") && get && wants_websocket(c)) return websocket(h, c);
   if (!strcmp(url, "/translate"))
     return post ? translate(h, c, u) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/translate takes POST");
-  if (!strcmp(url, "/") && get) return page(h, c);
+  if (!strcmp(url, "/") && get) return document(h, c, serve_page, "text/html; charset=utf-8");
+  if (!strcmp(url, "/openapi.json"))
+    return get ? document(h, c, serve_openapi, "application/json; charset=utf-8")
+               : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/openapi.json takes GET");
   if (!strcmp(url, "/health"))
     return get ? health(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/health takes GET");
   if (!strcmp(url, "/ready"))
     return get ? ready(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/ready takes GET");
   if (!strcmp(url, "/metrics"))
     return get ? metrics(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/metrics takes GET");
-  char path[68], msg[160];
+  if (!strcmp(url, "/languages"))
+    return get ? languages(h, c) : reply_error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "/languages takes GET");
+  char path[68], msg[240];
   nmt_utf8_copy(path, sizeof path, url, strlen(url));
-  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /ready, GET /metrics, GET /)", path);
+  snprintf(msg, sizeof msg, "no such path: %s (POST /translate, GET /health, GET /ready, GET /metrics, GET /languages, GET /openapi.json, GET /)",
+           path);
   return reply_error(h, c, MHD_HTTP_NOT_FOUND, msg);
 }
 
@@ -434,10 +518,10 @@ static int listen_on(const char *host, long port, int *fd, int *bound) {
 }
 
 int serve_http_start(serve_http **hp, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
-                     serve_access_log *log, int *port) {
+                     serve_access_log *log, serve_keys *keys, int *port) {
   serve_http *h = calloc(1, sizeof *h);
   if (!h) return nmt_fail(NMT_EIO, "out of memory");
-  *h = (serve_http){.b = b, .e = e, .a = a, .m = m, .log = log};
+  *h = (serve_http){.b = b, .e = e, .a = a, .m = m, .log = log, .keys = keys};
   int st = serve_conns_start(&h->conns, a->receive_timeout, a->send_timeout);
   if (st) return free(h), *hp = NULL, st;
   if (!(st = listen_on(a->host, a->port, &h->fd, port))) {

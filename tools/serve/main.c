@@ -32,7 +32,9 @@ static const char *const SUMMARY =
     "websocket protocol (a message of lines in, their translations out).\n"
     "A bad request gets a 4xx and {\"error\": \"...\"} (docs/serve.md lists every limit). SIGTERM\n"
     "finishes the requests in flight and exits 0; those still in flight after --drain-timeout\n"
-    "get 503, and the exit status is 4. SIGHUP reopens --access-log's file.\n"
+    "get 503, and the exit status is 4. SIGHUP reopens --access-log's file and reads --api-keys' again.\n"
+    "LibreTranslate's clients: POST /translate {\"q\", \"source\", \"target\"} answers {\"translatedText\"};\n"
+    "GET /languages; GET /openapi.json describes every route. --cache-bytes keeps answers for reuse.\n"
     "Exit 1 usage, 2 bad model, 3 I/O.";
 
 static int parse_args(serve_args *a, int argc, char **argv) {
@@ -59,6 +61,9 @@ static int parse_args(serve_args *a, int argc, char **argv) {
     st = nmt_fail(NMT_EUSAGE, "--host '%s': expected an IPv4 address such as 127.0.0.1", a->host);
   if (!st && strcmp(a->gemm_type, "float32") && strcmp(a->gemm_type, "int8"))
     st = nmt_fail(NMT_EUSAGE, "--gemm-type '%s': expected float32 or int8", a->gemm_type);
+  if (!st && a->rate_limit && (!a->api_keys || serve_keys_rate(a->rate_limit) < 0))
+    st = nmt_fail(NMT_EUSAGE, a->api_keys ? "--rate-limit '%s': expected N/min, N > 0, such as 60/min"
+                                          : "--rate-limit '%s' is each API key's: it needs --api-keys", a->rate_limit);
   return st;
 }
 
@@ -72,16 +77,30 @@ static void on_signal(int sig) {
   errno = saved;
 }
 
-/* Until SIGTERM or SIGINT; each SIGHUP meanwhile reopens the access log (log rotation).
- * poll, which a signal always interrupts, then read: a read restarted (SA_RESTART) would
- * hold off a handler that a sanitizer runs when the call returns. */
-static void wait_for_stop(serve_access_log *log) {
+/* Until SIGTERM or SIGINT; each SIGHUP meanwhile reopens the access log (log rotation)
+ * and reads the API keys again. poll, which a signal always interrupts, then read: a read
+ * restarted (SA_RESTART) would hold off a handler that a sanitizer runs when the call returns. */
+static void wait_for_stop(serve_access_log *log, serve_keys *keys) {
   char c = 0;
   while (c != 'T') {
     struct pollfd p = {.fd = signal_pipe[0], .events = POLLIN};
     if (poll(&p, 1, -1) < 1 || read(signal_pipe[0], &c, 1) < 1) c = 0; /* EINTR */
     if (c == 'H' && log && serve_access_log_reopen(log)) nmt_warn(PROG, "SIGHUP: %s", nmt_errmsg());
+    if (c == 'H' && keys && serve_keys_reload(keys)) nmt_warn(PROG, "SIGHUP: %s (the old keys stay)", nmt_errmsg());
   }
+}
+
+/* The languages of GET /languages and LibreTranslate's "source" and "target": the model's
+ * (its tokenizer's settings), else --src-lang and --tgt-lang; both given must agree. */
+static int languages(serve_args *a, const nmt_model *m) {
+  const char *rec[2] = {m->tok.src_lang, m->tok.tgt_lang}, **opt[2] = {&a->src_lang, &a->tgt_lang};
+  static const char *const name[2] = {"--src-lang", "--tgt-lang"};
+  for (int i = 0; i < 2; i++) {
+    if (*opt[i] && rec[i][0] && strcmp(*opt[i], rec[i]))
+      return nmt_fail(NMT_EUSAGE, "%s %s: the model records %s", name[i], *opt[i], rec[i]);
+    if (!*opt[i] && rec[i][0]) *opt[i] = rec[i];
+  }
+  return NMT_OK;
 }
 
 int main(int argc, char **argv) {
@@ -100,6 +119,7 @@ int main(int argc, char **argv) {
   nmt_ensemble e;
   if ((st = nmt_ensemble_load(&e, a.models.v, a.models.n, a.weights.v, a.weights.n))) nmt_die(PROG, st);
   const nmt_model *m = &e.model[0]; /* it reads the requests' text */
+  if ((st = languages(&a, m))) nmt_die(PROG, st);
   if (!a.bpe_input && (!m->tok.src_lang[0] || !m->bpe_codes))
     nmt_die(PROG, nmt_fail(NMT_EUSAGE, "%s: plain-text requests need a model with tokenizer settings and BPE codes "
                                        "(nmt-train --src-lang, --tgt-lang, --bpe-codes); BPE'd requests: --bpe-input",
@@ -112,20 +132,25 @@ int main(int argc, char **argv) {
     nmt_die(PROG, st);
   serve_metrics *metrics;
   serve_access_log *log = NULL;
+  serve_keys *keys = NULL;
+  serve_cache *cache = NULL;
   serve_batcher *b;
   serve_http *h;
   int port;
-  if ((st = serve_metrics_new(&metrics)) || (a.access_log && (st = serve_access_log_open(&log, a.access_log))))
+  if ((st = serve_metrics_new(&metrics)) || (a.access_log && (st = serve_access_log_open(&log, a.access_log))) ||
+      (a.api_keys && (st = serve_keys_open(&keys, a.api_keys, a.rate_limit ? serve_keys_rate(a.rate_limit) : 0))))
     nmt_die(PROG, st);
-  if ((st = serve_batcher_start(&b, &e, &a, metrics))) nmt_die(PROG, st);
-  if ((st = serve_http_start(&h, b, &e, &a, metrics, log, &port))) nmt_die(PROG, st);
+  if ((a.cache_bytes && (st = serve_cache_new(&cache, (size_t)a.cache_bytes))) ||
+      (st = serve_batcher_start(&b, &e, &a, metrics, cache)))
+    nmt_die(PROG, st);
+  if ((st = serve_http_start(&h, b, &e, &a, metrics, log, keys, &port))) nmt_die(PROG, st);
   fprintf(stderr, "%s: listening on http://%s:%d (%ld decoding threads)\n", PROG, a.host, port, a.threads);
-  wait_for_stop(log);
+  wait_for_stop(log, keys);
   fprintf(stderr, "%s: stopping: finishing the requests in flight\n", PROG);
   bool cut = serve_http_stop(h);
   if (cut) nmt_warn(PROG, "requests still in flight after --drain-timeout %g s were answered 503", a.drain_timeout);
   serve_batcher_stop(b);
-  serve_access_log_close(log), serve_metrics_free(metrics);
+  serve_access_log_close(log), serve_metrics_free(metrics), serve_keys_free(keys), serve_cache_free(cache);
   nmt_ensemble_free(&e);
   nmt_lex_free(&a.lex);
   free(a.models.v), free(a.weights.v), free(a.shortlist.v);

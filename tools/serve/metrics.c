@@ -112,6 +112,16 @@ static int write_requests(nmt_strbuf *s, const serve_metrics *m) {
   return st;
 }
 
+/* --cache-bytes' counters and gauges. */
+static int write_cache(nmt_strbuf *s, const serve_gauges *g) {
+  int st = one(s, "nmt_serve_cache_hits_total", "counter", "Sentences answered from the cache", g->cache_hits);
+  if (!st) st = one(s, "nmt_serve_cache_misses_total", "counter", "Sentences looked up in the cache and not found",
+                    g->cache_misses);
+  if (!st) st = one(s, "nmt_serve_cache_bytes", "gauge", "Bytes the cache holds (--cache-bytes)", g->cache_bytes);
+  if (!st) st = one(s, "nmt_serve_cache_entries", "gauge", "Answers the cache holds", g->cache_entries);
+  return st;
+}
+
 char *serve_metrics_text(serve_metrics *m, const serve_gauges *g) {
   nmt_strbuf s = {0};
   pthread_mutex_lock(&m->mu);
@@ -129,6 +139,7 @@ char *serve_metrics_text(serve_metrics *m, const serve_gauges *g) {
                     (unsigned long long)g->queued);
   if (!st) st = one(&s, "nmt_serve_busy_lanes", "gauge", "Decoding lanes decoding now", (unsigned long long)g->busy);
   if (!st) st = one(&s, "nmt_serve_lanes", "gauge", "Decoding lanes (--threads)", (unsigned long long)g->lanes);
+  if (!st && g->cache) st = write_cache(&s, g);
   if (st) free(s.s), s.s = NULL;
   return s.s;
 }

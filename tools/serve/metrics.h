@@ -30,6 +30,8 @@ typedef struct {
   int queued; /* sentences waiting for a lane */
   int busy;   /* lanes decoding */
   int lanes;  /* --threads */
+  bool cache; /* --cache-bytes: its counters below */
+  unsigned long long cache_hits, cache_misses, cache_bytes, cache_entries;
 } serve_gauges;
 
 /* The exposition text (malloc'ed; NULL when out of memory). */

@@ -86,13 +86,22 @@ static int answer_arrays(serve_req *r) {
   return ok ? 0 : serve_req_bad(r, 500, "out of memory");
 }
 
-int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention) {
+int serve_req_load(serve_req *r, const char *body, size_t len, const serve_args *a) {
   *r = (serve_req){.beam = (int)a->beam, .seed = SERVE_DEFAULT_SEED};
   if (commas(body, len) > 2 * (size_t)a->max_request_sentences + 5) return too_many(r, a);
   json_error_t e;
   if (!(r->json = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e)))
     return serve_req_bad(r, 400, "bad JSON at line %d, column %d: %s", e.line, e.column, e.text);
   if (!json_is_object(r->json)) return serve_req_bad(r, 400, "expected a JSON object such as {\"text\": \"a sentence\"}");
+  return 0;
+}
+
+int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention) {
+  int st = serve_req_load(r, body, len, a);
+  return st ? st : serve_req_take(r, a, has_attention);
+}
+
+int serve_req_take(serve_req *r, const serve_args *a, bool has_attention) {
   const char *key;
   json_t *v;
   json_object_foreach(r->json, key, v) {

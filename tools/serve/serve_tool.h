@@ -2,10 +2,14 @@
  * the request's JSON (request.c), the page for a browser (page.c), Marian's websocket
  * protocol (websocket.c), the batcher whose decoding
  * lanes translate the queued sentences of all requests together (batcher.c), the
- * metrics of GET /metrics (metrics.c), the access log (access_log.c). */
+ * metrics of GET /metrics (metrics.c), the access log (access_log.c), API keys (api_keys.c),
+ * form bodies (form.c), LibreTranslate's API (libretranslate.c), the translation cache
+ * (cache.c) and the OpenAPI document (openapi.c). */
 #ifndef NMT_TOOLS_SERVE_SERVE_TOOL_H
 #define NMT_TOOLS_SERVE_SERVE_TOOL_H
 #include "access_log.h"
+#include "api_keys.h"
+#include "cache.h"
 #include "base/cli.h"
 #include "decode/ensemble.h"
 #include "metrics.h"
@@ -67,7 +71,8 @@ typedef struct {
   double deadline;
   /* The batcher's, while serve_translate runs (under its lock): */
   int *order;         /* (n) its sentences by word count: the order the lanes take them in */
-  int taken;          /* order[0..taken) have gone to lanes, or left the queue */
+  int taken;          /* order[0..taken) have gone to lanes, left the queue, or came from the cache */
+  int cached;         /* order[0..cached): answered from the cache */
   int in_lanes;       /* its sentences in lanes' rounds now */
   size_t bytes;       /* its answer's JSON bytes so far (--max-answer-bytes) */
   double queued_at;   /* when it was queued (nmt_seconds; the queue-wait histogram) */
@@ -77,6 +82,14 @@ typedef struct {
  * 0, or the HTTP status of the problem with a one-line message in r->err.
  * serve_req_free releases it either way. */
 int serve_req_parse(serve_req *r, const char *body, size_t len, const serve_args *a, bool has_attention);
+/* serve_req_parse in two steps: the body's JSON object into r->json (0, or a status and
+ * r->err), then r->json (which the caller may have replaced) checked. */
+int serve_req_load(serve_req *r, const char *body, size_t len, const serve_args *a);
+int serve_req_take(serve_req *r, const serve_args *a, bool has_attention);
+/* The body as HTML form fields (form.c; application/x-www-form-urlencoded), each a string,
+ * into r->json: 0; -1 when it does not look like a form (r unchanged); a status and r->err
+ * for a form with a bad field (an escape, a field twice, not UTF-8). */
+int serve_req_form(serve_req *r, const char *body, size_t len);
 /* The request's failure: status and a one-line message (a client's bytes in it made
  * valid UTF-8) in r->err; returns status. */
 int serve_req_bad(serve_req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -96,16 +109,27 @@ bool serve_req_same_search(const serve_req *a, const serve_req *b);
 char *serve_req_answer(const serve_req *r);
 void serve_req_free(serve_req *r);
 
+/* LibreTranslate's API (libretranslate.c). A request of r->json with "q": its fields
+ * checked against the server's languages (a->src_lang, a->tgt_lang; "source" may be
+ * "auto", *auto_source then) and r->json made {"text": q}: 0, or 400 and r->err. */
+int serve_lt_request(serve_req *r, const serve_args *a, bool *auto_source);
+/* The answer {"translatedText": ...} in the shape of "q" (with "detectedLanguage" for "auto"). */
+char *serve_lt_answer(const serve_req *r, bool auto_source, const char *src_lang);
+/* GET /languages: [{"code": SRC, "name": ..., "targets": [TGT]}], [] without languages. */
+char *serve_lt_languages(const serve_args *a);
+
 typedef struct serve_batcher serve_batcher;
 
 /* Start the decoding threads over the models e (which, and m, must outlive them); they
- * count into m. NMT_OK or an error (message set). */
-int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m);
+ * count into m, and answer from cache and keep their answers there (NULL: no cache).
+ * NMT_OK or an error (message set). */
+int serve_batcher_start(serve_batcher **b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
+                        serve_cache *cache);
 /* Queue r's sentences and wait until all are answered (r->status says how). */
 void serve_translate(serve_batcher *b, serve_req *r);
 /* Sentences queued and not yet taken. */
 int serve_batcher_queued(serve_batcher *b);
-/* The sentences queued, the lanes decoding and the lanes, at one moment. */
+/* The sentences queued, the lanes decoding and the lanes, at one moment; the cache's counters. */
 void serve_batcher_gauges(serve_batcher *b, serve_gauges *g);
 /* End every request queued or decoding now with status and message why (a drain cut
  * short by its limit): their queued sentences leave the queue, and each serve_translate
@@ -125,12 +149,15 @@ void serve_ws_run(serve_batcher *b, const serve_args *a, bool attention, const a
 
 /* GET /'s page (page.c). */
 extern const char serve_page[];
+/* GET /openapi.json's document (openapi.c). */
+extern const char serve_openapi[];
 
 /* The HTTP side: listen on a->host:a->port, answer until serve_http_stop; each request
- * counted into m and, unless log is NULL, written to the access log. */
+ * counted into m and, unless log is NULL, written to the access log; translations need
+ * one of keys' keys (NULL: none). */
 typedef struct serve_http serve_http;
 int serve_http_start(serve_http **h, serve_batcher *b, const nmt_ensemble *e, const serve_args *a, serve_metrics *m,
-                     serve_access_log *log, int *port);
+                     serve_access_log *log, serve_keys *keys, int *port);
 /* Stop accepting, wait up to --drain-timeout for the requests in flight, answer
  * those still there 503, close. True when it had to. */
 bool serve_http_stop(serve_http *h);

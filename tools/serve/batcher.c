@@ -212,7 +212,8 @@ static void wait_answered(serve_batcher *b, serve_req *r) {
 
 /* Sentence i of r's cache key (NULL: out of memory). */
 static char *cache_key(const serve_req *r, int i, size_t *n) {
-  return serve_cache_key(r->beam, r->n_best, (int)r->alignment, r->prefix ? r->prefix[i] : NULL, r->src[i], n);
+  return serve_cache_key(r->beam, r->n_best, (int)r->alignment, r->prefix ? r->prefix[i] : NULL,
+                         r->cons ? r->cons[i] : NULL, r->src[i], n);
 }
 
 /* r's sentences found in the cache answered (before it is queued): they go first in

@@ -45,14 +45,17 @@ int serve_cache_new(serve_cache **cp, size_t bytes) {
   return NMT_OK;
 }
 
-char *serve_cache_key(int beam, bool n_best, int alignment, const char *prefix, const char *src, size_t *n) {
-  size_t pn = prefix ? strlen(prefix) : 0, sn = strlen(src), room = 64 + pn + sn;
+char *serve_cache_key(int beam, bool n_best, int alignment, const char *prefix, const char *cons, const char *src,
+                      size_t *n) {
+  size_t pn = prefix ? strlen(prefix) : 0, cn = cons ? strlen(cons) : 0, sn = strlen(src), room = 96 + pn + cn + sn;
   char *k = malloc(room);
   if (!k) return NULL;
-  /* the prefix's length (-1: none) makes the key unambiguous */
-  int h = snprintf(k, room, "%d %d %d %ld:", beam, n_best, alignment, prefix ? (long)pn : -1L);
-  memcpy(k + h, prefix ? prefix : "", pn), memcpy(k + h + pn, src, sn);
-  *n = (size_t)h + pn + sn;
+  /* the prefix's and constraints' lengths (-1: none) make the key unambiguous */
+  int h = snprintf(k, room, "%d %d %d %ld %ld:", beam, n_best, alignment, prefix ? (long)pn : -1L,
+                   cons ? (long)cn : -1L);
+  memcpy(k + h, prefix ? prefix : "", pn), memcpy(k + h + pn, cons ? cons : "", cn);
+  memcpy(k + h + pn + cn, src, sn);
+  *n = (size_t)h + pn + cn + sn;
   return k;
 }
 

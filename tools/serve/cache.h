@@ -29,8 +29,10 @@ typedef struct {
 int serve_cache_new(serve_cache **c, size_t bytes);
 void serve_cache_free(serve_cache *c);
 /* The key of an answer: the request's fields that change it (beam, n_best, alignment kind,
- * prefix) and the sentence, into a malloc'ed string of *n bytes; NULL when out of memory. */
-char *serve_cache_key(int beam, bool n_best, int alignment, const char *prefix, const char *src, size_t *n);
+ * prefix, constraints) and the sentence, into a malloc'ed string of *n bytes; NULL when out
+ * of memory. */
+char *serve_cache_key(int beam, bool n_best, int alignment, const char *prefix, const char *cons, const char *src,
+                      size_t *n);
 /* key's answer into *out (new references; the caller owns them): true on a hit. Counts a
  * hit or a miss. */
 bool serve_cache_get(serve_cache *c, const char *key, size_t n, serve_cached *out);

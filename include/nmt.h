@@ -9,7 +9,8 @@
  * a nmt_result's strings live as long as the result.
  *
  * Threads: a nmt_translator may be used by several caller threads at once (each
- * call decodes with its own decoder state; the weights are shared read-only); it
+ * call decodes with its own decoder state; the weights are shared read-only; on a
+ * GPU the process's calls take turns, since the backend has one stream); it
  * must not be freed while a call is running. A nmt_moses and a nmt_subword may be
  * used by several threads at once too. nmt_translator_new and the *_free calls
  * are not to race with calls on the same handle.
@@ -43,14 +44,16 @@ typedef enum {
   NMT_STATUS_OK = 0,
   NMT_STATUS_USAGE = 1, /* a bad argument or option */
   NMT_STATUS_INPUT = 2, /* bad input data or a bad model file */
-  NMT_STATUS_IO = 3     /* I/O or resource failure (a missing file, out of memory) */
+  NMT_STATUS_IO = 3,    /* I/O or resource failure (a missing file, out of memory) */
+  NMT_STATUS_DEVICE = 4 /* the device asked for cannot be used: a library built without the CUDA
+                           backend, no usable GPU, or no such GPU index */
 } nmt_status;
 
 /* The message of this thread's last failure ("" when none). */
 NMT_API const char *nmt_last_error(void);
 NMT_API void nmt_string_free(char *s);
 
-/* ---- Translation and scoring (CPU) ---- */
+/* ---- Translation and scoring (CPU, or a GPU where the library has the CUDA backend) ---- */
 
 typedef struct {
   size_t size;        /* sizeof(nmt_translator_options): set by nmt_translator_options_init */
@@ -66,6 +69,13 @@ typedef struct {
   int raw;            /* sources are raw text, tokenized and BPE'd (or split by SentencePiece) as
                          the model records (nmt-decode --raw); default 0: subword tokens */
   int postprocess;    /* join BPE and detokenize the output as the model records; default 1 */
+  /* added later (a caller whose `size` ends before a field gets its default) */
+  const char *alignment; /* "hard", "soft" or a threshold in (0, 1] (nmt-decode --alignment): each
+                            hypothesis's alignment, nmt_result_alignment; NULL (default): none.
+                            Read by nmt_translator_new only (the string need not outlive it) */
+  const char *device;    /* "cpu", "cuda" (GPU 0) or "cuda:N" (nmt-decode --device); NULL
+                            (default): "cpu". A GPU that cannot be used is NMT_STATUS_DEVICE, never
+                            a silent fall-back to the CPU. Read by nmt_translator_new only */
 } nmt_translator_options;
 
 /* Fill o with the defaults above. */
@@ -91,6 +101,11 @@ NMT_API int nmt_result_size(const nmt_result *r);
 NMT_API int nmt_result_hypotheses(const nmt_result *r, int i);
 NMT_API const char *nmt_result_text(const nmt_result *r, int i, int k);
 NMT_API double nmt_result_score(const nmt_result *r, int i, int k);
+/* Hypothesis k's alignment to its source subwords, the text nmt-decode --alignment writes
+ * after " ||| " ("s-t" pairs for hard and thresholds; each target token's weights, comma
+ * separated, for soft); "" for an empty line or without the option alignment; NULL out
+ * of range. */
+NMT_API const char *nmt_result_alignment(const nmt_result *r, int i, int k);
 NMT_API void nmt_result_free(nmt_result *r);
 
 /* The log-probability of each target tgt[i] (its </s> included) given source src[i],

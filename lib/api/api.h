@@ -19,7 +19,10 @@ typedef struct api_worker {
 
 struct nmt_translator {
   nmt_ensemble e;       /* read-only once loaded: shared by every call */
-  nmt_translator_options o;
+  nmt_translator_options o; /* its alignment and device NULL: the caller's strings are not kept */
+  nmt_align_kind align; /* o.alignment's, or NMT_ALIGN_NONE */
+  float align_threshold;
+  bool on_gpu;          /* weights on the process's GPU: calls take turns (api_device_turn) */
   char *path;           /* the first model's, for messages (nmt_text keeps it) */
   pthread_mutex_t lock; /* guards idle */
   api_worker *idle;
@@ -37,7 +40,23 @@ void api_worker_free(api_worker *w);
 int api_source_ids(nmt_translator *t, api_worker *w, const char *line, const char *what, int i, int **ids, int *n,
                    int *cap);
 
-/* The status of an internal one (base/err.h's codes are the same numbers). */
+/* The status of an internal one (base/err.h's codes are the same numbers; API_EDEVICE is
+ * NMT_STATUS_DEVICE, which only the API has). */
+enum { API_EDEVICE = NMT_STATUS_DEVICE };
 nmt_status api_status(int st);
+
+/* The backend of the option device (NULL: the CPU): the CPU's, or the process's GPU opened
+ * (or shared, counted) for one more translator. NMT_EUSAGE for a bad spec, API_EDEVICE
+ * when the GPU cannot be used (no CUDA backend in the library, no GPU). */
+int api_device_open(const char *spec, const struct nn_backend **be);
+/* One GPU translator less: the last closes the device. */
+void api_device_close(void);
+/* Take (true) or give back the GPU for one call: the backend's one stream is not shared. */
+void api_device_turn(bool take);
+
+/* Alignments (nmt_translator_options.alignment). The attention of the hypotheses shown
+ * (every one of out[i] with n_best, else the best) of the sentences in[0..n), decoded just
+ * now on d: att[i] gets them one after another (nmt_attention's rows), the caller's to free. */
+int api_align_batch(nmt_translator *t, nmt_dec *d, const nmt_sent *in, const nmt_nbest *out, int n, float **att);
 
 #endif

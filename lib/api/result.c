@@ -16,11 +16,17 @@ double nmt_result_score(const nmt_result *r, int i, int k) {
   return r && i >= 0 && i < r->n && k >= 0 && k < r->sent[i].k ? r->sent[i].score[k] : 0.0;
 }
 
+const char *nmt_result_alignment(const nmt_result *r, int i, int k) {
+  if (!r || i < 0 || i >= r->n) return NULL;
+  if (!r->sent[i].k && !k) return "";
+  return k < 0 || k >= r->sent[i].k ? NULL : r->sent[i].align ? r->sent[i].align[k] : "";
+}
+
 void nmt_result_free(nmt_result *r) {
   if (!r) return;
   for (int i = 0; i < r->n; i++) {
-    for (int k = 0; k < r->sent[i].k; k++) free(r->sent[i].text[k]);
-    free(r->sent[i].text), free(r->sent[i].score);
+    for (int k = 0; k < r->sent[i].k; k++) free(r->sent[i].text[k]), free(r->sent[i].align ? r->sent[i].align[k] : NULL);
+    free(r->sent[i].text), free(r->sent[i].score), free(r->sent[i].align);
   }
   free(r->sent);
   free(r);

@@ -7,6 +7,7 @@ typedef struct {
   int k;         /* hypotheses (0: an empty line) */
   char **text;   /* (k) */
   double *score; /* (k) */
+  char **align;  /* (k) nmt_result_alignment's, or NULL without the option */
 } api_sent;
 
 struct nmt_result {

@@ -46,7 +46,10 @@ nmt_status nmt_translator_score(nmt_translator *t, const char *const *src, const
     return api_status(nmt_fail(NMT_EUSAGE, "nmt_translator_score: NULL translator, lines or scores, or n < 0"));
   api_worker *w = NULL;
   int st = api_worker_take(t, &w);
+  bool gpu = !st && t->on_gpu; /* the GPU's one stream: calls take turns */
+  if (gpu) api_device_turn(true);
   if (!st) st = score_all(t, w, src, tgt, n, scores);
+  if (gpu) api_device_turn(false);
   if (w) api_worker_give(t, w);
   return api_status(st);
 }

@@ -2,6 +2,7 @@
 #include "api/api.h"
 #include "base/err.h"
 #include "nn/backend.h"
+#include "nn/device.h"
 #include "nn/params.h"
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,24 @@ static int take_options(nmt_translator_options *to, const nmt_translator_options
   return NMT_OK;
 }
 
-static int load(nmt_translator *t, const char *const *models, int n) {
+/* The options' strings, read now and not kept: the alignment's kind, and the device's
+ * backend (the GPU then counted as used by t). */
+static int take_strings(nmt_translator *t, const nmt_translator_options *o, const nn_backend **be) {
+  const char *align = o->alignment, *device = o->device;
+  t->o.alignment = t->o.device = NULL;
+  *be = &nn_cpu_backend;
+  if (align && nmt_align_parse(align, &t->align, &t->align_threshold))
+    return nmt_fail(NMT_EUSAGE, "alignment '%s': expected hard, soft or a threshold in (0, 1]", align);
+  if (device && nmt_device_parse(device, &(nmt_device){0})) return NMT_EUSAGE;
+  if (device && strcmp(device, "cpu") && (t->o.int8 || t->o.shortlist)) /* as nmt-decode --device */
+    return nmt_fail(NMT_EUSAGE, "int8 and shortlist run on the CPU only (device '%s')", device);
+  int st = api_device_open(device, be);
+  t->on_gpu = !st && *be != &nn_cpu_backend;
+  if (t->on_gpu) t->o.threads = 1; /* the GPU's one stream: one decoding thread, as nmt-decode's */
+  return st;
+}
+
+static int load(nmt_translator *t, const char *const *models, int n, const nn_backend *be) {
   if (!models || n < 1 || n > NMT_MAX_MODELS)
     return nmt_fail(NMT_EUSAGE, "give between 1 and %d model files (got %d)", NMT_MAX_MODELS, n);
   for (int i = 0; i < n; i++)
@@ -36,7 +54,8 @@ static int load(nmt_translator *t, const char *const *models, int n) {
   int st = nmt_ensemble_load(&t->e, models, n, NULL, 0);
   if (st) return st;
   for (int i = 0; i < t->e.n && !st && t->o.int8; i++) st = nn_params_quantize(&t->e.model[i].params);
-  if (!st) st = nmt_ensemble_upload(&t->e, &nn_cpu_backend);
+  if (!st && t->align) st = nmt_attention_check(&t->e.dec);
+  if (!st) st = nmt_ensemble_upload(&t->e, be);
   /* the text state is per worker; one now checks that the options suit the model */
   api_worker *w = NULL;
   if (!st) st = api_worker_take(t, &w);
@@ -50,10 +69,13 @@ nmt_status nmt_translator_new(nmt_translator **t, const char *const *models, int
   nmt_translator *x = calloc(1, sizeof *x);
   if (!x) return api_status(nmt_fail(NMT_EIO, "out of memory"));
   bool loaded = false;
+  const nn_backend *be = NULL;
   int st = take_options(&x->o, o);
+  if (!st) st = take_strings(x, &x->o, &be);
   if (!st && pthread_mutex_init(&x->lock, NULL)) st = nmt_fail(NMT_EIO, "cannot make a mutex");
-  if (!st) st = load(x, models, n_models), loaded = true;
+  if (!st) st = load(x, models, n_models, be), loaded = true;
   if (st) {
+    if (!loaded && x->on_gpu) api_device_close();
     if (loaded) nmt_translator_free(x);
     else free(x);
     return api_status(st);
@@ -66,6 +88,7 @@ void nmt_translator_free(nmt_translator *t) {
   if (!t) return;
   for (api_worker *w = t->idle, *next; w; w = next) next = w->next, api_worker_free(w);
   if (t->e.n) nmt_ensemble_free(&t->e);
+  if (t->on_gpu) api_device_close(); /* after its weights left the GPU */
   pthread_mutex_destroy(&t->lock);
   free(t->path);
   free(t);

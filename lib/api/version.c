@@ -12,7 +12,7 @@ void nmt_string_free(char *s) { free(s); }
 
 nmt_status api_status(int st) {
   return st == NMT_OK ? NMT_STATUS_OK : st == NMT_EUSAGE ? NMT_STATUS_USAGE : st == NMT_EINPUT ? NMT_STATUS_INPUT
-                                                                                             : NMT_STATUS_IO;
+         : st == API_EDEVICE ? NMT_STATUS_DEVICE : NMT_STATUS_IO;
 }
 
 void nmt_translator_options_init(nmt_translator_options *o) {

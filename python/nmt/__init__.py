@@ -18,7 +18,7 @@ __all__ = ["Error", "Translator", "Tokenizer", "BPE", "version"]
 
 
 class Error(Exception):
-    """A failure of the library: its status (1 usage, 2 input, 3 I/O) and message."""
+    """A failure of the library: its status (1 usage, 2 input, 3 I/O, 4 device) and message."""
 
     def __init__(self, status, message):
         super().__init__(message)
@@ -44,7 +44,8 @@ _I = ctypes.c_int
 class _Options(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("threads", _I), ("beam_size", _I), ("normalize", ctypes.c_double),
                 ("max_length_factor", ctypes.c_double), ("max_length", _I), ("mini_batch", _I), ("n_best", _I),
-                ("int8", _I), ("shortlist", _I), ("raw", _I), ("postprocess", _I)]
+                ("int8", _I), ("shortlist", _I), ("raw", _I), ("postprocess", _I), ("alignment", _S),
+                ("device", _S)]
 
 
 def _sig(name, res, *args):
@@ -65,6 +66,7 @@ _sig("nmt_result_size", _I, _P)
 _sig("nmt_result_hypotheses", _I, _P, _I)
 _sig("nmt_result_text", _S, _P, _I, _I)
 _sig("nmt_result_score", ctypes.c_double, _P, _I, _I)
+_sig("nmt_result_alignment", _S, _P, _I, _I)
 _sig("nmt_result_free", None, _P)
 for _kind in ("moses", "subword"):
     _sig("nmt_%s_free" % _kind, None, _P)
@@ -98,12 +100,21 @@ def _owned_text(status, out):
         _lib.nmt_string_free(out)
 
 
+def _option(key, value):
+    if key in ("alignment", "device"):
+        return None if value is None else str(value).encode()
+    return float(value) if key in ("normalize", "max_length_factor") else int(value)
+
+
 class Translator:
-    """A model (a path) or an ensemble (a list of paths) loaded once, on the CPU.
+    """A model (a path) or an ensemble (a list of paths) loaded once.
 
     Options (the C API's nmt_translator_options): threads, beam_size, normalize,
     max_length_factor, max_length, mini_batch, n_best, int8, shortlist, raw,
-    postprocess. raw=True reads plain text as nmt-decode --raw does.
+    postprocess, alignment ("hard", "soft" or a threshold, as nmt-decode
+    --alignment), device ("cpu", "cuda", "cuda:0": a GPU the library cannot use is
+    nmt.Error with status 4, never the CPU). raw=True reads plain text as nmt-decode
+    --raw does.
     """
 
     def __init__(self, models, **options):
@@ -113,29 +124,40 @@ class Translator:
         for key, value in options.items():
             if key == "size" or key not in dict(_Options._fields_):
                 raise TypeError("Translator: unknown option %r" % key)
-            setattr(o, key, int(value) if key not in ("normalize", "max_length_factor") else float(value))
+            setattr(o, key, _option(key, value))
         arr, n = _strings([os.fspath(p) for p in paths])
         self._t = _P()
         self.n_best = bool(o.n_best)
+        self.alignment = o.alignment is not None
         _check(_lib.nmt_translator_new(ctypes.byref(self._t), arr, n, ctypes.byref(o)))
 
-    def translate(self, lines, with_scores=False):
+    def translate(self, lines, with_scores=False, with_alignment=False):
         """Translations of lines (a list of str): a list of str, the text nmt-decode
         writes. With with_scores, a list of lists of (text, score), best first: every
-        hypothesis of the beam with n_best, else the best."""
+        hypothesis of the beam with n_best, else the best. With with_alignment (the
+        option alignment given), (text, score, alignment): the alignment as nmt-decode
+        --alignment writes it after " ||| "."""
+        if with_alignment and not self.alignment:
+            raise ValueError("translate: with_alignment needs the option alignment")
         arr, n = _strings(lines)
         r = _P()
         _check(_lib.nmt_translator_translate(self._t, arr, n, ctypes.byref(r)))
         try:
-            out = []
-            for i in range(_lib.nmt_result_size(r)):
-                k = _lib.nmt_result_hypotheses(r, i)
-                hyps = [(_lib.nmt_result_text(r, i, h).decode("utf-8"), _lib.nmt_result_score(r, i, h))
-                        for h in range(k)]
-                out.append(hyps if with_scores else hyps[0][0] if hyps else "")
-            return out
+            return [self._hypotheses(r, i, with_scores or with_alignment, with_alignment)
+                    for i in range(_lib.nmt_result_size(r))]
         finally:
             _lib.nmt_result_free(r)
+
+    @staticmethod
+    def _hypotheses(r, i, scores, alignment):
+        k = _lib.nmt_result_hypotheses(r, i)
+        if not scores:
+            return _lib.nmt_result_text(r, i, 0).decode("utf-8")
+        hyps = []
+        for h in range(k):
+            hyp = (_lib.nmt_result_text(r, i, h).decode("utf-8"), _lib.nmt_result_score(r, i, h))
+            hyps.append(hyp + (_lib.nmt_result_alignment(r, i, h).decode(),) if alignment else hyp)
+        return hyps
 
     def score(self, sources, targets):
         """The log-probability of each target given its source (nmt-score's numbers)."""

@@ -2,6 +2,7 @@
 with the package and library `make install` put under $NMT_TEST_FIX/prefix, and the models
 of tests/cli/lib.setup there. Alone: NMT_TEST_FIX=DIR PYTHONPATH=... /usr/bin/python3 -m
 unittest discover -s python/tests."""
+import ctypes
 import os
 import subprocess
 import threading
@@ -71,6 +72,41 @@ class TranslatorTest(unittest.TestCase):
                                                          stdin="Bonjour, le monde !\n")]
         self.assertEqual([h[0] for h in hyps], [w[1] for w in want])
         self.assertEqual(["%.6f" % h[1] for h in hyps], [w[3] for w in want])
+
+    def test_alignments_as_nmt_decode(self):
+        src = lines("src.txt") + [""] + lines("tok.fr")
+        text = "\n".join(src) + "\n"
+        for kind in ("hard", "soft", "0.1"):
+            with self.subTest(alignment=kind):
+                t = nmt.Translator(pipe("weak.bin"), raw=True, beam_size=3, n_best=True, alignment=kind)
+                got = ["%d ||| %s ||| %s ||| F0= %.6f ||| %.6f" % (i, h[0], h[2], h[1], h[1])
+                       for i, hyps in enumerate(t.translate(src, with_alignment=True))
+                       for h in (hyps or [("", 0.0, "")])]
+                self.assertEqual(got, nmt_decode("weak.bin", "--raw", "-b", "3", "--n-best", "--alignment", kind,
+                                                 stdin=text))
+        best = nmt.Translator(pipe("weak.bin"), raw=True, alignment="hard")
+        want = [l.split(" ||| ") for l in nmt_decode("weak.bin", "--raw", "--alignment", "hard", stdin=text)]
+        self.assertEqual([h[0][::2] for h in best.translate(src, with_alignment=True) if h],
+                         [tuple(w) for w in want if w[0]])
+        with self.assertRaisesRegex(ValueError, "needs the option alignment"):
+            self.weak.translate(src, with_alignment=True)
+
+    def test_device(self):
+        with self.assertRaises(nmt.Error) as e:
+            nmt.Translator(pipe("m.bin"), device="cuda")
+        self.assertEqual(e.exception.status, 4)
+        self.assertRegex(str(e.exception), "^device 'cuda': ")
+        with self.assertRaisesRegex(nmt.Error, "bad device 'gpu'"):
+            nmt.Translator(pipe("m.bin"), device="gpu")
+        self.assertEqual(nmt.Translator(pipe("m.bin"), device="cpu", raw=True).translate(lines("src.txt")),
+                         lines("ref.txt"))
+
+    def test_releases_the_gil(self):
+        """ctypes lets go of the GIL around a foreign call unless the library was loaded as a
+        PyDLL (FUNCFLAG_PYTHONAPI); two threads' throughput: bench/api.sh."""
+        self.assertIsInstance(nmt._lib, ctypes.CDLL)
+        self.assertNotIsInstance(nmt._lib, ctypes.PyDLL)
+        self.assertFalse(nmt._lib._func_flags_ & ctypes._FUNCFLAG_PYTHONAPI)
 
     def test_score(self):
         got = nmt.Translator(pipe("m.bin")).score(lines("bpe.fr"), lines("bpe.en"))

@@ -25,8 +25,9 @@ const char *nmt_result_alignment(const nmt_result *r, int i, int k) {
 void nmt_result_free(nmt_result *r) {
   if (!r) return;
   for (int i = 0; i < r->n; i++) {
-    for (int k = 0; k < r->sent[i].k; k++) free(r->sent[i].text[k]), free(r->sent[i].align ? r->sent[i].align[k] : NULL);
-    free(r->sent[i].text), free(r->sent[i].score), free(r->sent[i].align);
+    api_sent *s = &r->sent[i];
+    for (int k = 0; k < s->k; k++) free(s->text[k]), free(s->align ? s->align[k] : NULL);
+    free(s->text), free(s->score), free(s->align);
   }
   free(r->sent);
   free(r);

@@ -210,15 +210,17 @@ static void source_order(float *a, const int *len, const int *rows, int n, int S
   }
 }
 
-/* Host rows lrows[i] (i when NULL) of d->logp (·, V): the log-softmax of logits (n, W)
- * at the target ids cols[0..W), -inf at the others; the same rows of d->logp_cols (·, W)
- * get the W values alone (the search's candidates are picked there). */
+/* Host rows lrows[i] (i when NULL) of d->logp_cols (·, W): the log-softmax of logits (n, W),
+ * at the target ids cols[0..W) (the search's candidates are picked there). When a reader of
+ * d->logp follows (full: a prefix, sampling, constraints), the same rows of d->logp (·, V)
+ * too, -inf at the other ids; else those (R, V) rows are not written at all (at batch 64,
+ * 64*5*V floats a step, for a W of a few hundred). */
 static int log_softmax_at(nmt_dec_model *d, const int *rows, const int *lrows, const float *logits, int n, int R,
-                          int W, int V, const int *cols) {
+                          int W, int V, const int *cols, bool full) {
   int st = grow(&d->logp_cols, &d->cap_logp_cols, (size_t)R * W);
   if (st) return st;
   nn_cpu_backend.log_softmax_rows(d->logp_cols, rows, logits, n, W, W);
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; full && i < n; i++) {
     size_t r = (size_t)(lrows ? lrows[i] : i);
     float *row = d->logp + r * V, *y = d->logp_cols + r * W;
     for (int v = 0; v < V; v++) row[v] = -INFINITY;
@@ -259,7 +261,7 @@ static int model_step(nmt_dec_model *d, const int *prev, const nmt_step_args *a,
   }
   if (st) return st;
   if (be->host) { /* straight into the host's rows */
-    if (cols) return log_softmax_at(d, rows, lrows, logits, n, R, W, V, cols);
+    if (cols) return log_softmax_at(d, rows, lrows, logits, n, R, W, V, cols, !a->candidates);
     be->log_softmax_rows(d->logp, rows, logits, n, W, V);
     return NMT_OK;
   }
@@ -304,12 +306,19 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
   }
   int n, *lrows = live_rows(&d->model[0].step, R, a->live, &n); /* the rows the models computed */
   if (d->model[0].step.failed) return graph_status(&d->model[0].step);
-  const float *logp[NMT_MAX_MODELS], *align[NMT_MAX_MODELS];
+  const float *logp[NMT_MAX_MODELS], *lcols[NMT_MAX_MODELS], *align[NMT_MAX_MODELS];
   float mean[NMT_MAX_MODELS];
-  for (int m = 0; m < d->nmodel; m++)
-    logp[m] = d->model[m].logp, align[m] = d->model[m].align, mean[m] = 1.0f / (float)d->nmodel;
+  for (int m = 0; m < d->nmodel; m++) {
+    logp[m] = d->model[m].logp, lcols[m] = d->model[m].logp_cols, align[m] = d->model[m].align;
+    mean[m] = 1.0f / (float)d->nmodel;
+  }
+  if (d->ncols) { /* a lexical shortlist's columns, where nmt_dec_candidates picks */
+    if (grow(&d->sum_cols, &d->cap_sum_cols, (size_t)R * d->ncols)) return NMT_EIO;
+    mix_rows(d->sum_cols, lcols, d->weight, d->nmodel, lrows, n, d->ncols);
+  }
   if (grow(&d->sum_logp, &d->cap_sum_logp, (size_t)R * V)) return NMT_EIO;
-  mix_rows(d->logp = d->sum_logp, logp, d->weight, d->nmodel, lrows, n, V);
+  d->logp = d->sum_logp;
+  if (!d->ncols || !a->candidates) mix_rows(d->logp, logp, d->weight, d->nmodel, lrows, n, V);
   if (a->align) {
     if (grow(&d->sum_align, &d->cap_sum_align, (size_t)R * d->S)) return NMT_EIO;
     mix_rows(d->align = d->sum_align, align, mean, d->nmodel, lrows, n, d->S);
@@ -320,9 +329,10 @@ int nmt_dec_step(nmt_dec *d, const int *prev, const nmt_step_args *args) {
 int nmt_dec_candidates(nmt_dec *d, const float *base, int k2, float *score, int *index) {
   nmt_dec_model *m = &d->model[0];
   size_t picks = (size_t)d->B * k2;
-  if (d->ncols && d->nmodel == 1) { /* among a lexical shortlist's ids alone */
+  if (d->ncols) { /* among a lexical shortlist's ids alone */
     int W = d->ncols;
-    nn_cpu_backend.topk_rows(score, index, m->logp_cols, base, d->B, d->K, W, NMT_PAD, k2);
+    const float *logp = d->nmodel == 1 ? m->logp_cols : d->sum_cols;
+    nn_cpu_backend.topk_rows(score, index, logp, base, d->B, d->K, W, NMT_PAD, k2);
     for (size_t i = 0; i < picks; i++)
       if (index[i] >= 0) index[i] = index[i] / W * d->V + d->cols[index[i] % W];
     return NMT_OK;
@@ -421,6 +431,6 @@ void nmt_dec_free(nmt_dec *d) {
     free(x->logp), free(x->att), free(x->align), free(x->logp_cols);
     nmt_out_cols_free(&x->cols);
   }
-  free(d->model), free(d->sum_logp), free(d->sum_align);
+  free(d->model), free(d->sum_logp), free(d->sum_align), free(d->sum_cols);
   memset(d, 0, sizeof *d);
 }

@@ -39,7 +39,8 @@ typedef struct {
   float *sum_logp, *sum_align; /* an ensemble's own (one model's are its own) */
   const int *cols;     /* a lexical shortlist's target ids (nmt_dec_restrict), ascending */
   int ncols;           /* how many; 0: none */
-  size_t cap_sum_logp, cap_sum_align;
+  float *sum_cols;     /* (R, ncols) an ensemble's log-probabilities at cols alone */
+  size_t cap_sum_logp, cap_sum_align, cap_sum_cols;
 } nmt_dec;
 
 /* What one step computes. */
@@ -52,7 +53,8 @@ typedef struct {
                           -inf; 0: the whole vocabulary */
   bool align;          /* fill d->align with the step's attention weights */
   bool candidates;     /* the caller reads nmt_dec_candidates, not d->logp: a GPU keeps the
-                          log-probabilities (one model) */
+                          log-probabilities (one model), a lexical shortlist computes its
+                          columns alone (d->logp is not written) */
 } nmt_step_args;
 
 /* The target ids a step of beam K scores under a shortlist (nmt_step_args.shortlist):

@@ -1,8 +1,7 @@
 /* Target prefixes; see decode/prefix.h. */
 #include "decode/prefix.h"
 #include "base/err.h"
-#include "base/utf8.h"
-#include <stdio.h>
+#include "io/parallel.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,32 +69,12 @@ int nmt_prefix_target(nmt_text *t, const nmt_vocab *tgt, const int *ids, int n, 
 
 int nmt_prefix_read(nmt_reader *p, long lineno, nmt_text *t, const nmt_vocab *tgt, int **ids, int *n, int *cap,
                     nmt_strbuf *given) {
-  char *line = NULL;
-  size_t len = 0;
-  int k = 1;
-  const char *name = nmt_reader_name(p);
+  char *line;
+  size_t len;
   *n = 0, given->len = 0;
-  while (nmt_reader_lineno(p) < lineno && (k = nmt_reader_next(p, &line, &len)) == 1) {}
-  if (k < 0) return nmt_errcode();
-  if (k == 0 || !line)
-    return nmt_fail(NMT_EINPUT, "%s: no line %ld, the input has one: the prefix file has one line per input line "
-                    "(an empty line: none)", name, lineno);
-  if (nmt_utf8_check_line(line, len, name, lineno)) return NMT_EINPUT;
-  int st = nmt_prefix_ids(t, tgt, line, len, ids, n, cap);
-  if (st == NMT_EINPUT) {
-    char why[400];
-    snprintf(why, sizeof why, "%s", nmt_errmsg());
-    return nmt_fail(st, "%s:%ld: %s", name, lineno, why);
-  }
+  int st = nmt_parallel_line(p, lineno, "the prefix file", &line, &len);
+  if (!st) st = nmt_parallel_at(nmt_prefix_ids(t, tgt, line, len, ids, n, cap), p, lineno);
   return st ? st : add(given, line, len);
 }
 
-int nmt_prefix_end(nmt_reader *p, const nmt_reader *in) {
-  char *line;
-  size_t len;
-  int k = nmt_reader_next(p, &line, &len);
-  if (k < 0) return nmt_errcode();
-  return k ? nmt_fail(NMT_EINPUT, "%s has more lines than %s (%ld): the prefix file has one line per input line",
-                      nmt_reader_name(p), nmt_reader_name(in), nmt_reader_lineno(in))
-           : NMT_OK;
-}
+int nmt_prefix_end(nmt_reader *p, const nmt_reader *in) { return nmt_parallel_end(p, in, "the prefix file"); }

@@ -1,7 +1,7 @@
 /* Terminology constraints' text; see decode/terms.h. */
 #include "decode/terms.h"
 #include "base/err.h"
-#include "base/utf8.h"
+#include "io/parallel.h"
 #include "decode/prefix.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,35 +41,14 @@ int nmt_terms_ids(nmt_text *t, const nmt_vocab *tgt, const char *text, size_t le
 
 int nmt_terms_read(nmt_reader *c, long lineno, nmt_text *t, const nmt_vocab *tgt, int **ids, int *n, int *cap,
                    char *why, size_t whylen) {
-  char *line = NULL;
-  size_t len = 0;
-  int k = 1;
-  const char *name = nmt_reader_name(c);
-  *n = 0, why[0] = 0;
-  while (nmt_reader_lineno(c) < lineno && (k = nmt_reader_next(c, &line, &len)) == 1) {}
-  if (k < 0) return nmt_errcode();
-  if (k == 0 || !line)
-    return nmt_fail(NMT_EINPUT, "%s: no line %ld, the input has one: the constraints file has one line per input "
-                    "line (an empty line: none)", name, lineno);
-  if (nmt_utf8_check_line(line, len, name, lineno)) return NMT_EINPUT;
-  int st = nmt_terms_ids(t, tgt, line, len, ids, n, cap, why, whylen);
-  if (st == NMT_EINPUT) {
-    char msg[400];
-    snprintf(msg, sizeof msg, "%s", nmt_errmsg());
-    return nmt_fail(st, "%s:%ld: %s", name, lineno, msg);
-  }
-  return st;
-}
-
-int nmt_terms_end(nmt_reader *c, const nmt_reader *in) {
   char *line;
   size_t len;
-  int k = nmt_reader_next(c, &line, &len);
-  if (k < 0) return nmt_errcode();
-  return k ? nmt_fail(NMT_EINPUT, "%s has more lines than %s (%ld): the constraints file has one line per input "
-                      "line", nmt_reader_name(c), nmt_reader_name(in), nmt_reader_lineno(in))
-           : NMT_OK;
+  *n = 0, why[0] = 0;
+  int st = nmt_parallel_line(c, lineno, "the constraints file", &line, &len);
+  return st ? st : nmt_parallel_at(nmt_terms_ids(t, tgt, line, len, ids, n, cap, why, whylen), c, lineno);
 }
+
+int nmt_terms_end(nmt_reader *c, const nmt_reader *in) { return nmt_parallel_end(c, in, "the constraints file"); }
 
 int nmt_terms_joins(const nmt_vocab *tgt, bool **joins) {
   int V = nmt_vocab_size(tgt);

@@ -4,6 +4,7 @@
  * packed and int8 weights and a tied output layer. */
 #include "decode/decode_case.h"
 #include "decode/search.h"
+#include "nn/backend.h"
 #include "base/err.h"
 #include "test.h"
 #include <math.h>
@@ -153,4 +154,40 @@ TEST(lexical_step_renormalises) {
   }
   nmt_dec_free(&full), nmt_dec_free(&part);
   nmt_model_free(&m);
+}
+
+/* The search's candidates (nmt_dec_candidates) of a step that writes the shortlist's
+ * columns alone (.candidates) are those of the full -inf-filled rows, for one model and
+ * for an ensemble (mixed over the columns). */
+static void same_candidates(const nmt_models *e) {
+  enum { K = 2, R = B * K, K2 = 2 * K };
+  const int src[2 * B] = {4, 6, 8, NMT_EOS, NMT_EOS, NMT_EOS}, len[B] = {2, 2, 2}, ids[] = {0, 1, 2, 3, 5, 8};
+  const int prev[R] = {NMT_BOS, NMT_BOS, NMT_BOS, NMT_BOS, NMT_BOS, NMT_BOS};
+  const float base[R] = {0, -INFINITY, 0, -INFINITY, -0.5f, -1.0f};
+  float want_s[B * K2], got_s[B * K2];
+  int want_i[B * K2], got_i[B * K2];
+  nmt_dec full = {0}, part = {0};
+  CHECK_INT(nmt_dec_start(&full, e, src, len, B, 2, K), NMT_OK);
+  CHECK_INT(nmt_dec_restrict(&full, ids, 6), NMT_OK);
+  CHECK_INT(nmt_dec_step(&full, prev, NULL), NMT_OK); /* the (R, V) rows, -inf past the shortlist */
+  nn_cpu_backend.topk_rows(want_s, want_i, full.logp, base, B, K, V, NMT_PAD, K2);
+  CHECK_INT(nmt_dec_start(&part, e, src, len, B, 2, K), NMT_OK);
+  CHECK_INT(nmt_dec_restrict(&part, ids, 6), NMT_OK);
+  CHECK_INT(nmt_dec_step(&part, prev, &(nmt_step_args){.candidates = true}), NMT_OK);
+  CHECK_INT(nmt_dec_candidates(&part, base, K2, got_s, got_i), NMT_OK);
+  for (int i = 0; i < B * K2; i++) {
+    CHECK_INT(got_i[i], want_i[i]);
+    if (want_i[i] >= 0) CHECK(got_s[i] == want_s[i]);
+  }
+  nmt_dec_free(&full), nmt_dec_free(&part);
+}
+
+TEST(lexical_candidates_from_the_columns_alone) {
+  nmt_model a, b;
+  decode_variant(&a, 1, 7);
+  decode_variant(&b, 6, 8);
+  same_candidates(NMT_ONE_MODEL(&a.net, &a.params));
+  same_candidates(&(nmt_models){.n = 2, .net = {&a.net, &b.net}, .p = {&a.params, &b.params},
+                                .weight = {0.25f, 0.75f}});
+  nmt_model_free(&a), nmt_model_free(&b);
 }

@@ -2,669 +2,265 @@
  * "OpenAPI"); tests/openapi_check.py validates it against the OpenAPI Initiative's schema. */
 #include "serve_tool.h"
 
-const char serve_openapi[] =
-    "{\n"
-    " \"openapi\": \"3.0.3\",\n"
-    " \"info\": {\n"
-    "  \"title\": \"nmt-serve\",\n"
-    "  \"version\": \"1\",\n"
-    "  \"description\": \"nmt's translation server (docs/serve.md): its JSON API, LibreTranslate's API, Marian's websocket protocol, health, readiness and metrics. With --api-keys a translation needs a key: Authorization: Bearer KEY, or the body's api_key field.\"\n"
-    " },\n"
-    " \"paths\": {\n"
-    "  \"/translate\": {\n"
-    "   \"post\": {\n"
-    "    \"summary\": \"Translate: the JSON API ({\\\"text\\\": ...}), or LibreTranslate's ({\\\"q\\\": ...}), as JSON or form fields\",\n"
-    "    \"security\": [\n"
-    "     {},\n"
-    "     {\n"
-    "      \"bearer\": []\n"
-    "     }\n"
-    "    ],\n"
-    "    \"requestBody\": {\n"
-    "     \"required\": true,\n"
-    "     \"content\": {\n"
-    "      \"application/json\": {\n"
-    "       \"schema\": {\n"
-    "        \"oneOf\": [\n"
-    "         {\n"
-    "          \"$ref\": \"#/components/schemas/TranslateRequest\"\n"
-    "         },\n"
-    "         {\n"
-    "          \"$ref\": \"#/components/schemas/LibreTranslateRequest\"\n"
-    "         }\n"
-    "        ]\n"
-    "       }\n"
-    "      },\n"
-    "      \"application/x-www-form-urlencoded\": {\n"
-    "       \"schema\": {\n"
-    "        \"$ref\": \"#/components/schemas/LibreTranslateRequest\"\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    },\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"The translations, in the shape of text (or q)\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"oneOf\": [\n"
-    "          {\n"
-    "           \"$ref\": \"#/components/schemas/TranslateAnswer\"\n"
-    "          },\n"
-    "          {\n"
-    "           \"$ref\": \"#/components/schemas/LibreTranslateAnswer\"\n"
-    "          }\n"
-    "         ]\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"400\": {\n"
-    "      \"description\": \"A bad request: not JSON nor a form, a bad field (the message names it)\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"401\": {\n"
-    "      \"description\": \"--api-keys: no key\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"403\": {\n"
-    "      \"description\": \"An Origin not served; --api-keys: a key not in the file\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"405\": {\n"
-    "      \"description\": \"Another method\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"408\": {\n"
-    "      \"description\": \"Not received within --receive-timeout\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"413\": {\n"
-    "      \"description\": \"Past a limit (--max-request-bytes, --max-request-sentences, --max-sentence-words, --max-alignment-cells, --max-answer-bytes)\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"429\": {\n"
-    "      \"description\": \"--rate-limit: the key is past its rate\",\n"
-    "      \"headers\": {\n"
-    "       \"Retry-After\": {\n"
-    "        \"$ref\": \"#/components/headers/RetryAfter\"\n"
-    "       }\n"
-    "      },\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"500\": {\n"
-    "      \"description\": \"Out of memory, or a decoding error\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"503\": {\n"
-    "      \"description\": \"The queue is full (--max-queue), or the server is shutting down\",\n"
-    "      \"headers\": {\n"
-    "       \"Retry-After\": {\n"
-    "        \"$ref\": \"#/components/headers/RetryAfter\"\n"
-    "       }\n"
-    "      },\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"504\": {\n"
-    "      \"description\": \"Not answered within timeout_ms or --request-timeout\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"Marian's websocket protocol (Upgrade: websocket): a message of lines in, their translations out\",\n"
-    "    \"security\": [\n"
-    "     {},\n"
-    "     {\n"
-    "      \"bearer\": []\n"
-    "     }\n"
-    "    ],\n"
-    "    \"responses\": {\n"
-    "     \"101\": {\n"
-    "      \"description\": \"Switching to the websocket\"\n"
-    "     },\n"
-    "     \"400\": {\n"
-    "      \"description\": \"No valid Sec-WebSocket-Key\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"401\": {\n"
-    "      \"description\": \"--api-keys: no key\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"403\": {\n"
-    "      \"description\": \"An Origin not served, or a key not in the file\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"405\": {\n"
-    "      \"description\": \"GET without Upgrade: websocket\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"429\": {\n"
-    "      \"description\": \"--rate-limit: the key is past its rate\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"/languages\": {\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"LibreTranslate's languages: the server's source language and its target\",\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"[] when the server has no languages\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"type\": \"array\",\n"
-    "         \"items\": {\n"
-    "          \"$ref\": \"#/components/schemas/Language\"\n"
-    "         }\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"/health\": {\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"Liveness (the model's files only to a local client)\",\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"The server answers\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"type\": \"object\",\n"
-    "         \"required\": [\n"
-    "          \"status\",\n"
-    "          \"queued\"\n"
-    "         ],\n"
-    "         \"properties\": {\n"
-    "          \"status\": {\n"
-    "           \"type\": \"string\",\n"
-    "           \"enum\": [\n"
-    "            \"ok\"\n"
-    "           ]\n"
-    "          },\n"
-    "          \"model\": {\n"
-    "           \"type\": \"string\"\n"
-    "          },\n"
-    "          \"queued\": {\n"
-    "           \"type\": \"integer\"\n"
-    "          }\n"
-    "         }\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"/ready\": {\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"Readiness: whether to send it work\",\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"The queue takes more\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"type\": \"object\",\n"
-    "         \"required\": [\n"
-    "          \"status\",\n"
-    "          \"queued\"\n"
-    "         ],\n"
-    "         \"properties\": {\n"
-    "          \"status\": {\n"
-    "           \"type\": \"string\",\n"
-    "           \"enum\": [\n"
-    "            \"ready\"\n"
-    "           ]\n"
-    "          },\n"
-    "          \"queued\": {\n"
-    "           \"type\": \"integer\"\n"
-    "          }\n"
-    "         }\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     },\n"
-    "     \"503\": {\n"
-    "      \"description\": \"The queue is full, or the server is shutting down\",\n"
-    "      \"headers\": {\n"
-    "       \"Retry-After\": {\n"
-    "        \"$ref\": \"#/components/headers/RetryAfter\"\n"
-    "       }\n"
-    "      },\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"$ref\": \"#/components/schemas/Error\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"/metrics\": {\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"Prometheus's text exposition format (0.0.4)\",\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"Counters, gauges and histograms (docs/serve.md)\",\n"
-    "      \"content\": {\n"
-    "       \"text/plain\": {\n"
-    "        \"schema\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"/openapi.json\": {\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"This document\",\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"OpenAPI 3.0\",\n"
-    "      \"content\": {\n"
-    "       \"application/json\": {\n"
-    "        \"schema\": {\n"
-    "         \"type\": \"object\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"/\": {\n"
-    "   \"get\": {\n"
-    "    \"summary\": \"A page to try the model in a browser\",\n"
-    "    \"responses\": {\n"
-    "     \"200\": {\n"
-    "      \"description\": \"HTML\",\n"
-    "      \"content\": {\n"
-    "       \"text/html\": {\n"
-    "        \"schema\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  }\n"
-    " },\n"
-    " \"components\": {\n"
-    "  \"securitySchemes\": {\n"
-    "   \"bearer\": {\n"
-    "    \"type\": \"http\",\n"
-    "    \"scheme\": \"bearer\",\n"
-    "    \"description\": \"--api-keys: one of the file's keys (or the body's api_key field)\"\n"
-    "   }\n"
-    "  },\n"
-    "  \"headers\": {\n"
-    "   \"RetryAfter\": {\n"
-    "    \"description\": \"Seconds to wait\",\n"
-    "    \"schema\": {\n"
-    "     \"type\": \"integer\"\n"
-    "    }\n"
-    "   }\n"
-    "  },\n"
-    "  \"schemas\": {\n"
-    "   \"Error\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"required\": [\n"
-    "     \"error\"\n"
-    "    ],\n"
-    "    \"properties\": {\n"
-    "     \"error\": {\n"
-    "      \"type\": \"string\"\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"TranslateRequest\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"required\": [\n"
-    "     \"text\"\n"
-    "    ],\n"
-    "    \"additionalProperties\": false,\n"
-    "    \"properties\": {\n"
-    "     \"text\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"string\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"beam_size\": {\n"
-    "      \"type\": \"integer\",\n"
-    "      \"minimum\": 1\n"
-    "     },\n"
-    "     \"n_best\": {\n"
-    "      \"type\": \"boolean\"\n"
-    "     },\n"
-    "     \"alignment\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"boolean\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"string\",\n"
-    "        \"enum\": [\n"
-    "         \"hard\",\n"
-    "         \"soft\",\n"
-    "         \"svg\"\n"
-    "        ]\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"prefix\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"string\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"sampling\": {\n"
-    "      \"type\": \"string\",\n"
-    "      \"description\": \"full, or topk K\"\n"
-    "     },\n"
-    "     \"temperature\": {\n"
-    "      \"type\": \"number\"\n"
-    "     },\n"
-    "     \"seed\": {\n"
-    "      \"type\": \"integer\",\n"
-    "      \"minimum\": 0\n"
-    "     },\n"
-    "     \"timeout_ms\": {\n"
-    "      \"type\": \"integer\",\n"
-    "      \"minimum\": 1,\n"
-    "      \"maximum\": 86400000\n"
-    "     },\n"
-    "     \"api_key\": {\n"
-    "      \"type\": \"string\"\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"LibreTranslateRequest\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"required\": [\n"
-    "     \"q\",\n"
-    "     \"source\",\n"
-    "     \"target\"\n"
-    "    ],\n"
-    "    \"additionalProperties\": false,\n"
-    "    \"properties\": {\n"
-    "     \"q\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"string\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"source\": {\n"
-    "      \"type\": \"string\",\n"
-    "      \"description\": \"auto, or the server's source language\"\n"
-    "     },\n"
-    "     \"target\": {\n"
-    "      \"type\": \"string\"\n"
-    "     },\n"
-    "     \"format\": {\n"
-    "      \"type\": \"string\",\n"
-    "      \"enum\": [\n"
-    "       \"text\",\n"
-    "       \"html\"\n"
-    "      ],\n"
-    "      \"description\": \"html is refused (400)\"\n"
-    "     },\n"
-    "     \"api_key\": {\n"
-    "      \"type\": \"string\"\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"NBest\": {\n"
-    "    \"type\": \"array\",\n"
-    "    \"items\": {\n"
-    "     \"type\": \"object\",\n"
-    "     \"properties\": {\n"
-    "      \"translation\": {\n"
-    "       \"type\": \"string\"\n"
-    "      },\n"
-    "      \"score\": {\n"
-    "       \"type\": \"number\"\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"TranslateAnswer\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"required\": [\n"
-    "     \"translation\"\n"
-    "    ],\n"
-    "    \"properties\": {\n"
-    "     \"translation\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"string\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"n_best\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"$ref\": \"#/components/schemas/NBest\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"$ref\": \"#/components/schemas/NBest\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"alignment\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"string\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"DetectedLanguage\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"properties\": {\n"
-    "     \"confidence\": {\n"
-    "      \"type\": \"number\"\n"
-    "     },\n"
-    "     \"language\": {\n"
-    "      \"type\": \"string\"\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"LibreTranslateAnswer\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"required\": [\n"
-    "     \"translatedText\"\n"
-    "    ],\n"
-    "    \"properties\": {\n"
-    "     \"translatedText\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"type\": \"string\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"type\": \"string\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     },\n"
-    "     \"detectedLanguage\": {\n"
-    "      \"oneOf\": [\n"
-    "       {\n"
-    "        \"$ref\": \"#/components/schemas/DetectedLanguage\"\n"
-    "       },\n"
-    "       {\n"
-    "        \"type\": \"array\",\n"
-    "        \"items\": {\n"
-    "         \"$ref\": \"#/components/schemas/DetectedLanguage\"\n"
-    "        }\n"
-    "       }\n"
-    "      ]\n"
-    "     }\n"
-    "    }\n"
-    "   },\n"
-    "   \"Language\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"required\": [\n"
-    "     \"code\",\n"
-    "     \"name\",\n"
-    "     \"targets\"\n"
-    "    ],\n"
-    "    \"properties\": {\n"
-    "     \"code\": {\n"
-    "      \"type\": \"string\"\n"
-    "     },\n"
-    "     \"name\": {\n"
-    "      \"type\": \"string\"\n"
-    "     },\n"
-    "     \"targets\": {\n"
-    "      \"type\": \"array\",\n"
-    "      \"items\": {\n"
-    "       \"type\": \"string\"\n"
-    "      }\n"
-    "     }\n"
-    "    }\n"
-    "   }\n"
-    "  }\n"
-    " }\n"
-    "}\n";
+/* The document is written as JSON, not as a C string of it: the preprocessor's # makes the
+ * tokens a string (quotes and backslashes escaped, white space between tokens one space). */
+#define JSON(...) #__VA_ARGS__
+
+/* An error answer, {"error": "..."}, as an entry NAME of components/responses: the routes
+ * name it ({"$ref": "#/components/responses/NAME"}) instead of repeating its body; BUSY_ANSWER's
+ * has Retry-After (429, 503). */
+#define ERROR_ANSWER(name, why) \
+  JSON(name: {"description": why, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+#define BUSY_ANSWER(name, why)                                                                                 \
+  JSON(name: {"description": why, "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}},   \
+              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+
+const char serve_openapi[] = JSON({
+  "openapi": "3.0.3",
+  "info": {
+    "title": "nmt-serve",
+    "version": "1",
+    "description": "nmt's translation server (docs/serve.md): its JSON API, LibreTranslate's API, Marian's websocket protocol, health, readiness and metrics. With --api-keys a translation needs a key: Authorization: Bearer KEY, or the body's api_key field."
+  },
+  "paths": {
+    "/translate": {
+      "post": {
+        "summary": "Translate: the JSON API ({\"text\": ...}), or LibreTranslate's ({\"q\": ...}), as JSON or form fields",
+        "security": [{}, {"bearer": []}],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "oneOf": [
+                  {"$ref": "#/components/schemas/TranslateRequest"},
+                  {"$ref": "#/components/schemas/LibreTranslateRequest"}
+                ]
+              }
+            },
+            "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/LibreTranslateRequest"}}
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The translations, in the shape of text (or q)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "oneOf": [
+                    {"$ref": "#/components/schemas/TranslateAnswer"},
+                    {"$ref": "#/components/schemas/LibreTranslateAnswer"}
+                  ]
+                }
+              }
+            }
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/NoKey"},
+          "403": {"$ref": "#/components/responses/Forbidden"},
+          "405": {"$ref": "#/components/responses/WrongMethod"},
+          "408": {"$ref": "#/components/responses/ReceiveTimeout"},
+          "413": {"$ref": "#/components/responses/TooLarge"},
+          "429": {"$ref": "#/components/responses/RateLimited"},
+          "500": {"$ref": "#/components/responses/ServerError"},
+          "503": {"$ref": "#/components/responses/Busy"},
+          "504": {"$ref": "#/components/responses/AnswerTimeout"}
+        }
+      },
+      "get": {
+        "summary": "Marian's websocket protocol (Upgrade: websocket): a message of lines in, their translations out",
+        "security": [{}, {"bearer": []}],
+        "responses": {
+          "101": {"description": "Switching to the websocket"},
+          "400": {"$ref": "#/components/responses/BadHandshake"},
+          "401": {"$ref": "#/components/responses/NoKey"},
+          "403": {"$ref": "#/components/responses/ForbiddenUpgrade"},
+          "405": {"$ref": "#/components/responses/NoUpgrade"},
+          "429": {"$ref": "#/components/responses/RateLimited"}
+        }
+      }
+    },
+    "/languages": {
+      "get": {
+        "summary": "LibreTranslate's languages: the server's source language and its target",
+        "responses": {
+          "200": {
+            "description": "[] when the server has no languages",
+            "content": {
+              "application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Language"}}}
+            }
+          }
+        }
+      }
+    },
+    "/health": {
+      "get": {
+        "summary": "Liveness (the model's files only to a local client)",
+        "responses": {
+          "200": {
+            "description": "The server answers",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": ["status", "queued"],
+                  "properties": {
+                    "status": {"type": "string", "enum": ["ok"]},
+                    "model": {"type": "string"},
+                    "queued": {"type": "integer"}
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/ready": {
+      "get": {
+        "summary": "Readiness: whether to send it work",
+        "responses": {
+          "200": {
+            "description": "The queue takes more",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": ["status", "queued"],
+                  "properties": {"status": {"type": "string", "enum": ["ready"]}, "queued": {"type": "integer"}}
+                }
+              }
+            }
+          },
+          "503": {"$ref": "#/components/responses/NotReady"}
+        }
+      }
+    },
+    "/metrics": {
+      "get": {
+        "summary": "Prometheus's text exposition format (0.0.4)",
+        "responses": {
+          "200": {
+            "description": "Counters, gauges and histograms (docs/serve.md)",
+            "content": {"text/plain": {"schema": {"type": "string"}}}
+          }
+        }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "summary": "This document",
+        "responses": {
+          "200": {"description": "OpenAPI 3.0", "content": {"application/json": {"schema": {"type": "object"}}}}
+        }
+      }
+    },
+    "/": {
+      "get": {
+        "summary": "A page to try the model in a browser",
+        "responses": {"200": {"description": "HTML", "content": {"text/html": {"schema": {"type": "string"}}}}}
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "--api-keys: one of the file's keys (or the body's api_key field)"
+      }
+    },
+    "headers": {"RetryAfter": {"description": "Seconds to wait", "schema": {"type": "integer"}}},
+    "schemas": {
+      "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+      "TranslateRequest": {
+        "type": "object",
+        "required": ["text"],
+        "additionalProperties": false,
+        "properties": {
+          "text": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+          "beam_size": {"type": "integer", "minimum": 1},
+          "n_best": {"type": "boolean"},
+          "alignment": {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["hard", "soft", "svg"]}]},
+          "prefix": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+          "sampling": {"type": "string", "description": "full, or topk K"},
+          "temperature": {"type": "number"},
+          "seed": {"type": "integer", "minimum": 0},
+          "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 86400000},
+          "api_key": {"type": "string"}
+        }
+      },
+      "LibreTranslateRequest": {
+        "type": "object",
+        "required": ["q", "source", "target"],
+        "additionalProperties": false,
+        "properties": {
+          "q": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+          "source": {"type": "string", "description": "auto, or the server's source language"},
+          "target": {"type": "string"},
+          "format": {"type": "string", "enum": ["text", "html"], "description": "html is refused (400)"},
+          "api_key": {"type": "string"}
+        }
+      },
+      "NBest": {
+        "type": "array",
+        "items": {"type": "object", "properties": {"translation": {"type": "string"}, "score": {"type": "number"}}}
+      },
+      "TranslateAnswer": {
+        "type": "object",
+        "required": ["translation"],
+        "properties": {
+          "translation": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+          "n_best": {
+            "oneOf": [
+              {"$ref": "#/components/schemas/NBest"},
+              {"type": "array", "items": {"$ref": "#/components/schemas/NBest"}}
+            ]
+          },
+          "alignment": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+        }
+      },
+      "DetectedLanguage": {
+        "type": "object",
+        "properties": {"confidence": {"type": "number"}, "language": {"type": "string"}}
+      },
+      "LibreTranslateAnswer": {
+        "type": "object",
+        "required": ["translatedText"],
+        "properties": {
+          "translatedText": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+          "detectedLanguage": {
+            "oneOf": [
+              {"$ref": "#/components/schemas/DetectedLanguage"},
+              {"type": "array", "items": {"$ref": "#/components/schemas/DetectedLanguage"}}
+            ]
+          }
+        }
+      },
+      "Language": {
+        "type": "object",
+        "required": ["code", "name", "targets"],
+        "properties": {
+          "code": {"type": "string"},
+          "name": {"type": "string"},
+          "targets": {"type": "array", "items": {"type": "string"}}
+        }
+      }
+    },
+    "responses": {
+) /* the error answers, each written once */
+    ERROR_ANSWER("BadRequest", "A bad request: not JSON nor a form, a bad field (the message names it)") ","
+    ERROR_ANSWER("NoKey", "--api-keys: no key") ","
+    ERROR_ANSWER("Forbidden", "An Origin not served; --api-keys: a key not in the file") ","
+    ERROR_ANSWER("WrongMethod", "Another method") ","
+    ERROR_ANSWER("ReceiveTimeout", "Not received within --receive-timeout") ","
+    ERROR_ANSWER("TooLarge", "Past a limit (--max-request-bytes, --max-request-sentences, --max-sentence-words, --max-alignment-cells, --max-answer-bytes)") ","
+    BUSY_ANSWER("RateLimited", "--rate-limit: the key is past its rate") ","
+    ERROR_ANSWER("ServerError", "Out of memory, or a decoding error") ","
+    BUSY_ANSWER("Busy", "The queue is full (--max-queue), or the server is shutting down") ","
+    ERROR_ANSWER("AnswerTimeout", "Not answered within timeout_ms or --request-timeout") ","
+    ERROR_ANSWER("BadHandshake", "No valid Sec-WebSocket-Key") ","
+    ERROR_ANSWER("ForbiddenUpgrade", "An Origin not served, or a key not in the file") ","
+    ERROR_ANSWER("NoUpgrade", "GET without Upgrade: websocket") ","
+    BUSY_ANSWER("NotReady", "The queue is full, or the server is shutting down")
+    "}}}\n";

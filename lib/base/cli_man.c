@@ -37,8 +37,9 @@ void nmt_man_head(FILE *f, const char *prog, const char *summary, const char *us
   for (const char *p = prog; *p; p++)
     if (*p == '-') fputs("\\-", f);
     else fputc(toupper((unsigned char)*p), f);
-  /* (.nh: no hyphenation, an option's name stays whole on its line) */
-  fprintf(f, " 1 \"\" \"nmt %s\" \"nmt manual\"\n.nh\n.SH NAME\n", NMT_VERSION);
+  /* (.nh: no hyphenation, an option's name stays whole on its line; .ad l: no stretched
+   * spaces, a list's columns stay as --help has them) */
+  fprintf(f, " 1 \"\" \"nmt %s\" \"nmt manual\"\n.nh\n.ad l\n.SH NAME\n", NMT_VERSION);
   nmt_roff_put(f, prog, true);
   if (summary) {
     char *one = strndup(summary, (size_t)first_clause(summary));

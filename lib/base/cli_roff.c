@@ -35,13 +35,28 @@ static int put_char(FILE *f, const char *s, bool at_start) {
   return 1;
 }
 
+/* A line break in --help's text: indented past a few spaces it continues the line above
+ * (help wrapped to --help's column) and folds into one space; indented a little (a list's
+ * entry, "  peer   --enc-type ...") it starts a line of its own, its indentation kept. */
+static const char *line_break(FILE *f, const char *s) {
+  const char *next = s + strspn(s, " \n");
+  size_t indent = strspn(s + 1, " ");
+  if (*s == '\n' && indent >= 1 && indent <= 8 && s[1 + indent] && s[1 + indent] != '\n') {
+    fputs("\n.br\n", f);
+    for (size_t i = 0; i < indent; i++) fputs("\\ ", f);
+    return s + 1 + indent;
+  }
+  if (*next) fputc(' ', f);
+  return next;
+}
+
 void nmt_roff_put(FILE *f, const char *s, bool line_start) {
   bool start = line_start;
   if (line_start) s += strspn(s, " \n");
   while (*s) {
-    if (*s == '\n' || (*s == ' ' && s[1] == '\n')) { /* a wrapped line: one space */
-      s += strspn(s, " \n");
-      if (*s) fputc(' ', f);
+    if (*s == '\n' || (*s == ' ' && s[1] == '\n')) {
+      s = line_break(f, s + strspn(s, " "));
+      start = false;
       continue;
     }
     s += put_char(f, s, start);

@@ -3,7 +3,8 @@
 # with tools/common/*.c (what all tools share) linked into each; every tests/**/*.c (but cuda/, emu/, fuzz/) into bin/nmt-tests. Add a file and it is built: no list to edit.
 # The other builds have files of their own, included at the end: mk/cuda.mk (the CUDA
 # backend), mk/emu.mk (the same kernels on the emulator), mk/fuzz.mk (libFuzzer),
-# mk/san.mk (the sanitizer flavours: make asan, asan-emu, tsan), mk/help.mk (make help, features).
+# mk/san.mk (the sanitizer flavours: make asan, asan-emu, tsan), mk/help.mk (make help, features),
+# mk/lib.mk (libnmt.so) and mk/doc.mk (the man pages and bash completions).
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -69,7 +70,7 @@ TEST_MAIN_OBJ := $(BUILD)/tests/main.o $(BUILD)/tests/cli_cases.o $(BUILD)/tests
 # The tools' objects are reached through a pattern rule, so make would delete them as
 # intermediates after the link and rebuild them next time: keep every built file.
 .SECONDARY:
-all: $(TOOL_BINS) $(BIN)/nmt-tests $(BUILD)/libnmt.so
+all: $(TOOL_BINS) $(BIN)/nmt-tests $(BUILD)/libnmt.so doc
 
 $(BUILD)/tools/%.o: CFLAGS += -Itools/common
 $(BUILD)/lib/comm/comm_mpi.o: CFLAGS += $(MPI_CFLAGS)
@@ -130,14 +131,15 @@ deps:
 bench-deps:
 	@bash .ci/deps --bench
 
-# the tools, and the library's files (mk/lib.mk: header, libnmt.so, nmt.pc, the Python package)
-install: $(TOOL_BINS) install-lib
+# the tools, the library's files (mk/lib.mk: header, libnmt.so, nmt.pc, the Python package),
+# the man pages and bash completions (mk/doc.mk)
+install: $(TOOL_BINS) install-lib install-doc
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 
 clean:
 	rm -rf build build-san bin bin-san $(FUZZ_DIR)
 
-include mk/lib.mk mk/cuda.mk mk/emu.mk mk/fuzz.mk mk/san.mk mk/help.mk
+include mk/lib.mk mk/doc.mk mk/cuda.mk mk/emu.mk mk/fuzz.mk mk/san.mk mk/help.mk
 
 -include $(wildcard $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)) $(wildcard $(BUILD)/tools/*/*.d)

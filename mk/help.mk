@@ -28,7 +28,9 @@ help:
 	@echo "make tsan         the emulator's kernel cases under ThreadSanitizer, in build/tsan/"
 	@echo "make SAN='-fsanitize=...' OPT=-O1 [target]   any target with other sanitizers, in build-san/ and bin-san/"
 	@echo "make deps         the Debian packages (.ci/deps); make clean"
-	@echo "make install      PREFIX=/usr/local DESTDIR=: the tools, nmt.h, libnmt.so, nmt.pc, the Python package; make uninstall"
+	@echo "make install      PREFIX=/usr/local DESTDIR=: the tools, nmt.h, libnmt.so, nmt.pc, the Python package,"
+	@echo "                  the man pages and bash completions; make uninstall"
+	@echo "make doc          the man pages and bash completions into $(BUILD)/man and $(BUILD)/completions"
 	@echo "make shared       build/libnmt.so alone (docs/library.md)"
 	@echo "Found on this machine:"
 	@$(MAKE) -s --no-print-directory features

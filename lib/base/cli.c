@@ -1,5 +1,6 @@
 /* Option parsing from a table; see base/cli.h for the accepted spellings. */
 #include "base/cli.h"
+#include "base/cli_doc.h"
 #include "base/err.h"
 #include <ctype.h>
 #include <errno.h>
@@ -202,6 +203,7 @@ static int parse(parse_state *ps, int argc, char **argv, nmt_strlist *pos) {
       nmt_cli_usage(cli, stdout);
       return NMT_DONE;
     }
+    if (!strncmp(a, "--help=", 7)) return nmt_cli_doc_arg(cli, a + 7);
     if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
       printf("%s %s\n", cli->prog, NMT_VERSION);
       if (cli->version_detail) printf("%s\n", cli->version_detail());
@@ -247,27 +249,39 @@ int nmt_cli_parse(const nmt_cli *cli, int argc, char **argv, nmt_strlist *pos) {
   return st;
 }
 
+const nmt_opt nmt_cli_builtin[] = {{"help", 'h', NMT_OPT_FLAG, NULL, NULL, "show this help"},
+                                    {"version", 'V', NMT_OPT_FLAG, NULL, NULL, "show the version"},
+                                    {0}};
+
+void nmt_cli_dflt_text(const nmt_opt *o, char *buf, size_t n) {
+  char values[160] = "";
+  if (o->dflt && numeric(o)) range(o, true, values, sizeof values);
+  snprintf(buf, n, "%s%s%s", o->dflt ? o->dflt : "", *values ? "; " : "", values);
+}
+
+/* One row of --help: "  -m, --model MODEL...   help (default; bounds)" */
+static void usage_row(FILE *f, const nmt_opt *o) {
+  char left[96], dflt[200];
+  int n = 0;
+  if (o->shrt) n += snprintf(left + n, sizeof left - n, "-%c%s", o->shrt, o->lng ? ", " : "");
+  else n += snprintf(left + n, sizeof left - n, "    ");
+  if (o->lng) n += snprintf(left + n, sizeof left - n, "--%s", o->lng);
+  if (o->alias) n += snprintf(left + n, sizeof left - n, ", --%s", o->alias);
+  if (o->kind != NMT_OPT_FLAG)
+    snprintf(left + n, sizeof left - n, o->implicit ? " [%s%s]" : " %s%s", o->meta ? o->meta : "VAL",
+             o->kind == NMT_OPT_LIST ? "..." : "");
+  nmt_cli_dflt_text(o, dflt, sizeof dflt);
+  fprintf(f, "  %-30s %s", left, o->help ? o->help : "");
+  if (*dflt) fprintf(f, "%s(%s)", o->help ? " " : "", dflt);
+  fprintf(f, "\n");
+}
+
 void nmt_cli_usage(const nmt_cli *cli, void *fp) {
   FILE *f = fp;
   fprintf(f, "Usage: %s %s\n", cli->prog, cli->usage);
   if (cli->summary) fprintf(f, "%s\n", cli->summary);
   fprintf(f, "\nOptions:\n");
-  for (const nmt_opt *o = cli->opts; o && (o->lng || o->shrt); o++) {
-    char left[96];
-    int n = 0;
-    if (o->shrt) n += snprintf(left + n, sizeof left - n, "-%c%s", o->shrt, o->lng ? ", " : "");
-    else n += snprintf(left + n, sizeof left - n, "    ");
-    if (o->lng) n += snprintf(left + n, sizeof left - n, "--%s", o->lng);
-    if (o->alias) n += snprintf(left + n, sizeof left - n, ", --%s", o->alias);
-    if (o->kind != NMT_OPT_FLAG)
-      snprintf(left + n, sizeof left - n, o->implicit ? " [%s%s]" : " %s%s", o->meta ? o->meta : "VAL",
-               o->kind == NMT_OPT_LIST ? "..." : "");
-    char dflt[200] = "", values[160] = "";
-    if (o->dflt && numeric(o)) range(o, true, values, sizeof values);
-    if (o->dflt) snprintf(dflt, sizeof dflt, "%s(%s%s%s)", o->help ? " " : "", o->dflt, *values ? "; " : "", values);
-    fprintf(f, "  %-30s %s%s\n", left, o->help ? o->help : "", dflt);
-  }
-  fprintf(f, "  %-30s %s\n", "-h, --help", "show this help");
-  fprintf(f, "  %-30s %s\n", "-V, --version", "show the version");
+  for (const nmt_opt *o = cli->opts; o && (o->lng || o->shrt); o++) usage_row(f, o);
+  for (const nmt_opt *o = nmt_cli_builtin; o->lng; o++) usage_row(f, o);
   if (cli->example) fprintf(f, "\nExample:\n  %s\n", cli->example);
 }

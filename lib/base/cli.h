@@ -1,6 +1,7 @@
 /* A small option layer: "--opt=val", "--opt val", "-o val", repeatable or
  * multi-value options ("-m bleu chrf ter"), positionals, "--" to end options,
- * "--help" (usage from the table plus an example) and "--version". Numbers are
+ * "--help" (usage from the table plus an example; "--help=man" and "--help=bash": the
+ * same table as a man page and a bash completion, base/cli_doc.h) and "--version". Numbers are
  * checked against their row's bounds, and a value option given twice is a
  * usage error, both with one line naming the option as it was spelled. A row
  * holds everything about its option once: names, default, bounds, help; a
@@ -9,6 +10,7 @@
 #define NMT_BASE_CLI_H
 #include <math.h> /* INFINITY, for a row with no upper bound */
 #include <stdbool.h>
+#include <stddef.h> /* size_t */
 
 enum nmt_opt_kind {
   NMT_OPT_FLAG,   /* bool *: set true */
@@ -100,6 +102,12 @@ bool nmt_cli_in_bounds(const nmt_opt *o, double v);
 /* The row whose long name or alias is `lng`, or NULL. */
 const nmt_opt *nmt_cli_find(const nmt_cli *cli, const char *lng);
 void nmt_cli_usage(const nmt_cli *cli, void *file /* FILE* */);
+/* What --help adds after a row's help, inside the parentheses: "64; between 1 and 10000",
+ * "adam"; "" for a row without a default. */
+void nmt_cli_dflt_text(const nmt_opt *o, char *buf, size_t n);
+/* The rows every tool has beside its table, -h/--help and -V/--version (for --help and its
+ * other renderings, base/cli_doc.h); parsed apart from the table. */
+extern const nmt_opt nmt_cli_builtin[];
 
 #define NMT_VERSION "0.1.0"
 

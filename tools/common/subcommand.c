@@ -1,5 +1,6 @@
 /* The dispatch of the tools that have subcommands; see tool.h. */
 #include "base/cli.h"
+#include "subcommand_doc.h"
 #include "tool.h"
 #include <string.h>
 
@@ -15,6 +16,11 @@ int tool_subcommand(const char *prog, const tool_cmd *cmds, int n, int (*dflt)(i
       return cmds[i].run(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
+    return 0;
+  }
+  if (!strncmp(cmd, "--help=", 7)) { /* the man page, the bash completion */
+    int st = tool_subcommand_doc(prog, cmds, n, dflt, usage, cmd + 7);
+    if (st) nmt_die(prog, st);
     return 0;
   }
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {

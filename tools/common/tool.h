@@ -35,8 +35,10 @@ typedef struct {
   int (*run)(int argc, char **argv);
 } tool_cmd;
 /* main's dispatch: argv[1]'s subcommand among cmds[0..n); --help/-h prints
- * usage to stdout, --version/-V the version (0); an option first runs dflt with
- * all of argv when there is one; nothing, or an unknown name, is one line (1). */
+ * usage to stdout, --version/-V the version (0); --help=man and --help=bash the man
+ * page and the bash completion, from usage's text and every subcommand's table
+ * (subcommand_doc.h); an option first runs dflt with all of argv when there is one;
+ * nothing, or an unknown name, is one line (1). */
 int tool_subcommand(const char *prog, const tool_cmd *cmds, int n, int (*dflt)(int, char **),
                     void (*usage)(FILE *), int argc, char **argv);
 

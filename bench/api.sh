@@ -1,4 +1,4 @@
-# The library's targets (issue 32; docs/library.md): the Python package's per-call overhead
+# The library's targets (issue 32; docs/api.md): the Python package's per-call overhead
 # over the C API for one short sentence, and the throughput of two Python threads sharing
 # one Translator (one decoding thread each) over one thread. The model is bench/decode.sh's
 # (made once by decode_models), the sentences test2016's BPE'd source, the options the

@@ -1,4 +1,4 @@
-/* nmt's public C API (libnmt.so; pkg-config --cflags --libs nmt). docs/library.md.
+/* nmt's public C API (libnmt.so; pkg-config --cflags --libs nmt). docs/api.md.
  *
  * Errors: every call that can fail returns an nmt_status; on failure the one-line
  * message is nmt_last_error(), kept per calling thread until that thread's next
@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define NMT_VERSION_MAJOR 0
-#define NMT_VERSION_MINOR 1
+#define NMT_VERSION_MINOR 2
 #define NMT_VERSION_PATCH 0
 
 /* The library's version at run time, "MAJOR.MINOR.PATCH" (as nmt-train --version says). */

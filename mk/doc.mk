@@ -1,4 +1,4 @@
-# The man pages and bash completions (docs/library.md "Man pages and completions"), each
+# The man pages and bash completions (docs/api.md "Man pages and completions"), each
 # written by its built tool from its own option tables (`nmt-X --help=man`, `--help=bash`;
 # lib/base/cli_doc.h), so nothing here or anywhere else says a second time what an option
 # does. Included by the Makefile after mk/lib.mk; make install puts them in

@@ -31,6 +31,6 @@ help:
 	@echo "make install      PREFIX=/usr/local DESTDIR=: the tools, nmt.h, libnmt.so, nmt.pc, the Python package,"
 	@echo "                  the man pages and bash completions; make uninstall"
 	@echo "make doc          the man pages and bash completions into $(BUILD)/man and $(BUILD)/completions"
-	@echo "make shared       build/libnmt.so alone (docs/library.md)"
+	@echo "make shared       build/libnmt.so alone (docs/api.md)"
 	@echo "Found on this machine:"
 	@$(MAKE) -s --no-print-directory features

@@ -1,4 +1,4 @@
-# libnmt.so, the public face of lib/ (docs/library.md); included by the Makefile.
+# libnmt.so, the public face of lib/ (docs/api.md); included by the Makefile.
 # Every lib/ source again, position-independent and with hidden symbols, into $(BUILD)/pic/;
 # linked with the export list lib/api/libnmt.map, so that the library exports the names of
 # include/nmt.h and nothing else (libnmt.a, which the tools link, exports everything and

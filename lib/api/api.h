@@ -1,6 +1,6 @@
 /* What the files of the public API (include/nmt.h) share: the translator's
  * insides and the workers its calls borrow. The top layer of lib/: it may use
- * every layer below and nothing uses it but programs (docs/library.md). */
+ * every layer below and nothing uses it but programs (docs/api.md). */
 #ifndef NMT_API_API_H
 #define NMT_API_API_H
 #include <nmt.h>

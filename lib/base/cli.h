@@ -109,6 +109,6 @@ void nmt_cli_dflt_text(const nmt_opt *o, char *buf, size_t n);
  * other renderings, base/cli_doc.h); parsed apart from the table. */
 extern const nmt_opt nmt_cli_builtin[];
 
-#define NMT_VERSION "0.1.0"
+#define NMT_VERSION "0.2.0"
 
 #endif

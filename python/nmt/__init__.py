@@ -9,7 +9,7 @@ package (make install), or $NMT_LIBRARY, or libnmt.so.0 on the loader's path.
 ctypes releases the GIL during every call into the library, so several Python
 threads may translate with one Translator at once (the library decodes each call
 with its own state; the weights are shared). Errors are nmt.Error with the
-library's one-line message. docs/library.md.
+library's one-line message. docs/api.md.
 """
 import ctypes
 import os

@@ -41,10 +41,10 @@ ops_cache() {
   echo "${miss##* } ${hit##* }"
 }
 
-# v FILE KEY: KEY's value in a summary.
-v() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
-# m NAME KEY: its median over the reps.
-m() { local f; for f in "$out/$1".[0-9]*; do v "$f" "$2"; done | median; }
+# ops_v FILE KEY: KEY's value in a summary.
+ops_v() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+# ops_m NAME KEY: its median over the reps.
+ops_m() { local f; for f in "$out/$1".[0-9]*; do ops_v "$f" "$2"; done | median; }
 
 # ops_derive FILE DECODE_S: the rep's ratios appended: sentences/s against nmt-decode's,
 # p99 over mean, RSS's largest move from the 10th second (%).
@@ -61,36 +61,36 @@ ops_tables() {
     "cores, ${secs} s a run; medians of $reps reps; load $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
   echo "| clients | options | sent/s | nmt-decode sent/s | serve/decode | mean ms | p50 ms | p99 ms | p99/mean | failed | wrong | RSS MB (10th s → end) | RSS moved | threads (10th s → end; min–max) |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-  echo "| 64 | --max-connections 128 | $(m load answered_per_s) | $(m load decode_per_s) | $(m load ratio)% | $(m load lat_mean_ms) |" \
-    "$(m load lat_p50_ms) | $(m load lat_p99_ms) | $(m load p99_mean) | $(m load failed) | $(m load wrong) |" \
-    "$(($(m load rss_first_kb) / 1024)) → $(($(m load rss_last_kb) / 1024)) | ±$(m load rss_dev_pct)% |" \
-    "$(m load threads_first) → $(m load threads_last); $(m load threads_min)–$(m load threads_max) |"
+  echo "| 64 | --max-connections 128 | $(ops_m load answered_per_s) | $(ops_m load decode_per_s) | $(ops_m load ratio)% | $(ops_m load lat_mean_ms) |" \
+    "$(ops_m load lat_p50_ms) | $(ops_m load lat_p99_ms) | $(ops_m load p99_mean) | $(ops_m load failed) | $(ops_m load wrong) |" \
+    "$(($(ops_m load rss_first_kb) / 1024)) → $(($(ops_m load rss_last_kb) / 1024)) | ±$(ops_m load rss_dev_pct)% |" \
+    "$(ops_m load threads_first) → $(ops_m load threads_last); $(ops_m load threads_min)–$(ops_m load threads_max) |"
   echo
   echo "| clients | options | answered/s | 503s | 503 p50 ms | 503 p99 ms | 503 max ms | admitted p99 ms | failed | wrong | RSS MB (10th s → end) | RSS moved | threads (10th s → end; min–max) |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-  echo "| 256 | --max-queue 64 --max-connections 320 | $(m over answered_per_s) | $(m over busy_503) | $(m over lat503_p50_ms) |" \
-    "$(m over lat503_p99_ms) | $(m over lat503_max_ms) | $(m over lat_p99_ms) | $(m over failed) | $(m over wrong) |" \
-    "$(($(m over rss_first_kb) / 1024)) → $(($(m over rss_last_kb) / 1024)) | ±$(m over rss_dev_pct)% |" \
-    "$(m over threads_first) → $(m over threads_last); $(m over threads_min)–$(m over threads_max) |"
+  echo "| 256 | --max-queue 64 --max-connections 320 | $(ops_m over answered_per_s) | $(ops_m over busy_503) | $(ops_m over lat503_p50_ms) |" \
+    "$(ops_m over lat503_p99_ms) | $(ops_m over lat503_max_ms) | $(ops_m over lat_p99_ms) | $(ops_m over failed) | $(ops_m over wrong) |" \
+    "$(($(ops_m over rss_first_kb) / 1024)) → $(($(ops_m over rss_last_kb) / 1024)) | ±$(ops_m over rss_dev_pct)% |" \
+    "$(ops_m over threads_first) → $(ops_m over threads_last); $(ops_m over threads_min)–$(ops_m over threads_max) |"
   echo
-  echo "SIGTERM at the end of each run, the clients going on (each rep's figures: min–max):"
-  echo "| run | answered after SIGTERM | 503 after it | failed (no answer) | refused | last answer s | exit s | exit status |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "SIGTERM at the end of each run, the clients still sending (each rep's figures: min–max):"
+  echo "| run | in flight at SIGTERM, answered right | lost (no answer) | sent after it: 503 / refused | exit s | exit status |"
+  echo "| --- | --- | --- | --- | --- | --- |"
   local k
   for k in load over; do
-    echo "| $k | $(ops_range "$k" term_right) | $(ops_range "$k" term_503) | $(ops_range "$k" term_failed) |" \
-      "$(ops_range "$k" term_refused) | $(ops_range "$k" term_last_s) | $(ops_range "$k" term_exit_s) | $(ops_range "$k" exit) |"
+    echo "| $k | $(ops_range "$k" inflight_right) | $(ops_range "$k" inflight_failed) |" \
+      "$(ops_range "$k" term_503) / $(ops_range "$k" term_refused) | $(ops_range "$k" term_exit_s) | $(ops_range "$k" exit) |"
   done
   echo
   echo "| cache miss mean ms | cache hit mean ms | miss/hit |"
   echo "| --- | --- | --- |"
-  echo "| $(m cache miss) | $(m cache hit) | $(m cache ratio) |"
+  echo "| $(ops_m cache miss) | $(ops_m cache hit) | $(ops_m cache ratio) |"
 }
 
 # ops_range NAME KEY: "min–max" of KEY over the reps (one value when they agree).
 ops_range() {
   local f
-  for f in "$out/$1".[0-9]*; do v "$f" "$2"; done | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { print (a == b ? a : a "–" b) }'
+  for f in "$out/$1".[0-9]*; do ops_v "$f" "$2"; done | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { print (a == b ? a : a "–" b) }'
 }
 
 serve_ops_bench() {

@@ -90,11 +90,16 @@ static void answering(serve_http *h, struct MHD_Connection *c, serve_conn_state 
 }
 
 /* Queue r (taken) with status, and the CORS headers: Vary: Origin for a request
- * that has one, Access-Control-Allow-Origin for one of --allow-origin's. */
+ * that has one, Access-Control-Allow-Origin for one of --allow-origin's. During a drain
+ * every answer closes its connection: a kept-alive client's next request would get 503,
+ * or be cut when the drain ends; on a new connection it is refused at once. */
 static enum MHD_Result queue(serve_http *h, struct MHD_Connection *c, unsigned status, struct MHD_Response *r) {
   const char *o = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
   if (o) MHD_add_response_header(r, "Vary", "Origin");
   if (o && origin_of(h, c) == ORIGIN_ALLOWED) MHD_add_response_header(r, "Access-Control-Allow-Origin", o);
+  if (atomic_load(&h->stopping) && status != MHD_HTTP_SWITCHING_PROTOCOLS &&
+      !MHD_get_response_header(r, MHD_HTTP_HEADER_CONNECTION))
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
   answering(h, c, SERVE_CONN_SENDING);
   enum MHD_Result ok = MHD_queue_response(c, status, r);
   MHD_destroy_response(r);
@@ -500,7 +505,10 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s) {
   return (size_t)(o - s);
 }
 
-/* The listening socket on host:port (port 0: a free one, told in *port). */
+/* The listening socket on host:port (port 0: a free one, told in *port). Its backlog is the
+ * kernel's most (net.core.somaxconn): with 128, clients reconnecting together after their
+ * 503s overflowed it, and a dropped SYN is retried after a second (1.04 s 503s in
+ * bench/serve_ops.sh's 256 clients). */
 static int listen_on(const char *host, long port, int *fd, int *bound) {
   struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
   inet_pton(AF_INET, host, &sa.sin_addr); /* checked with the options */
@@ -508,7 +516,7 @@ static int listen_on(const char *host, long port, int *fd, int *bound) {
   socklen_t len = sizeof sa;
   if ((*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0) return nmt_fail_errno(NMT_EIO, "socket");
   if (setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) || bind(*fd, (struct sockaddr *)&sa, sizeof sa) ||
-      listen(*fd, 128) || getsockname(*fd, (struct sockaddr *)&sa, &len)) {
+      listen(*fd, SOMAXCONN) || getsockname(*fd, (struct sockaddr *)&sa, &len)) {
     int st = nmt_fail_errno(NMT_EIO, "cannot listen on %s:%ld", host, port);
     close(*fd);
     return st;
@@ -551,9 +559,9 @@ static void cut_in_flight(serve_http *h) {
 }
 
 bool serve_http_stop(serve_http *h) {
+  int fd = MHD_quiesce_daemon(h->d); /* no new connections (before the answers close theirs: */
+  if (fd >= 0) close(fd);            /* a client's next one is refused, not left in the backlog) */
   atomic_store(&h->stopping, true);
-  int fd = MHD_quiesce_daemon(h->d); /* no new connections */
-  if (fd >= 0) close(fd);
   for (double until = nmt_seconds() + h->a->drain_timeout; atomic_load(&h->in_flight) > 0 && nmt_seconds() < until;)
     nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
   bool cut = atomic_load(&h->in_flight) > 0;

@@ -1,8 +1,9 @@
 # The CUDA backend (docs/gpu.md), never part of `all`; included by the Makefile.
 # lib/nn/cuda/*.cu into $(BUILD)/libnmt_cuda.a, its table (nn_cuda_backend.c: the entry
 # nn/device.c finds, nmt_cuda_gpu), $(BIN)/nmt-tests-cuda (kernels against the CPU ops; every
-# case skips without a GPU) and $(BIN)/cuda/nmt-train, nmt-decode (--device cuda).
-# CUDA=0 turns it off; auto builds it when nvcc exists.
+# case skips without a GPU), $(BIN)/cuda/nmt-train, nmt-decode (--device cuda) and
+# $(BUILD)/cuda/libnmt.so.MAJOR (the API's device "cuda"). CUDA=0 turns it off; auto builds it
+# when nvcc exists.
 CUDA      ?= auto
 NVCC      ?= $(if $(filter 0,$(CUDA)),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null))
 # nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc): ask it where its
@@ -10,7 +11,8 @@ NVCC      ?= $(if $(filter 0,$(CUDA)),,$(shell command -v nvcc 2>/dev/null || ls
 CUDA_LIBDIR ?= $(if $(NVCC),$(shell $(NVCC) --dryrun -x cu /dev/null -o /dev/null 2>&1 | \
   sed -n 's/^\#\$$ LIBRARIES=.*"-L\([^"]*\)"[^"]*$$/\1/p'))
 CUDA_ARCH ?= -gencode arch=compute_90,code=[sm_90,compute_90]
-NVCCFLAGS ?= -O3 -std=c++17 --extended-lambda $(CUDA_ARCH)
+# (-fPIC: the same kernel objects go into the CUDA programs and into build/cuda/libnmt.so)
+NVCCFLAGS ?= -O3 -std=c++17 --extended-lambda -Xcompiler -fPIC $(CUDA_ARCH)
 CU_OBJ    := $(CU_SRC:%.cu=$(BUILD)/%.o)
 # What a CUDA program links before libnmt.a: the backend table, then the kernels.
 CUDA_HOST := $(BUILD)/$(CUDA_DIR)/nn_cuda_backend.o
@@ -41,12 +43,21 @@ $(BIN)/nmt-tests-cuda: $(CUDA_TEST_OBJ) $(CUDA_LINK) $(BUILD)/libnmt.a
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) $(CUDA_LIBS) -o $@
 
+# libnmt.so with the CUDA backend (docs/api.md "GPUs"): mk/lib.mk's position-independent
+# lib/ objects, the backend's table and kernels, the same SONAME and export list.
+CUDA_SO := $(BUILD)/cuda/$(SO_FILE)
+$(CUDA_SO): $(PIC_OBJ) $(PIC)/$(CUDA_DIR)/nn_cuda_backend.o $(BUILD)/libnmt_cuda.a $(SO_MAP) $(LIB_LIST)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -pthread -Wl,-soname,$(SO_NAME) -Wl,--version-script=$(SO_MAP) -Wl,--no-undefined \
+	  -Wl,--as-needed $(PIC_OBJ) $(PIC)/$(CUDA_DIR)/nn_cuda_backend.o $(BUILD)/libnmt_cuda.a $(LDLIBS) $(CUDA_LIBS) -o $@
+	ln -sf $(SO_FILE) $(BUILD)/cuda/$(SO_NAME)
+
 .PHONY: cuda test-cuda
 ifeq ($(NVCC),)
 cuda test-cuda:
 	@echo "$@: no nvcc (or CUDA=0), skipped"
 else
-cuda: $(BIN)/nmt-tests-cuda $(GPU_TOOLS:%=$(BIN)/cuda/nmt-%)
+cuda: $(BIN)/nmt-tests-cuda $(GPU_TOOLS:%=$(BIN)/cuda/nmt-%) $(CUDA_SO)
 	@echo "cuda: $(words $(CU_SRC)) kernel files compiled and linked with $(NVCC)"
 $(BIN)/cuda/nmt-%: $$(call tool_objs,$$*) $$(CUDA_OBJ_$$*) $(CUDA_LINK) $(BUILD)/libnmt.a
 	@mkdir -p $(dir $@)

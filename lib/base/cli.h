@@ -80,6 +80,9 @@ typedef struct {
   bool single_dash_long;
   /* A second line for --version (what the tool runs on), or NULL. */
   const char *(*version_detail)(void);
+  /* The exit statuses of this tool alone, for its man page after the shared ones: lines
+   * "N what", e.g. "4 a drain cut short (nmt-serve)"; NULL: none. */
+  const char *exits;
 } nmt_cli;
 
 /* Parse argv[1..argc). Positionals are returned in *pos (argv-owned strings,

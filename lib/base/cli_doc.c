@@ -13,7 +13,7 @@ static void man_page(FILE *f, const nmt_cli *cli) {
   }
   fputs(".SH OPTIONS\n", f);
   nmt_man_options(f, cli, true);
-  nmt_man_tail(f, cli->prog, cli->example);
+  nmt_man_tail(f, cli->prog, cli->example, cli->exits);
 }
 
 int nmt_cli_doc_arg(const nmt_cli *cli, const char *format) {

@@ -22,7 +22,7 @@ void nmt_man_options(FILE *f, const nmt_cli *cli, bool builtin);
 /* A subcommand's part of its tool's page: .SS prog, its synopsis, summary, options, example. */
 void nmt_man_section(FILE *f, const nmt_cli *cli);
 /* EXAMPLE (when there is one), EXIT STATUS and SEE ALSO. */
-void nmt_man_tail(FILE *f, const char *prog, const char *example);
+void nmt_man_tail(FILE *f, const char *prog, const char *example, const char *exits);
 
 /* Text escaped for roff (cli_roff.c): backslashes, hyphens (\-), quotes, a leading dot,
  * non-ASCII as \[uXXXX]. nmt_roff_put: filled text, a line break and the indentation after

@@ -16,7 +16,7 @@
 static const struct {
   int status;
   const char *what;
-} exits[] = {
+} shared_exits[] = {
     {NMT_OK, "success (also after --help and --version)"},
     {NMT_EUSAGE, "a usage error: an unknown option, a value out of its bounds, a missing argument"},
     {NMT_EINPUT, "bad input data: a malformed line, file or model file (the message names it)"},
@@ -124,17 +124,36 @@ static void see_also(FILE *f, const char *prog) {
   if (!first) fputc('\n', f);
 }
 
-void nmt_man_tail(FILE *f, const char *prog, const char *example) {
+/* One status of the page: ".TP", the number in bold, what it means. */
+static void exit_item(FILE *f, int status, const char *what) {
+  fprintf(f, ".TP\n.B %d\n", status);
+  nmt_roff_put(f, what, true);
+  fputc('\n', f);
+}
+
+/* The tool's own statuses: lines "N what" (nmt_cli.exits). */
+static void own_exits(FILE *f, const char *exits) {
+  char what[512];
+  for (const char *s = exits; s && *s;) {
+    char *end;
+    long status = strtol(s, &end, 10);
+    end += strspn(end, " ");
+    size_t n = strcspn(end, "\n");
+    snprintf(what, sizeof what, "%.*s", (int)n, end);
+    exit_item(f, (int)status, what);
+    s = end + n + (end[n] == '\n');
+  }
+}
+
+void nmt_man_tail(FILE *f, const char *prog, const char *example, const char *exits) {
   if (example) {
     fputs(".SH EXAMPLE\n", f);
     nmt_roff_lines(f, example, 2);
   }
   fputs(".SH EXIT STATUS\n", f);
-  for (size_t i = 0; i < sizeof exits / sizeof *exits; i++) {
-    fprintf(f, ".TP\n.B %d\n", exits[i].status);
-    nmt_roff_put(f, exits[i].what, true);
-    fputc('\n', f);
-  }
+  for (size_t i = 0; i < sizeof shared_exits / sizeof *shared_exits; i++)
+    exit_item(f, shared_exits[i].status, shared_exits[i].what);
+  own_exits(f, exits);
   fputs(".PP\n", f);
   nmt_roff_put(f, "An error is one line on stderr that names the tool, and the file and line where there is one.", true);
   fputc('\n', f);

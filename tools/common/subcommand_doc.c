@@ -89,7 +89,7 @@ static int man_page(const char *prog, const tool_cmd *cmds, int n, const usage_p
   }
   fputs(".SH OPTIONS\n", stdout); /* the tool's own: a subcommand's --help tells its options */
   nmt_man_options(stdout, &(nmt_cli){.prog = prog}, true);
-  nmt_man_tail(stdout, prog, u->example);
+  nmt_man_tail(stdout, prog, u->example, NULL);
   return NMT_OK;
 }
 

@@ -48,7 +48,7 @@ static int parse_args(serve_args *a, int argc, char **argv) {
                        PROG " -m fr-en.bin --port 8080 &\n"
                        "  curl -s localhost:8080/translate -d '{\"text\": \"Bonjour le monde !\"}'\n"
                        "  " PROG " -m a.bin b.bin --weights 0.6 0.4   (an ensemble, as nmt-decode's)",
-                       opts, false};
+                       opts, false, NULL, "4 a drain cut short: SIGTERM's --drain-timeout ended requests still translating"};
   nmt_strlist pos = {0};
   int st = nmt_cli_defaults(&cli);
   if (!st) st = nmt_cli_parse(&cli, argc, argv, &pos);

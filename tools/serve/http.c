@@ -45,6 +45,7 @@ struct serve_http {
 typedef struct {
   nmt_strbuf body;
   bool too_big, oom;
+  bool shutting; /* came during a drain: its body is read and dropped, then 503 */
   double t0;      /* its headers arrived (nmt_seconds) */
   char method[16], path[256]; /* cut */
   int sentences;  /* a translation's */
@@ -404,7 +405,9 @@ static enum MHD_Result begin(serve_http *h, struct MHD_Connection *c, const char
   u->t0 = nmt_seconds();
   snprintf(u->method, sizeof u->method, "%s", method), snprintf(u->path, sizeof u->path, "%s", url);
   atomic_fetch_add(&h->in_flight, 1);
-  if (atomic_load(&h->stopping)) return reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is shutting down");
+  /* During a drain the 503 waits for the body: it closes the connection, and closing it on
+   * unread bytes would reset it, the answer lost with them (curl exit 56). */
+  if (atomic_load(&h->stopping)) return u->shutting = true, MHD_YES;
   if (!conn_of(c)) return reply_static(h, c); /* its record could not be made: not watched */
   lengths l = {0};
   MHD_get_connection_values(c, MHD_HEADER_KIND, length_header, &l);
@@ -455,14 +458,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   if (!u) {
     ok = begin(h, c, url, method, state);
   } else if (*size) {
-    if (u->too_big || u->oom) {}
+    if (u->too_big || u->oom || u->shutting) {}
     else if (u->body.len + *size > (size_t)h->a->max_request_bytes) u->too_big = true;
     else if (nmt_strbuf_add(&u->body, data, *size)) u->oom = true;
     *size = 0;
     return MHD_YES;
   } else {
     answering(h, c, SERVE_CONN_ANSWERING); /* the request is in: translating it is not receiving it */
-    ok = route(h, c, url, method, u);
+    ok = u->shutting ? reply_error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is shutting down")
+                     : route(h, c, url, method, u);
   }
   account(h, c, *state, queued_status(c));
   return ok;

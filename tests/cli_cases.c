@@ -83,15 +83,18 @@ static bool matches(const char *re, const char *text, const char *name, const ch
   return ok;
 }
 
-/* Exact stdout: the first differing line, got against want. */
+/* Exact stdout: the first differing line, got against want, and the three lines got has
+ * after it (what went wrong is often there: a CI log is all a flaky failure leaves). */
 static void check_stdout(const cli_case *c, const char *got) {
   if (!strcmp(got, c->want_stdout)) return;
   long no = 1;
-  size_t i = 0;
+  size_t i = 0, n = strlen(got), lines = 0;
   while (got[i] && got[i] == c->want_stdout[i]) no += got[i++] == '\n';
   t_fail_at(c->name, 0, "stdout differs at line %ld", no);
-  t_show_line("got ", got, strlen(got), no);
+  t_show_line("got ", got, n, no);
   t_show_line("want", c->want_stdout, strlen(c->want_stdout), no);
+  for (size_t j = 0; j < n; j++) lines += got[j] == '\n' || (j + 1 == n);
+  for (long k = no + 1; k <= no + 3 && k <= (long)lines; k++) t_show_line("then", got, n, k);
 }
 
 static char *read_text(const char *path) {

@@ -28,7 +28,7 @@ struct serve_conn {
 
 struct serve_conns {
   pthread_mutex_t mu;
-  pthread_cond_t wake;
+  pthread_cond_t wake, closed; /* the watchdog's; a connection has closed */
   pthread_t watchdog;
   serve_conn *head;
   double limit, send_limit; /* --receive-timeout, --send-timeout */
@@ -58,6 +58,15 @@ static void cut(serve_conn *k, unsigned status, const char *answer, size_t len) 
   k->state = SERVE_CONN_ANSWERING;
 }
 
+/* CLOCK_MONOTONIC's time in `seconds`, for the conditions' timed waits. */
+static struct timespec deadline(double seconds) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  long ns = t.tv_nsec + (long)((seconds - (double)(time_t)seconds) * 1e9);
+  t.tv_sec += (time_t)seconds + ns / 1000000000L, t.tv_nsec = ns % 1000000000L;
+  return t;
+}
+
 /* Every tenth of a second, cut the requests still arriving past the limit. */
 static void *watchdog(void *arg) {
   serve_conns *cs = arg;
@@ -71,10 +80,7 @@ static void *watchdog(void *arg) {
     for (serve_conn *k = cs->head; k; k = k->next)
       if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, MHD_HTTP_REQUEST_TIMEOUT, answer, len);
       else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, 0, NULL, 0); /* mid-answer */
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_nsec += 100 * 1000 * 1000;
-    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    struct timespec until = deadline(0.1);
     pthread_cond_timedwait(&cs->wake, &cs->mu, &until);
   }
   pthread_mutex_unlock(&cs->mu);
@@ -89,11 +95,11 @@ int serve_conns_start(serve_conns **csp, double receive_timeout, double send_tim
   pthread_condattr_t ca;
   pthread_condattr_init(&ca);
   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_mutex_init(&cs->mu, NULL), pthread_cond_init(&cs->wake, &ca);
+  pthread_mutex_init(&cs->mu, NULL), pthread_cond_init(&cs->wake, &ca), pthread_cond_init(&cs->closed, &ca);
   pthread_condattr_destroy(&ca);
   int e = pthread_create(&cs->watchdog, NULL, watchdog, cs);
   if (e) {
-    pthread_mutex_destroy(&cs->mu), pthread_cond_destroy(&cs->wake), free(cs);
+    pthread_mutex_destroy(&cs->mu), pthread_cond_destroy(&cs->wake), pthread_cond_destroy(&cs->closed), free(cs);
     errno = e;
     return nmt_fail_errno(NMT_EIO, "cannot start the connections' watchdog");
   }
@@ -117,13 +123,14 @@ void serve_conn_close(serve_conns *cs, serve_conn *k) {
   if (k->prev) k->prev->next = k->next;
   else cs->head = k->next;
   if (k->next) k->next->prev = k->prev;
+  pthread_cond_broadcast(&cs->closed);
   pthread_mutex_unlock(&cs->mu);
   free(k);
 }
 
 void serve_conn_set(serve_conns *cs, serve_conn *k, serve_conn_state s) {
   pthread_mutex_lock(&cs->mu);
-  if (k->state != SERVE_CONN_UPGRADED) k->state = s, k->since = nmt_seconds();
+  if (k->state != SERVE_CONN_UPGRADED && k->state != SERVE_CONN_CLOSING) k->state = s, k->since = nmt_seconds();
   pthread_mutex_unlock(&cs->mu);
 }
 
@@ -135,6 +142,24 @@ void serve_conns_cut(serve_conns *cs, unsigned status, const char *why) {
     if (k->state == SERVE_CONN_RECEIVING) cut(k, status, answer, len);
   pthread_mutex_unlock(&cs->mu);
   free(answer);
+}
+
+/* Until no closing connection is left, or the time is up (lock held). */
+static void await_closes(serve_conns *cs, double seconds) {
+  struct timespec until = deadline(seconds);
+  for (;;) {
+    serve_conn *k = cs->head;
+    while (k && k->state != SERVE_CONN_CLOSING) k = k->next;
+    if (!k || pthread_cond_timedwait(&cs->closed, &cs->mu, &until)) return;
+  }
+}
+
+void serve_conns_linger(serve_conns *cs, double seconds) {
+  pthread_mutex_lock(&cs->mu);
+  for (serve_conn *k = cs->head; k; k = k->next)
+    if (k->state == SERVE_CONN_RECEIVING) shutdown(k->fd, SHUT_WR), k->state = SERVE_CONN_CLOSING;
+  await_closes(cs, seconds);
+  pthread_mutex_unlock(&cs->mu);
 }
 
 unsigned serve_conn_cut_status(serve_conns *cs, const serve_conn *k) {
@@ -151,6 +176,6 @@ void serve_conns_stop(serve_conns *cs) {
   pthread_mutex_unlock(&cs->mu);
   pthread_join(cs->watchdog, NULL);
   while (cs->head) serve_conn_close(cs, cs->head);
-  pthread_mutex_destroy(&cs->mu), pthread_cond_destroy(&cs->wake);
+  pthread_mutex_destroy(&cs->mu), pthread_cond_destroy(&cs->wake), pthread_cond_destroy(&cs->closed);
   free(cs);
 }

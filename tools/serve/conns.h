@@ -19,6 +19,7 @@ typedef enum {
   SERVE_CONN_ANSWERING, /* its request is complete: being translated */
   SERVE_CONN_SENDING,   /* its answer is queued: on the --send-timeout clock */
   SERVE_CONN_UPGRADED,  /* a websocket now, for good */
+  SERVE_CONN_CLOSING,   /* the drain shut its sending side: its client's close is awaited */
 } serve_conn_state;
 
 /* The list and its watchdog thread. NMT_OK or an error (message set). */
@@ -27,10 +28,16 @@ int serve_conns_start(serve_conns **cs, double receive_timeout, double send_time
 serve_conn *serve_conn_open(serve_conns *cs, int fd);
 /* Before its socket is closed. */
 void serve_conn_close(serve_conns *cs, serve_conn *k);
-/* Receiving restarts its clock; an upgraded connection stays so. */
+/* Receiving restarts its clock; an upgraded or closing connection stays so. */
 void serve_conn_set(serve_conns *cs, serve_conn *k, serve_conn_state s);
 /* Answer every connection still receiving with status and message why, and shut it. */
 void serve_conns_cut(serve_conns *cs, unsigned status, const char *why);
+/* The end of a drain, no request left in flight: shut the sending side of every
+ * connection awaiting its next request and wait, `seconds` at most, until their clients
+ * have closed them. Closing one at once would reset a request its client sent as the
+ * server closed it, unread (curl exit 55 or 56); read, it ends with the connection's
+ * close, unanswered, and a client retries it on a new connection, refused. */
+void serve_conns_linger(serve_conns *cs, double seconds);
 /* The status a cut answered k's request with on its socket (408, or serve_conns_cut's);
  * 0 when none was. */
 unsigned serve_conn_cut_status(serve_conns *cs, const serve_conn *k);

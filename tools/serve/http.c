@@ -563,13 +563,17 @@ static void cut_in_flight(serve_http *h) {
 }
 
 bool serve_http_stop(serve_http *h) {
-  int fd = MHD_quiesce_daemon(h->d); /* no new connections (before the answers close theirs: */
-  if (fd >= 0) close(fd);            /* a client's next one is refused, not left in the backlog) */
+  /* No new connections, before the answers close theirs: a client's next one is refused,
+   * not left in the backlog and reset. Shut, as the polling thread may still hold the
+   * socket in its poll: a close alone would keep it listening until that returns. */
+  int fd = MHD_quiesce_daemon(h->d);
+  if (fd >= 0) shutdown(fd, SHUT_RDWR), close(fd);
   atomic_store(&h->stopping, true);
   for (double until = nmt_seconds() + h->a->drain_timeout; atomic_load(&h->in_flight) > 0 && nmt_seconds() < until;)
     nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
   bool cut = atomic_load(&h->in_flight) > 0;
   if (cut) cut_in_flight(h);
+  serve_conns_linger(h->conns, 1.0);
   MHD_stop_daemon(h->d);
   serve_conns_stop(h->conns);
   free(h);

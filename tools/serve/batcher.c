@@ -205,8 +205,8 @@ static void wait_answered(serve_batcher *b, serve_req *r) {
       end_request(b, r, 504, "the request was not answered within its time limit (\"timeout_ms\", --request-timeout)");
     } else if (watch) {
       double t = nmt_seconds() + POLL_S;
-      long long ns = (long long)((r->deadline > 0 && r->deadline < t ? r->deadline : t) * 1e9);
-      pthread_cond_timedwait(&r->done, &b->mu, &(struct timespec){(time_t)(ns / 1000000000), (long)(ns % 1000000000)});
+      struct timespec until = nmt_timespec(r->deadline > 0 && r->deadline < t ? r->deadline : t);
+      pthread_cond_timedwait(&r->done, &b->mu, &until);
     } else {
       pthread_cond_wait(&r->done, &b->mu);
     }
@@ -309,10 +309,7 @@ static bool wait_for_round(serve_batcher *b, const lane *l) {
       pthread_cond_wait(&b->more, &b->mu);
     }
     double wait = l->round_s / 4 < 0.05 ? l->round_s / 4 : 0.05;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    long ns = until.tv_nsec + (long)(wait * 1e9);
-    until.tv_sec += ns / 1000000000L, until.tv_nsec = ns % 1000000000L;
+    struct timespec until = nmt_timespec(nmt_seconds() + wait);
     while (!b->stop && b->qn < round_size(b) && pthread_cond_timedwait(&b->more, &b->mu, &until) != ETIMEDOUT) {}
     if (b->qn) return true; /* else its requests ended meanwhile */
   }
@@ -655,7 +652,10 @@ int serve_batcher_start(serve_batcher **bp, const nmt_ensemble *e, const serve_a
   serve_batcher *b = calloc(1, sizeof *b);
   if (!b) return nmt_fail(NMT_EIO, "out of memory");
   *b = (serve_batcher){.e = &e->dec, .first = &e->model[0], .a = a, .m = m, .cache = cache, .lanes = (int)a->threads};
-  pthread_mutex_init(&b->mu, NULL), pthread_cond_init(&b->more, NULL);
+  pthread_condattr_t ca; /* its waits' deadlines are nmt_seconds()'s */
+  pthread_condattr_init(&ca), pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_mutex_init(&b->mu, NULL), pthread_cond_init(&b->more, &ca);
+  pthread_condattr_destroy(&ca);
   int st = nmt_terms_joins(b->first->tgt, &b->joins);
   for (int i = 0; !st && i < b->lanes; i++) {
     lane *l = &b->l[i];

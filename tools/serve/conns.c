@@ -58,15 +58,6 @@ static void cut(serve_conn *k, unsigned status, const char *answer, size_t len) 
   k->state = SERVE_CONN_ANSWERING;
 }
 
-/* CLOCK_MONOTONIC's time in `seconds`, for the conditions' timed waits. */
-static struct timespec deadline(double seconds) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  long ns = t.tv_nsec + (long)((seconds - (double)(time_t)seconds) * 1e9);
-  t.tv_sec += (time_t)seconds + ns / 1000000000L, t.tv_nsec = ns % 1000000000L;
-  return t;
-}
-
 /* Every tenth of a second, cut the requests still arriving past the limit. */
 static void *watchdog(void *arg) {
   serve_conns *cs = arg;
@@ -80,7 +71,7 @@ static void *watchdog(void *arg) {
     for (serve_conn *k = cs->head; k; k = k->next)
       if (k->state == SERVE_CONN_RECEIVING && now - k->since > cs->limit) cut(k, MHD_HTTP_REQUEST_TIMEOUT, answer, len);
       else if (k->state == SERVE_CONN_SENDING && now - k->since > cs->send_limit) cut(k, 0, NULL, 0); /* mid-answer */
-    struct timespec until = deadline(0.1);
+    struct timespec until = nmt_timespec(now + 0.1);
     pthread_cond_timedwait(&cs->wake, &cs->mu, &until);
   }
   pthread_mutex_unlock(&cs->mu);
@@ -146,7 +137,7 @@ void serve_conns_cut(serve_conns *cs, unsigned status, const char *why) {
 
 /* Until no closing connection is left, or the time is up (lock held). */
 static void await_closes(serve_conns *cs, double seconds) {
-  struct timespec until = deadline(seconds);
+  struct timespec until = nmt_timespec(nmt_seconds() + seconds);
   for (;;) {
     serve_conn *k = cs->head;
     while (k && k->state != SERVE_CONN_CLOSING) k = k->next;

@@ -562,6 +562,10 @@ static void cut_in_flight(serve_http *h) {
   }
 }
 
+/* The drain's end waits this long at most for idle kept-alive clients to close
+ * (conns.h, serve_conns_linger): a request crossing the close arrives within a round trip. */
+static const double LINGER_S = 1.0;
+
 bool serve_http_stop(serve_http *h) {
   /* No new connections, before the answers close theirs: a client's next one is refused,
    * not left in the backlog and reset. Shut, as the polling thread may still hold the
@@ -573,7 +577,7 @@ bool serve_http_stop(serve_http *h) {
     nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
   bool cut = atomic_load(&h->in_flight) > 0;
   if (cut) cut_in_flight(h);
-  serve_conns_linger(h->conns, 1.0);
+  serve_conns_linger(h->conns, LINGER_S);
   MHD_stop_daemon(h->d);
   serve_conns_stop(h->conns);
   free(h);

@@ -113,11 +113,26 @@ void nmt_shuffle(long *a, long n, uint64_t seed, uint64_t stream) {
 
 static long len_of(const long *off, long i) { return off[i + 1] - off[i]; }
 
-static int by_length(const void *x, const void *y, void *corpus) {
-  const nmt_corpus *c = corpus;
+static const char *const sorts[] = {[NMT_SORT_TRG] = "trg", [NMT_SORT_SRC] = "src", [NMT_SORT_NONE] = "none"};
+
+const char *nmt_batch_sort_name(nmt_batch_sort s) { return sorts[s]; }
+
+int nmt_batch_sort_parse(const char *flag, const char *name, nmt_batch_sort *s) {
+  for (int i = 0; i < (int)(sizeof sorts / sizeof *sorts); i++)
+    if (!strcmp(name, sorts[i])) return *s = (nmt_batch_sort)i, NMT_OK;
+  return nmt_fail(NMT_EUSAGE, "--%s must be trg, src or none (got '%s')", flag, name);
+}
+
+/* The window's order: one side's length, then the other's (sort_key). */
+typedef struct {
+  const long *first, *second; /* offsets */
+} sort_key;
+
+static int by_length(const void *x, const void *y, void *key) {
+  const sort_key *k = key;
   long a = *(const long *)x, b = *(const long *)y;
-  long d = len_of(c->src_off, a) - len_of(c->src_off, b);
-  if (!d) d = len_of(c->tgt_off, a) - len_of(c->tgt_off, b);
+  long d = len_of(k->first, a) - len_of(k->first, b);
+  if (!d) d = len_of(k->second, a) - len_of(k->second, b);
   if (!d) d = a - b; /* total order: the same plan on every libc */
   return d < 0 ? -1 : d > 0;
 }
@@ -174,9 +189,9 @@ int nmt_plan_epoch(nmt_plan *p, const nmt_corpus *c, const nmt_batch_opts *o, ui
   }
   for (long i = 0; i < c->n; i++) p->pairs[i] = i;
   if (o->shuffle) nmt_shuffle(p->pairs, c->n, seed, SHUFFLE_STREAM + 2 * (uint64_t)epoch);
-  for (long i = 0; o->window > 1 && i < c->n; i += o->window)
-    qsort_r(p->pairs + i, (size_t)(c->n - i < o->window ? c->n - i : o->window), sizeof(long), by_length,
-            (void *)c);
+  sort_key key = o->sort == NMT_SORT_SRC ? (sort_key){c->src_off, c->tgt_off} : (sort_key){c->tgt_off, c->src_off};
+  for (long i = 0; o->window > 1 && o->sort != NMT_SORT_NONE && i < c->n; i += o->window)
+    qsort_r(p->pairs + i, (size_t)(c->n - i < o->window ? c->n - i : o->window), sizeof(long), by_length, &key);
   p->nbatches = cut(p, c, o);
   int st = o->shuffle ? shuffle_batches(p, c->n, seed, epoch) : NMT_OK;
   if (st) nmt_plan_free(p);

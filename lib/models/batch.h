@@ -27,11 +27,21 @@ int nmt_corpus_read(nmt_corpus *c, const char *src_path, const char *tgt_path,
                     long max_length);
 void nmt_corpus_free(nmt_corpus *c);
 
+/* What a window is sorted by (Marian's --maxi-batch-sort): the target's length, then
+ * the source's (the default: the decoder's steps are most of a step's work); the
+ * source's, then the target's; or not at all. */
+typedef enum { NMT_SORT_TRG, NMT_SORT_SRC, NMT_SORT_NONE } nmt_batch_sort;
+
+/* "trg", "src", "none"; and back: NMT_OK, or NMT_EUSAGE naming flag and the choices. */
+const char *nmt_batch_sort_name(nmt_batch_sort s);
+int nmt_batch_sort_parse(const char *flag, const char *name, nmt_batch_sort *s);
+
 typedef struct {
   int max_sents;   /* sentences per batch */
   long max_words;  /* padded target tokens (B * T) per batch; 0: no limit */
   int window;      /* pairs sorted by length together (bucketing); <= 1: keep order */
   bool shuffle;    /* shuffle pairs before and batches after bucketing */
+  nmt_batch_sort sort; /* the window's order */
 } nmt_batch_opts;
 
 /* One epoch: pair indices batch after batch. */

@@ -20,11 +20,11 @@ static int state_text(const nmt_train_state *s, long adam_step, nmt_strbuf *b) {
                    "stalls=%d\ntokens=%ld\nelapsed=%a\nadam-step=%ld\nmini-batch=%d\n"
                    "mini-batch-words=%ld\nbatch-window=%d\nworkers=%d\ncorpus-pairs=%ld\n"
                    "corpus-hash=%016" PRIx64 "\noptimizer-delay=%d\noptimizer=%s\nvalid-metric=%s\n"
-                   "best-step=%ld\n",
+                   "best-step=%ld\nmaxi-batch-sort=%s\n",
                    s->seed, s->step, s->epoch, s->batch, s->lr, s->best, s->stalls, s->tokens,
                    s->elapsed, adam_step, s->mini_batch, s->mini_batch_words, s->window, s->workers,
                    s->corpus_pairs, s->corpus_hash, s->delay, nmt_optimizer_name(s->optimizer),
-                   nmt_vmetric_name(s->metric), s->best_step);
+                   nmt_vmetric_name(s->metric), s->best_step, nmt_batch_sort_name(s->sort));
   return nmt_strbuf_add(b, text, (size_t)n) ? nmt_fail(NMT_EIO, "out of memory") : NMT_OK;
 }
 
@@ -67,29 +67,31 @@ int nmt_checkpoint_save_filled(const nmt_model *m, const nmt_train_state *s, con
 
 static int parse_state(nmt_train_state *s, long *adam_step, const nmt_section *sec, const char *path) {
   *s = (nmt_train_state){0}; /* keys an older checkpoint lacks stay 0: not recorded */
-  char *text = strndup(sec->data, sec->len), optimizer[8] = "adam", metric[16] = "perplexity";
+  char *text = strndup(sec->data, sec->len), optimizer[8] = "adam", metric[16] = "perplexity", sort[8] = "src";
   if (!text) return nmt_fail(NMT_EIO, "out of memory");
   int n = sscanf(text,
                  "seed=%" SCNu64 " step=%ld epoch=%ld batch=%ld lr=%la best-ppl=%la stalls=%d "
                  "tokens=%ld elapsed=%la adam-step=%ld mini-batch=%d mini-batch-words=%ld "
                  "batch-window=%d workers=%d corpus-pairs=%ld corpus-hash=%" SCNx64 " optimizer-delay=%d "
-                 "optimizer=%7[a-z] valid-metric=%15[a-z-] best-step=%ld",
+                 "optimizer=%7[a-z] valid-metric=%15[a-z-] best-step=%ld maxi-batch-sort=%7[a-z]",
                  &s->seed, &s->step, &s->epoch, &s->batch, &s->lr, &s->best, &s->stalls,
                  &s->tokens, &s->elapsed, adam_step, &s->mini_batch, &s->mini_batch_words, &s->window,
-                 &s->workers, &s->corpus_pairs, &s->corpus_hash, &s->delay, optimizer, metric, &s->best_step);
+                 &s->workers, &s->corpus_pairs, &s->corpus_hash, &s->delay, optimizer, metric, &s->best_step, sort);
   free(text);
   /* older: Adam's, by perplexity, whose best (when validated) is at an unrecorded step */
   if (n < 20) s->best_step = s->best > 0 ? -1 : 0;
   bool known = !nmt_optimizer_parse("optimizer", optimizer, &s->optimizer) &&
-               !nmt_vmetric_parse("valid-metrics", metric, &s->metric);
+               !nmt_vmetric_parse("valid-metrics", metric, &s->metric) &&
+               !nmt_batch_sort_parse("maxi-batch-sort", sort, &s->sort);
   /* Resuming from negative counts or a non-finite rate hung or diverged the run. */
   bool sane = s->step >= 0 && s->epoch >= 0 && s->batch >= 0 && s->stalls >= 0 && s->tokens >= 0 &&
               *adam_step >= 0 && isfinite(s->lr) && s->lr > 0 && isfinite(s->best) &&
               s->best >= 0 && s->best_step >= -1 && known && isfinite(s->elapsed) && s->elapsed >= 0 && s->mini_batch >= 0 &&
               s->mini_batch_words >= 0 && s->window >= 0 && s->workers >= 0 && s->corpus_pairs >= 0 && s->delay >= 0;
   /* 10: a checkpoint older than the batch and corpus keys (nothing to check them against); 16:
-   * older than --optimizer-delay (0: not recorded); 17: older than --optimizer and --valid-metrics */
-  return (n == 10 || n == 16 || n == 17 || n == 20) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
+   * older than --optimizer-delay (0: not recorded); 17: older than --optimizer and --valid-metrics;
+   * 20: older than --maxi-batch-sort (the windows were sorted by source) */
+  return (n == 10 || n == 16 || n == 17 || n == 20 || n == 21) && sane ? NMT_OK : nmt_fail(NMT_EINPUT, "%s: bad training state", path);
 }
 
 int nmt_checkpoint_load(nmt_model *m, nmt_train_state *s, const char *path) {

@@ -5,6 +5,7 @@
 #include "base/strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 uint64_t nmt_corpus_fingerprint(const nmt_corpus *c) {
   uint64_t h = nmt_fnv1a(NMT_FNV_INIT, &c->n, sizeof c->n);
@@ -14,11 +15,18 @@ uint64_t nmt_corpus_fingerprint(const nmt_corpus *c) {
   return nmt_fnv1a(h, c->tgt, sizeof *c->tgt * (size_t)c->tgt_off[c->n]);
 }
 
-static void changed(nmt_strbuf *b, const char *flag, long now, long was) {
+static void changed_name(nmt_strbuf *b, const char *flag, const char *now, const char *was) {
   char text[128];
-  if (now == was) return;
-  int n = snprintf(text, sizeof text, "%s--%s %ld (checkpoint: %ld)", b->len ? ", " : "", flag, now, was);
+  if (!strcmp(now, was)) return;
+  int n = snprintf(text, sizeof text, "%s--%s %s (checkpoint: %s)", b->len ? ", " : "", flag, now, was);
   nmt_strbuf_add(b, text, (size_t)n);
+}
+
+static void changed(nmt_strbuf *b, const char *flag, long now, long was) {
+  char text[2][24];
+  snprintf(text[0], sizeof text[0], "%ld", now);
+  snprintf(text[1], sizeof text[1], "%ld", was);
+  changed_name(b, flag, text[0], text[1]);
 }
 
 /* The optimiser's state and the best value go on only with the same optimiser and first metric. */
@@ -52,6 +60,7 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
     changed(&b, "mini-batch-words", o->max_words, s->mini_batch_words);
     changed(&b, "maxi-batch", o->window / o->max_sents, s->window / s->mini_batch);
     if (s->delay) changed(&b, "optimizer-delay", delay, s->delay);
+    changed_name(&b, "maxi-batch-sort", nmt_batch_sort_name(o->sort), nmt_batch_sort_name(s->sort));
     st = b.len ? nmt_fail(NMT_EUSAGE, "%s: cannot resume at epoch %ld batch %ld with other batches: %.*s; "
                               "resume with the checkpoint's values or start afresh with --overwrite",
                               t->o.ckpt_path, s->epoch + 1, s->batch, (int)b.len, b.s)
@@ -68,6 +77,6 @@ int nmt_train_resume_check(nmt_trainer *t, char *note, size_t n) {
                "bit-identical to an uninterrupted one", workers, s->workers);
   }
   s->mini_batch = o->max_sents, s->mini_batch_words = o->max_words, s->window = o->window;
-  s->workers = workers, s->delay = delay, s->corpus_pairs = t->train->n, s->corpus_hash = hash;
+  s->workers = workers, s->delay = delay, s->corpus_pairs = t->train->n, s->corpus_hash = hash, s->sort = o->sort;
   return NMT_OK;
 }

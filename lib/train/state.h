@@ -3,6 +3,7 @@
  * advances (train/loop.h) and --resume checks (train/resume.h). Types alone. */
 #ifndef NMT_TRAIN_STATE_H
 #define NMT_TRAIN_STATE_H
+#include "models/batch.h"
 #include "train/optimizer.h"
 #include "train/vmetric.h"
 #include <stdint.h>
@@ -30,6 +31,7 @@ typedef struct {
   long corpus_pairs;
   uint64_t corpus_hash;     /* nmt_corpus_fingerprint */
   int delay;                /* --optimizer-delay */
+  nmt_batch_sort sort;      /* --maxi-batch-sort (before it was recorded: src, then the only order) */
   nmt_optimizer optimizer;
   nmt_vmetric metric;       /* the first --valid-metrics: what best, stalls and kept measure */
   long best_step;           /* of the best validation; 0: none yet; -1: one before the checkpoint

@@ -6,6 +6,7 @@
 #include "nn/arena.h"
 #include "nn/optim.h"
 #include "nn/parallel.h"
+#include "train/balance.h"
 #include "train/shard.h"
 #include <math.h>
 #include <stdlib.h>
@@ -124,13 +125,13 @@ static long target_words(const nmt_corpus *c, const long *pairs, int n) {
 /* This rank's passes: its workers' parts of every pass, summed per worker. */
 static int run_passes(nmt_updater *s, const nmt_corpus *c, const long *pairs, int n, int slots, int mine,
                       rank_header *h) {
-  int first = s->comm->rank * s->workers, parts = s->delay * slots;
+  int first = s->comm->rank * s->workers, parts = s->delay * slots, cut[parts + 1];
+  nmt_balance_cut(c, pairs, n, parts, cut);
   for (int d = 0; d < s->delay && mine; d++) { /* a rank past the slots idles */
     for (int i = 0; i < mine; i++) {
       int q = d * slots + first + i;
-      long a = (long)n * q / parts, b = (long)n * (q + 1) / parts;
       s->w[i].part = q, s->w[i].pass = d;
-      int st = nmt_batch_fill(&s->w[i].batch, c, pairs + a, (int)(b - a));
+      int st = nmt_batch_fill(&s->w[i].batch, c, pairs + cut[q], cut[q + 1] - cut[q]);
       if (st) return st;
     }
     nmt_pool_run(mine, work, s);

@@ -5,7 +5,9 @@
  * nmt_update_clip, looks at the loss (a NaN/Inf batch is no update) and then calls
  * nmt_update_apply.
  *
- * The gradient: the batch's sentences are cut into contiguous parts, each worker (a
+ * The gradient: the batch's sentences are cut into contiguous parts of equal work
+ * (train/balance.h: not of equal count, or the part with the longest sentences
+ * keeps the others waiting), each worker (a
  * thread with one BLAS thread) runs forward and backward on its part with its own
  * graph and gradient buffer, and the buffers are summed in part order. Small GEMMs
  * on one thread each beat one split over the cores (OpenBLAS's threads synchronise
@@ -53,9 +55,10 @@ void nmt_updater_free(nmt_updater *u);
  * loss divided by the target tokens (the mean per token), *loss the summed
  * loss (NaN/Inf passed through; then the gradient is not computed), the same
  * on every rank. Slots: S' = min(size * W, the most with n / (D * S') >= 8
- * sentences per part, at least 1); part q of the D * S' (sentences
- * [n·q/(D·S'), n·(q+1)/(D·S'))) runs in pass q / S' on slot q % S' and draws
- * the dropout masks of (seed, step, q), whichever thread or rank runs it. A
+ * sentences per part, at least 1); the pairs are cut into D * S' contiguous
+ * parts of equal work (train/balance.h), and part q runs in pass q / S' on
+ * slot q % S' and draws the dropout masks of (seed, step, q), whichever thread
+ * or rank runs it. A
  * failure on any rank is returned on all (comm/comm.h, nmt_comm_exchange). */
 int nmt_update_gradient(nmt_updater *u, const nmt_corpus *c, const long *pairs, int n,
                         const nmt_net *net, nn_params *p, uint64_t seed, uint64_t step,

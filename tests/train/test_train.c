@@ -90,9 +90,10 @@ TEST(train_checkpoint_round_trip) {
       m.params.m[i] = (float)i, m.params.v[i] = 0.5f * (float)i;
   m.params.step = 17;
   nmt_train_state s = {99, 17, 2, 5, 1e-3 / 3, 12.25, 1, 4321, 1.5, 8, 800, 1600, 2, 50, 0xfedcba9876543210u}, got;
-  s.optimizer = NMT_SGD, s.metric = NMT_VM_BLEU, s.best_step = 12;
+  s.optimizer = NMT_SGD, s.metric = NMT_VM_BLEU, s.best_step = 12, s.sort = NMT_SORT_NONE;
   CHECK_INT(nmt_checkpoint_save(&m, &s, path), NMT_OK);
   CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
+  CHECK(got.sort == NMT_SORT_NONE);
   CHECK(got.seed == 99 && got.step == 17 && got.epoch == 2 && got.batch == 5 && got.stalls == 1);
   CHECK(got.lr == s.lr && got.best == 12.25 && got.tokens == 4321 && got.elapsed == 1.5);
   CHECK(got.mini_batch == 8 && got.window == 800 && got.mini_batch_words == 1600 && got.workers == 2);
@@ -112,8 +113,23 @@ TEST(train_checkpoint_round_trip) {
   nmt_model_free(&m);
 }
 
+/* The checkpoint at path as an older one wrote it: its state cut before `key`. */
+static void state_before(const char *path, const char *key) {
+  nmt_model_file f, g = {0};
+  CHECK_INT(nmt_mf_read(&f, path), NMT_OK);
+  for (int i = 0; i < f.n; i++) {
+    const char *cut = strcmp(f.s[i].tag, "state") ? NULL : memmem(f.s[i].data, f.s[i].len, key, strlen(key));
+    CHECK_INT(nmt_mf_add(&g, f.s[i].tag, f.s[i].data, cut ? (size_t)(cut - (const char *)f.s[i].data) : f.s[i].len),
+              NMT_OK);
+  }
+  CHECK_INT(nmt_mf_write(&g, path), NMT_OK);
+  free(g.s);
+  nmt_mf_free(&f);
+}
+
 /* A checkpoint older than the optimizer and metric keys: Adam's, by perplexity, and its
- * best (validated) at a step not recorded. */
+ * best (validated) at a step not recorded; one older than --maxi-batch-sort: its windows
+ * were sorted by source. */
 TEST(train_checkpoint_older_state) {
   const char *path = t_tmp("old.ckpt");
   nmt_model m, r;
@@ -121,16 +137,11 @@ TEST(train_checkpoint_older_state) {
   nmt_train_state s = {99, 17, 2, 5, 1e-3, 12.25, 1, 4321, 1.5, 8, 800, 1600, 2, 50, 7}, got;
   s.optimizer = NMT_SGD, s.metric = NMT_VM_BLEU, s.best_step = 12;
   CHECK_INT(nmt_checkpoint_save(&m, &s, path), NMT_OK);
-  nmt_model_file f, g = {0};
-  CHECK_INT(nmt_mf_read(&f, path), NMT_OK);
-  for (int i = 0; i < f.n; i++) {
-    const char *cut = strcmp(f.s[i].tag, "state") ? NULL : memmem(f.s[i].data, f.s[i].len, "optimizer=", 10);
-    CHECK_INT(nmt_mf_add(&g, f.s[i].tag, f.s[i].data, cut ? (size_t)(cut - (const char *)f.s[i].data) : f.s[i].len),
-              NMT_OK);
-  }
-  CHECK_INT(nmt_mf_write(&g, path), NMT_OK);
-  free(g.s);
-  nmt_mf_free(&f);
+  state_before(path, "maxi-batch-sort=");
+  CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
+  CHECK(got.sort == NMT_SORT_SRC && got.optimizer == NMT_SGD && got.best_step == 12);
+  nmt_model_free(&r);
+  state_before(path, "optimizer=");
   CHECK_INT(nmt_checkpoint_load(&r, &got, path), NMT_OK);
   CHECK(got.optimizer == NMT_ADAM && got.metric == NMT_VM_PERPLEXITY && got.best_step == -1 && got.best == 12.25);
   CHECK(got.delay == 0 && got.corpus_hash == 7);
@@ -232,6 +243,35 @@ TEST(train_batch_plan_properties) {
   free(seen);
   nmt_batch_free(&b);
   nmt_plan_free(&p), nmt_plan_free(&q);
+  nmt_corpus_free(&c);
+}
+
+/* A window sorted by target length then source (the default), by source then target, or
+ * left in its (shuffled) order. */
+TEST(train_batch_plan_sort) {
+  nmt_corpus c;
+  make_corpus(&c, t_tmp("c"), 70, 0);
+  const long *first[] = {[NMT_SORT_TRG] = c.tgt_off, [NMT_SORT_SRC] = c.src_off};
+  const long *second[] = {[NMT_SORT_TRG] = c.src_off, [NMT_SORT_SRC] = c.tgt_off};
+  for (int k = NMT_SORT_TRG; k <= NMT_SORT_NONE; k++) {
+    nmt_batch_opts o = {10, 0, 70, false, (nmt_batch_sort)k};
+    nmt_plan p;
+    CHECK_INT(nmt_plan_epoch(&p, &c, &o, 7, 0), NMT_OK);
+    for (long i = 1; i < c.n; i++) {
+      long a = p.pairs[i - 1], b = p.pairs[i];
+      if (k == NMT_SORT_NONE) {
+        CHECK_INT(b, i);
+        continue;
+      }
+      long d1 = (first[k][b + 1] - first[k][b]) - (first[k][a + 1] - first[k][a]);
+      long d2 = (second[k][b + 1] - second[k][b]) - (second[k][a + 1] - second[k][a]);
+      CHECK(d1 > 0 || (d1 == 0 && (d2 > 0 || (d2 == 0 && b > a))));
+    }
+    nmt_plan_free(&p);
+  }
+  nmt_batch_sort s;
+  CHECK_INT(nmt_batch_sort_parse("maxi-batch-sort", "tgt", &s), NMT_EUSAGE);
+  CHECK_STR(nmt_errmsg(), "--maxi-batch-sort must be trg, src or none (got 'tgt')");
   nmt_corpus_free(&c);
 }
 
@@ -369,9 +409,10 @@ TEST(train_resume_checks_batches_corpus_and_workers) {
   nmt_corpus c, other;
   tiny_trainer(&t, &m, &c, 20, ckpt);
   CHECK_INT(nmt_train(&t, NULL), NMT_OK); /* 3 steps of the 4 in epoch 1 */
-  t.o.batch.max_sents = 10, t.o.batch.window = 30;
+  t.o.batch.max_sents = 10, t.o.batch.window = 30, t.o.batch.sort = NMT_SORT_SRC;
   CHECK_INT(resume_with(&t, ckpt), NMT_EUSAGE);
-  CHECK(strstr(nmt_errmsg(), "--mini-batch 10 (checkpoint: 5), --maxi-batch 3 (checkpoint: 4)") != NULL);
+  CHECK(strstr(nmt_errmsg(), "--mini-batch 10 (checkpoint: 5), --maxi-batch 3 (checkpoint: 4), "
+                             "--maxi-batch-sort src (checkpoint: trg)") != NULL);
   t.o.batch = (nmt_batch_opts){5, 0, 20, true};
   make_corpus(&other, t_tmp("other"), 21, 0);
   t.train = &other;

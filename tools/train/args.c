@@ -93,7 +93,7 @@ static int flag_value(void *ctx, const nmt_opt *o) {
   return *b;
 }
 
-/* --valid-metrics' names, each once, and --optimizer's. */
+/* --valid-metrics' names, each once, --optimizer's and --maxi-batch-sort's. */
 static int methods(train_args *a) {
   nmt_valid_opts *o = &a->valid_opts;
   *o = (nmt_valid_opts){.beam = (int)a->valid_beam, .max_length_factor = (float)a->valid_max_length_factor};
@@ -105,7 +105,8 @@ static int methods(train_args *a) {
     if (st) return st;
     o->metrics[o->n++] = m;
   }
-  return nmt_optimizer_parse("optimizer", a->optimizer_name, &a->optimizer);
+  int st = nmt_optimizer_parse("optimizer", a->optimizer_name, &a->optimizer);
+  return st ? st : nmt_batch_sort_parse("maxi-batch-sort", a->maxi_batch_sort, &a->sort);
 }
 
 /* The schedules in Marian's units; --after N sets the limit of its unit. */

@@ -120,7 +120,7 @@ static nmt_train_opts loop_options(const train_args *a, const char *ckpt) {
   const train_freq none = {0}, *valid = a->valid.n ? &a->valid_every : &none,
                    *save = a->save_every.n ? &a->save_every : &a->valid_every;
   return (nmt_train_opts){
-      .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true},
+      .batch = {(int)a->mini_batch, a->mini_batch_words, (int)(a->maxi_batch * a->mini_batch), true, a->sort},
       .optimizer = a->optimizer, .valid = a->valid_opts,
       .seed = (uint64_t)a->seed, .lr = a->learn_rate, .lr_decay = a->lr_decay, .lr_recurrent = a->lr_recurrent,
       .lr_decay_start_epoch = a->lr_decay_start_epoch, .lr_warmup = a->lr_warmup,

@@ -53,6 +53,7 @@ typedef struct {
   /* what parsing makes of them */
   nmt_valid_opts valid_opts; /* --valid-metrics with --valid-beam-size and --valid-max-length-factor */
   nmt_optimizer optimizer;   /* --optimizer */
+  nmt_batch_sort sort;       /* --maxi-batch-sort */
   long after_tokens;         /* --after Nt (--after Ne, Nu set after_epochs, after_batches) */
   train_freq valid_every, save_every, log_every; /* --valid-freq, --save-freq, --log-freq */
   train_config config;       /* -c's entries (none without -c) */

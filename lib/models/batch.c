@@ -113,14 +113,14 @@ void nmt_shuffle(long *a, long n, uint64_t seed, uint64_t stream) {
 
 static long len_of(const long *off, long i) { return off[i + 1] - off[i]; }
 
-static const char *const sorts[] = {[NMT_SORT_TRG] = "trg", [NMT_SORT_SRC] = "src", [NMT_SORT_NONE] = "none"};
+static const char *const sorts[] = {[NMT_SORT_SRC] = "src", [NMT_SORT_TRG] = "trg", [NMT_SORT_NONE] = "none"};
 
 const char *nmt_batch_sort_name(nmt_batch_sort s) { return sorts[s]; }
 
 int nmt_batch_sort_parse(const char *flag, const char *name, nmt_batch_sort *s) {
   for (int i = 0; i < (int)(sizeof sorts / sizeof *sorts); i++)
     if (!strcmp(name, sorts[i])) return *s = (nmt_batch_sort)i, NMT_OK;
-  return nmt_fail(NMT_EUSAGE, "--%s must be trg, src or none (got '%s')", flag, name);
+  return nmt_fail(NMT_EUSAGE, "--%s must be src, trg or none (got '%s')", flag, name);
 }
 
 /* The window's order: one side's length, then the other's (sort_key). */

@@ -16,7 +16,13 @@ int nmt_shard_state(nmt_comm *c, nn_params *p) {
 
 static size_t chunks_of(size_t n) { return (n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK; }
 
-int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, double *norm) {
+int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, const double *sums, double *norm) {
+  if (c->size == 1 && sums) { /* nn_sumsq's order: chunk after chunk */
+    double sum = 0;
+    for (size_t k = 0; k < chunks_of(p->n); k++) sum += sums[k];
+    *norm = sqrt(sum);
+    return NMT_OK;
+  }
   if (c->size == 1) { /* the whole buffer, wherever it is (a device's kernel sums a device's) */
     *norm = nn_params_grad_norm(p);
     return NMT_OK;
@@ -25,7 +31,8 @@ int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, double *norm) {
   size_t per = (chunks_of(p->n) + (size_t)c->size - 1) / (size_t)c->size, lo, hi;
   double *all = calloc((size_t)(c->size + 1) * (per ? per : 1), sizeof *all), *mine = all + (size_t)c->size * per;
   if (!all) return nmt_fail(NMT_EIO, "out of memory");
-  nn_sumsq_chunks(p->g + p->lo, p->hi - p->lo, mine);
+  if (sums) memcpy(mine, sums, chunks_of(p->hi - p->lo) * sizeof *mine);
+  else nn_sumsq_chunks(p->g + p->lo, p->hi - p->lo, mine);
   int st = c->ops->allgather(c, mine, all, per * sizeof *all);
   double sum = 0;
   for (int r = 0; r < c->size && !st; r++) {

@@ -20,8 +20,9 @@
 int nmt_shard_state(nmt_comm *c, nn_params *p);
 
 /* The L2 norm of the whole gradient, each rank holding its shard of it in
- * p->g: nn_params_grad_norm's bits, the same on every rank. */
-int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, double *norm);
+ * p->g: nn_params_grad_norm's bits, the same on every rank. sums: the shard's
+ * chunk sums of squares (nn_sumsq_chunks) when the caller has them, else NULL. */
+int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, const double *sums, double *norm);
 
 /* The weights' average into p->w (in), or the weights back (!in), on every
  * rank: to validate or save the average. A shard's average is gathered into

@@ -6,6 +6,7 @@
 #include "nn/arena.h"
 #include "nn/optim.h"
 #include "nn/parallel.h"
+#include "nn/vmath.h"
 #include "train/balance.h"
 #include "train/shard.h"
 #include <math.h>
@@ -42,7 +43,8 @@ int nmt_updater_init(nmt_updater *s, int workers, size_t nparams) {
   s->words = 0;
   s->dev = NULL;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
-  if (!s->w) return nmt_fail(NMT_EIO, "out of memory");
+  s->sumsq = malloc(((nparams + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK + 1) * sizeof *s->sumsq);
+  if (!s->w || !s->sumsq) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 0; i < s->workers; i++) {
     s->w[i].index = i;
     if (i && !(s->w[i].grad = nn_big_alloc(nparams * sizeof(float)))) return nmt_fail(NMT_EIO, "out of memory");
@@ -57,6 +59,7 @@ void nmt_updater_free(nmt_updater *s) {
     free(s->w[i].grad);
   }
   free(s->w);
+  free(s->sumsq);
   nmt_device_sum_free(s->dev);
   memset(s, 0, sizeof *s);
 }
@@ -66,7 +69,9 @@ void nmt_updater_free(nmt_updater *s) {
 static void work(void *ctx, int part, int parts) {
   nmt_worker *k = &((nmt_updater *)ctx)->w[part];
   nn_parallel_nested(parts > 1);
-  if (k->index && !k->pass) memset(k->p.g, 0, sizeof(float) * k->p.n);
+  /* each worker clears its own buffer, all at once: the first one's cleared alone before
+   * the pass took a step's 1%, and the others' clearing inside it made them the last to end */
+  if (!k->pass && (k->index || !k->p.be)) memset(k->p.g, 0, sizeof(float) * k->p.n);
   k->g.seed = k->seed;
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
   nn_graph_reset(&k->g, true, k->step);
@@ -78,22 +83,27 @@ static void work(void *ctx, int part, int parts) {
   nn_parallel_nested(false);
 }
 
-/* This rank's shard of the sum: out[i] = got[0][i] + got[1][i] + ..., left to right. */
+/* This rank's shard of the sum: out[i] = got[0][i] + got[1][i] + ..., left to right, a
+ * norm chunk at a time, whose sum of squares is taken while it is in the cache. */
 typedef struct {
   float *out;
   const float **got;
   int nparts;
   size_t n;
+  double *sumsq; /* (chunks) */
 } sum_job;
 
 static void sum_part(void *ctx, int part, int parts) {
   sum_job *j = ctx;
-  size_t lo, hi;
-  nn_part_range(j->n, part, parts, &lo, &hi);
-  if (j->out != j->got[0]) memcpy(j->out + lo, j->got[0] + lo, (hi - lo) * sizeof(float));
-  for (int k = 1; k < j->nparts; k++) {
-    const float *x = j->got[k];
-    for (size_t i = lo; i < hi; i++) j->out[i] += x[i];
+  size_t chunks = (j->n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK;
+  for (size_t c = chunks * (size_t)part / (size_t)parts; c < chunks * (size_t)(part + 1) / (size_t)parts; c++) {
+    size_t lo = c * NN_NORM_CHUNK, hi = lo + NN_NORM_CHUNK < j->n ? lo + NN_NORM_CHUNK : j->n;
+    if (j->out != j->got[0]) memcpy(j->out + lo, j->got[0] + lo, (hi - lo) * sizeof(float));
+    for (int k = 1; k < j->nparts; k++) {
+      const float *x = j->got[k];
+      for (size_t i = lo; i < hi; i++) j->out[i] += x[i];
+    }
+    j->sumsq[c] = nn_vsumsq(j->out + lo, hi - lo);
   }
 }
 
@@ -110,8 +120,9 @@ static int sum_slots(nmt_updater *s, nn_params *p, const int *counts) {
   nmt_comm_shard(c, p->n, c->rank, &lo, &hi);
   int total = 0;
   for (int r = 0; r < c->size; r++) total += counts[r];
-  sum_job j = {p->g + lo, got, total, hi - lo};
+  sum_job j = {p->g + lo, got, total, hi - lo, s->sumsq};
   if (j.n) nn_parallel(j.n, sum_part, &j); /* a small model leaves the last ranks no shard */
+  s->summed = true;
   return NMT_OK;
 }
 
@@ -156,7 +167,8 @@ int nmt_update_gradient(nmt_updater *s, const nmt_corpus *c, const long *pairs, 
   }
   int mine = counts[comm->rank];
   s->words = target_words(c, pairs, n);
-  nn_params_zero_grad(p);
+  s->summed = false;
+  if (p->be || !mine) nn_params_zero_grad(p); /* else the workers clear it (work) */
   for (int i = 0; i < mine; i++) {
     nmt_worker *k = &s->w[i];
     k->net = net, k->p = *p, k->seed = seed, k->step = step;
@@ -179,7 +191,7 @@ int nmt_update_gradient(nmt_updater *s, const nmt_corpus *c, const long *pairs, 
 
 int nmt_update_clip(nmt_updater *u, nn_params *p, double loss, double clip_norm, double *norm) {
   *norm = NAN;
-  int st = isfinite(loss) ? nmt_shard_grad_norm(u->shards, p, norm) : NMT_OK;
+  int st = isfinite(loss) ? nmt_shard_grad_norm(u->shards, p, u->summed ? u->sumsq : NULL, norm) : NMT_OK;
   if (!st && clip_norm > 0) nn_params_scale_grad(p, *norm, clip_norm);
   return st;
 }

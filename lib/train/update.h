@@ -45,6 +45,9 @@ typedef struct {
   nmt_worker *w;              /* (W) */
   long words;                 /* target tokens of the last batch, all ranks' */
   nmt_device_sum *dev;        /* the sum of gradients on a device under mpirun, or NULL */
+  double *sumsq;              /* when `summed`: the sum's chunk sums of squares of this rank's
+                                 shard (nn_sumsq_chunks'), so the norm takes no pass of its own */
+  bool summed;
 } nmt_updater;
 
 int nmt_updater_init(nmt_updater *u, int workers, size_t nparams);

@@ -1,6 +1,7 @@
 /* The optimiser's state sharded over three ranks that are threads of this
  * process (lib/train/shard.c): the norm from the shards has the bits of the
- * whole gradient's on every rank. */
+ * whole gradient's on every rank, whether a rank sums its chunks' squares or
+ * is given them. */
 #include "base/err.h"
 #include "base/pool.h"
 #include "comm/thread_comm.h"
@@ -23,7 +24,7 @@ static float grad(size_t i) {
   return i ? ldexpf(0.5477f, -26) : 1;
 }
 
-static double norm[RANKS];
+static double norm[RANKS], given[RANKS]; /* given: from the chunk sums the caller made */
 static int status[RANKS];
 
 static void rank_main(void *ctx, int rank, int ranks) {
@@ -33,7 +34,10 @@ static void rank_main(void *ctx, int rank, int ranks) {
   int st = nn_params_add(&p, "w", 1, (int)N) < 0 ? NMT_EINPUT : nn_params_alloc(&p);
   for (size_t i = 0; !st && i < p.n; i++) p.g[i] = grad(i);
   if (!st) st = nmt_shard_state(&c, &p);
-  if (!st) st = nmt_shard_grad_norm(&c, &p, &norm[rank]);
+  if (!st) st = nmt_shard_grad_norm(&c, &p, NULL, &norm[rank]);
+  double sums[8];
+  if (!st) nn_sumsq_chunks(p.g + p.lo, p.hi - p.lo, sums);
+  if (!st) st = nmt_shard_grad_norm(&c, &p, sums, &given[rank]);
   status[rank] = st;
   nn_params_free(&p);
   thread_comm_free(&c);
@@ -53,5 +57,6 @@ TEST(train_shard_norm_is_the_whole_norm) {
   for (int r = 0; r < RANKS; r++) {
     CHECK_INT(status[r], NMT_OK);
     CHECK(!memcmp(&norm[r], &want, sizeof want));
+    CHECK(!memcmp(&given[r], &want, sizeof want));
   }
 }

@@ -246,14 +246,14 @@ TEST(train_batch_plan_properties) {
   nmt_corpus_free(&c);
 }
 
-/* A window sorted by target length then source (the default), by source then target, or
+/* A window sorted by source length then target (the default), by target then source, or
  * left in its (shuffled) order. */
 TEST(train_batch_plan_sort) {
   nmt_corpus c;
   make_corpus(&c, t_tmp("c"), 70, 0);
   const long *first[] = {[NMT_SORT_TRG] = c.tgt_off, [NMT_SORT_SRC] = c.src_off};
   const long *second[] = {[NMT_SORT_TRG] = c.src_off, [NMT_SORT_SRC] = c.tgt_off};
-  for (int k = NMT_SORT_TRG; k <= NMT_SORT_NONE; k++) {
+  for (int k = 0; k <= NMT_SORT_NONE; k++) {
     nmt_batch_opts o = {10, 0, 70, false, (nmt_batch_sort)k};
     nmt_plan p;
     CHECK_INT(nmt_plan_epoch(&p, &c, &o, 7, 0), NMT_OK);
@@ -271,7 +271,7 @@ TEST(train_batch_plan_sort) {
   }
   nmt_batch_sort s;
   CHECK_INT(nmt_batch_sort_parse("maxi-batch-sort", "tgt", &s), NMT_EUSAGE);
-  CHECK_STR(nmt_errmsg(), "--maxi-batch-sort must be trg, src or none (got 'tgt')");
+  CHECK_STR(nmt_errmsg(), "--maxi-batch-sort must be src, trg or none (got 'tgt')");
   nmt_corpus_free(&c);
 }
 
@@ -409,10 +409,10 @@ TEST(train_resume_checks_batches_corpus_and_workers) {
   nmt_corpus c, other;
   tiny_trainer(&t, &m, &c, 20, ckpt);
   CHECK_INT(nmt_train(&t, NULL), NMT_OK); /* 3 steps of the 4 in epoch 1 */
-  t.o.batch.max_sents = 10, t.o.batch.window = 30, t.o.batch.sort = NMT_SORT_SRC;
+  t.o.batch.max_sents = 10, t.o.batch.window = 30, t.o.batch.sort = NMT_SORT_TRG;
   CHECK_INT(resume_with(&t, ckpt), NMT_EUSAGE);
   CHECK(strstr(nmt_errmsg(), "--mini-batch 10 (checkpoint: 5), --maxi-batch 3 (checkpoint: 4), "
-                             "--maxi-batch-sort src (checkpoint: trg)") != NULL);
+                             "--maxi-batch-sort trg (checkpoint: src)") != NULL);
   t.o.batch = (nmt_batch_opts){5, 0, 20, true};
   make_corpus(&other, t_tmp("other"), 21, 0);
   t.train = &other;

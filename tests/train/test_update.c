@@ -2,6 +2,7 @@
  * own dropout masks. */
 #include "base/err.h"
 #include "models/model.h"
+#include "nn/optim.h"
 #include "test.h"
 #include "train/update.h"
 #include <stdlib.h>
@@ -94,5 +95,26 @@ TEST(train_step_delay_is_parts_in_sequence) {
   CHECK(rel_diff(delayed, two, m.params.n) < 1e-6);
   CHECK_NEAR(ld, l2, 1e-9 * l2);
   free(two), free(delayed);
+  nmt_model_free(&m);
+}
+
+/* The norm of a summed gradient comes from the sum's own chunk sums (no pass of its own):
+ * the bits of the norm taken over the buffer afterwards. */
+TEST(train_step_norm_from_the_sum) {
+  nmt_corpus c;
+  tiny_corpus(&c);
+  long pairs[2 * PAIRS];
+  for (int i = 0; i < 2 * PAIRS; i++) pairs[i] = (i * 3) % PAIRS;
+  nmt_model m;
+  tiny_model(&m, 0.3f);
+  nmt_updater s;
+  double loss, norm;
+  long ntok;
+  CHECK_INT(nmt_updater_init(&s, 2, m.params.n), NMT_OK);
+  CHECK_INT(nmt_update_gradient(&s, &c, pairs, 2 * PAIRS, &m.net, &m.params, 11, 5, &loss, &ntok), NMT_OK);
+  CHECK(s.summed);
+  CHECK_INT(nmt_update_clip(&s, &m.params, loss, 0, &norm), NMT_OK);
+  CHECK(norm > 0 && norm == nn_params_grad_norm(&m.params));
+  nmt_updater_free(&s);
   nmt_model_free(&m);
 }

@@ -28,9 +28,10 @@ int nmt_corpus_read(nmt_corpus *c, const char *src_path, const char *tgt_path,
 void nmt_corpus_free(nmt_corpus *c);
 
 /* What a window is sorted by (Marian's --maxi-batch-sort): the source's length, then
- * the target's (the default); the target's, then the source's (Marian's default: 1%
- * faster here, as the decoder's steps are most of a step, but 10 epochs of Multi30k
- * ended 0.2 higher in validation perplexity and 0.6 lower in BLEU, one run); or not at all. */
+ * the target's (the default, as before the option); the target's, then the source's
+ * (Marian's default: about 1% faster here, the decoder's steps being most of a step; 10
+ * epochs of Multi30k gave the same validation perplexity, 5.05, and BLEU 50.3 against
+ * 50.5, one run each: not enough to change the default); or not at all. */
 typedef enum { NMT_SORT_SRC, NMT_SORT_TRG, NMT_SORT_NONE } nmt_batch_sort;
 
 /* "trg", "src", "none"; and back: NMT_OK, or NMT_EUSAGE naming flag and the choices. */

@@ -8,6 +8,7 @@
 #include "nn/vmath.h"
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The buffer-wide loops run through the parameters' backend: on the CPU in
  * parts (nn_parallel), as they are memory-bound and each touches every
@@ -43,22 +44,38 @@ static void run_parts(buffer_job *j) {
 enum { NORM_ROUND = 256 }; /* chunks per round */
 
 typedef struct {
-  const float *x;
+  float *out;           /* the buffers' sum; NULL: x[0] alone is squared */
+  const float *const *x;
+  int k;                /* buffers */
   size_t n;
-  int chunks;
-  double *sum; /* each chunk's sum of squares */
+  double *sum;          /* each chunk's sum of squares */
 } norm_job;
 
 static void sumsq_chunks(void *ctx, int part, int parts) {
   norm_job *j = ctx;
-  for (int c = j->chunks * part / parts; c < j->chunks * (part + 1) / parts; c++) {
-    size_t lo = (size_t)c * NN_NORM_CHUNK, hi = lo + NN_NORM_CHUNK < j->n ? lo + NN_NORM_CHUNK : j->n;
-    j->sum[c] = nn_vsumsq(j->x + lo, hi - lo);
+  size_t chunks = nn_norm_chunks(j->n);
+  for (size_t c = chunks * (size_t)part / (size_t)parts; c < chunks * (size_t)(part + 1) / (size_t)parts; c++) {
+    size_t lo = c * NN_NORM_CHUNK, hi = lo + NN_NORM_CHUNK < j->n ? lo + NN_NORM_CHUNK : j->n;
+    const float *y = j->x[0];
+    if (j->out) {
+      if (j->out != y) memcpy(j->out + lo, y + lo, (hi - lo) * sizeof(float));
+      for (int b = 1; b < j->k; b++) {
+        const float *x = j->x[b];
+        for (size_t i = lo; i < hi; i++) j->out[i] += x[i];
+      }
+      y = j->out;
+    }
+    j->sum[c] = nn_vsumsq(y + lo, hi - lo);
   }
 }
 
 void nn_sumsq_chunks(const float *x, size_t n, double *sums) {
-  norm_job j = {x, n, (int)((n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK), sums};
+  norm_job j = {NULL, &x, 1, n, sums};
+  nn_parallel(n, sumsq_chunks, &j);
+}
+
+void nn_sum_sumsq_chunks(float *out, const float *const *x, int k, size_t n, double *sums) {
+  norm_job j = {out, x, k, n, sums};
   nn_parallel(n, sumsq_chunks, &j);
 }
 
@@ -67,7 +84,7 @@ double nn_sumsq(const float *x, size_t n) {
   for (size_t at = 0; at < n; at += (size_t)NORM_ROUND * NN_NORM_CHUNK) {
     size_t len = n - at < (size_t)NORM_ROUND * NN_NORM_CHUNK ? n - at : (size_t)NORM_ROUND * NN_NORM_CHUNK;
     nn_sumsq_chunks(x + at, len, sum);
-    for (size_t c = 0; c < (len + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK; c++) s += sum[c];
+    for (size_t c = 0; c < nn_norm_chunks(len); c++) s += sum[c];
   }
   return s;
 }

@@ -10,11 +10,17 @@
 /* The L2 norm of the whole gradient, accumulated in double over fixed chunks
  * of NN_NORM_CHUNK floats in chunk order: the same bits on any thread count. */
 enum { NN_NORM_CHUNK = 1 << 16 };
+/* The chunks n floats make, the last one short. */
+static inline size_t nn_norm_chunks(size_t n) { return (n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK; }
 double nn_params_grad_norm(const nn_params *p);
 /* Each chunk's sum of squares of x (n floats, a multiple of NN_NORM_CHUNK
- * apart from the last), into sums[0 .. ceil(n / NN_NORM_CHUNK)): what
+ * apart from the last), into sums[0 .. nn_norm_chunks(n)): what
  * nn_params_grad_norm folds, for chunks summed on several ranks. CPU memory. */
 void nn_sumsq_chunks(const float *x, size_t n, double *sums);
+/* out = x[0] + x[1] + ... + x[k-1], added left to right (out may be x[0]), and
+ * each chunk's sum of squares of out into sums as nn_sumsq_chunks: a chunk's
+ * squares are taken while its sum is in the cache. CPU memory. */
+void nn_sum_sumsq_chunks(float *out, const float *const *x, int k, size_t n, double *sums);
 /* Scale the shard's gradient so that a gradient of this norm has at most max_norm. */
 void nn_params_scale_grad(nn_params *p, double norm, double max_norm);
 /* Clip the gradient's norm to max_norm (the above); returns the norm before. */

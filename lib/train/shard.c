@@ -14,12 +14,10 @@ int nmt_shard_state(nmt_comm *c, nn_params *p) {
   return lo == p->lo && hi == p->hi ? NMT_OK : nn_params_shard(p, lo, hi);
 }
 
-static size_t chunks_of(size_t n) { return (n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK; }
-
 int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, const double *sums, double *norm) {
   if (c->size == 1 && sums) { /* nn_sumsq's order: chunk after chunk */
     double sum = 0;
-    for (size_t k = 0; k < chunks_of(p->n); k++) sum += sums[k];
+    for (size_t k = 0; k < nn_norm_chunks(p->n); k++) sum += sums[k];
     *norm = sqrt(sum);
     return NMT_OK;
   }
@@ -28,16 +26,16 @@ int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, const double *sums, dou
     return NMT_OK;
   }
   /* every rank's chunk sums, each rank's block padded to the most a rank has */
-  size_t per = (chunks_of(p->n) + (size_t)c->size - 1) / (size_t)c->size, lo, hi;
+  size_t per = (nn_norm_chunks(p->n) + (size_t)c->size - 1) / (size_t)c->size, lo, hi;
   double *all = calloc((size_t)(c->size + 1) * (per ? per : 1), sizeof *all), *mine = all + (size_t)c->size * per;
   if (!all) return nmt_fail(NMT_EIO, "out of memory");
-  if (sums) memcpy(mine, sums, chunks_of(p->hi - p->lo) * sizeof *mine);
+  if (sums) memcpy(mine, sums, nn_norm_chunks(p->hi - p->lo) * sizeof *mine);
   else nn_sumsq_chunks(p->g + p->lo, p->hi - p->lo, mine);
   int st = c->ops->allgather(c, mine, all, per * sizeof *all);
   double sum = 0;
   for (int r = 0; r < c->size && !st; r++) {
     nmt_comm_shard(c, p->n, r, &lo, &hi);
-    for (size_t k = 0; k < chunks_of(hi - lo); k++) sum += all[(size_t)r * per + k];
+    for (size_t k = 0; k < nn_norm_chunks(hi - lo); k++) sum += all[(size_t)r * per + k];
   }
   free(all);
   *norm = sqrt(sum);

@@ -6,7 +6,6 @@
 #include "nn/arena.h"
 #include "nn/optim.h"
 #include "nn/parallel.h"
-#include "nn/vmath.h"
 #include "train/balance.h"
 #include "train/shard.h"
 #include <math.h>
@@ -14,7 +13,6 @@
 #include <string.h>
 
 struct nmt_worker {
-  int index;
   int part;         /* this pass's part of the batch: its index in the split, which names its masks */
   int pass;         /* 0: the first of the update, which starts the gradient buffer afresh */
   nmt_batch batch;
@@ -43,12 +41,10 @@ int nmt_updater_init(nmt_updater *s, int workers, size_t nparams) {
   s->words = 0;
   s->dev = NULL;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
-  s->sumsq = malloc(((nparams + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK + 1) * sizeof *s->sumsq);
+  s->sumsq = malloc((nn_norm_chunks(nparams) + 1) * sizeof *s->sumsq);
   if (!s->w || !s->sumsq) return nmt_fail(NMT_EIO, "out of memory");
-  for (int i = 0; i < s->workers; i++) {
-    s->w[i].index = i;
-    if (i && !(s->w[i].grad = nn_big_alloc(nparams * sizeof(float)))) return nmt_fail(NMT_EIO, "out of memory");
-  }
+  for (int i = 1; i < s->workers; i++)
+    if (!(s->w[i].grad = nn_big_alloc(nparams * sizeof(float)))) return nmt_fail(NMT_EIO, "out of memory");
   return NMT_OK;
 }
 
@@ -71,7 +67,7 @@ static void work(void *ctx, int part, int parts) {
   nn_parallel_nested(parts > 1);
   /* each worker clears its own buffer, all at once: the first one's cleared alone before
    * the pass took a step's 1%, and the others' clearing inside it made them the last to end */
-  if (!k->pass && (k->index || !k->p.be)) memset(k->p.g, 0, sizeof(float) * k->p.n);
+  if (!k->pass) nn_params_zero_grad(&k->p);
   k->g.seed = k->seed;
   k->g.part = (uint32_t)k->part; /* part 0's masks are the single-worker ones */
   nn_graph_reset(&k->g, true, k->step);
@@ -81,30 +77,6 @@ static void work(void *ctx, int part, int parts) {
   k->loss = value;
   if (loss && isfinite(k->loss)) k->status = nn_tape_backward(&k->g, loss, k->scale);
   nn_parallel_nested(false);
-}
-
-/* This rank's shard of the sum: out[i] = got[0][i] + got[1][i] + ..., left to right, a
- * norm chunk at a time, whose sum of squares is taken while it is in the cache. */
-typedef struct {
-  float *out;
-  const float **got;
-  int nparts;
-  size_t n;
-  double *sumsq; /* (chunks) */
-} sum_job;
-
-static void sum_part(void *ctx, int part, int parts) {
-  sum_job *j = ctx;
-  size_t chunks = (j->n + NN_NORM_CHUNK - 1) / NN_NORM_CHUNK;
-  for (size_t c = chunks * (size_t)part / (size_t)parts; c < chunks * (size_t)(part + 1) / (size_t)parts; c++) {
-    size_t lo = c * NN_NORM_CHUNK, hi = lo + NN_NORM_CHUNK < j->n ? lo + NN_NORM_CHUNK : j->n;
-    if (j->out != j->got[0]) memcpy(j->out + lo, j->got[0] + lo, (hi - lo) * sizeof(float));
-    for (int k = 1; k < j->nparts; k++) {
-      const float *x = j->got[k];
-      for (size_t i = lo; i < hi; i++) j->out[i] += x[i];
-    }
-    j->sumsq[c] = nn_vsumsq(j->out + lo, hi - lo);
-  }
 }
 
 /* Every slot's gradient summed in slot order into this rank's shard of p->g
@@ -120,8 +92,8 @@ static int sum_slots(nmt_updater *s, nn_params *p, const int *counts) {
   nmt_comm_shard(c, p->n, c->rank, &lo, &hi);
   int total = 0;
   for (int r = 0; r < c->size; r++) total += counts[r];
-  sum_job j = {p->g + lo, got, total, hi - lo, s->sumsq};
-  if (j.n) nn_parallel(j.n, sum_part, &j); /* a small model leaves the last ranks no shard */
+  if (hi > lo) /* a small model leaves the last ranks no shard */
+    nn_sum_sumsq_chunks(p->g + lo, got, total, hi - lo, s->sumsq);
   s->summed = true;
   return NMT_OK;
 }
@@ -168,7 +140,7 @@ int nmt_update_gradient(nmt_updater *s, const nmt_corpus *c, const long *pairs, 
   int mine = counts[comm->rank];
   s->words = target_words(c, pairs, n);
   s->summed = false;
-  if (p->be || !mine) nn_params_zero_grad(p); /* else the workers clear it (work) */
+  if (!mine) nn_params_zero_grad(p); /* a rank past the slots: no worker clears it */
   for (int i = 0; i < mine; i++) {
     nmt_worker *k = &s->w[i];
     k->net = net, k->p = *p, k->seed = seed, k->step = step;

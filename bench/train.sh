@@ -12,7 +12,8 @@
 # NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides,
 # NMT_KERNELS="native best" for a table per OpenBLAS kernel of nmt-train, TRAIN_REPS: runs
 # of the peer, nmt-train and the ceiling in turn, each figure the median, 3: this VM's
-# speed drifts; GEMM_SECS: seconds per shape and engine, 0.2; NMT_BEST_KERNEL: skips the search).
+# speed drifts; GEMM_SECS: seconds per shape and engine, 0.2; GEMM_READS: readings of each
+# engine, its median the rate, 3; NMT_BEST_KERNEL: skips the search).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
 . bench/multi30k.bash
 

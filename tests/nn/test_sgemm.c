@@ -1,7 +1,7 @@
 /* Every float GEMM engine (nn/gemm_path.h) this host runs, called directly:
  * OpenBLAS (the reference), nmt's AVX2 panels, oneDNN; and nn_gemm, which runs
  * the engine chosen (NMT_ISA / NMT_GEMM). Each against a double-precision
- * product over transposes, alpha, beta 0 (C not read: it holds NaN), 1 and
+ * product over transposes, alpha (across packing groups too), beta 0 (C not read: it holds NaN), 1 and
  * 0.5, padded leading dimensions, and shapes across the AVX2 engine's blocks
  * (6 rows, 16 columns; 120 rows, 256 k's, 512 columns) and matrix-vector
  * shapes (up to 8 rows, one column); with nmt's panels a
@@ -87,7 +87,7 @@ static void against_double(gemm_fn f, const char *name, bool rows_apart) {
                                {40, 1, 300}, {3, 70, 300}};
   for (int b = 0; b < 6; b++)
     for (int t = 0; t < 4; t++)
-      if (!one(f, name, rows_apart, big[b][0], big[b][1], big[b][2], t & 1, t >> 1, 1, t == 3 ? 1 : 0,
+      if (!one(f, name, rows_apart, big[b][0], big[b][1], big[b][2], t & 1, t >> 1, t == 2 ? 0.5f : 1, t == 3 ? 1 : 0,
                b % 2, &seed))
         return;
 }

@@ -53,20 +53,51 @@ static void axpys(int N, int K, float alpha, const float *W, int ldw, const floa
     put(y + (size_t)n * incy, t, alpha, beta);
   }
 }
+
+/* C's rows: row m = alpha·a[m]·b + beta·row m, 8 columns at a time. */
+static void outer(int M, int N, float alpha, const float *a, int inca, const float *b, float beta, float *C,
+                  int ldc) {
+  for (int m = 0; m < M; m++) {
+    float *c = C + (size_t)m * ldc, am = a[(size_t)m * inca];
+    __m256 va = _mm256_set1_ps(am), vl = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
+    int n = 0;
+    for (; n + 8 <= N; n += 8) {
+      __m256 t = _mm256_mul_ps(vl, _mm256_mul_ps(va, _mm256_loadu_ps(b + n)));
+      _mm256_storeu_ps(c + n, beta != 0 ? _mm256_fmadd_ps(vb, _mm256_loadu_ps(c + n), t) : t);
+    }
+    for (; n < N; n++) c[n] = alpha * (am * b[n]) + (beta != 0 ? beta * c[n] : 0);
+  }
+}
 NN_COMPILE_END
+
+/* x[k·inc] for k < K, contiguous: x itself, else gathered into packed (K <= GATHER_MAX). */
+static const float *contiguous(const float *x, int inc, int K, float *packed) {
+  if (inc == 1) return x;
+  for (int k = 0; k < K; k++) packed[k] = x[(size_t)k * inc];
+  return packed;
+}
+
+bool nn_outer_avx2(int M, int N, float alpha, const float *a, int inca, const float *b, int incb, float beta,
+                   float *C, int ldc) {
+  if (incb != 1 && N > GATHER_MAX) return false;
+  float packed[incb == 1 ? 1 : N];
+  outer(M, N, alpha, a, inca, contiguous(b, incb, N, packed), beta, C, ldc);
+  return true;
+}
 
 bool nn_gemv_avx2(bool trans, int N, int K, float alpha, const float *W, int ldw, const float *x,
                   int incx, float beta, float *y, int incy) {
-  float packed[incx == 1 ? 1 : K <= GATHER_MAX ? K : 1];
-  if (incx != 1) {
-    if (K > GATHER_MAX) return false;
-    for (int k = 0; k < K; k++) packed[k] = x[(size_t)k * incx];
-    x = packed;
-  }
-  (trans ? dots : axpys)(N, K, alpha, W, ldw, x, beta, y, incy);
+  if (incx != 1 && K > GATHER_MAX) return false;
+  float packed[incx == 1 ? 1 : K];
+  (trans ? dots : axpys)(N, K, alpha, W, ldw, contiguous(x, incx, K, packed), beta, y, incy);
   return true;
 }
 #else
+bool nn_outer_avx2(int M, int N, float alpha, const float *a, int inca, const float *b, int incb, float beta,
+                   float *C, int ldc) {
+  (void)M, (void)N, (void)alpha, (void)a, (void)inca, (void)b, (void)incb, (void)beta, (void)C, (void)ldc;
+  return false;
+}
 bool nn_gemv_avx2(bool trans, int N, int K, float alpha, const float *W, int ldw, const float *x,
                   int incx, float beta, float *y, int incy) {
   (void)trans, (void)N, (void)K, (void)alpha, (void)W, (void)ldw, (void)x, (void)incx, (void)beta, (void)y, (void)incy;

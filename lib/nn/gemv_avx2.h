@@ -10,4 +10,11 @@
 bool nn_gemv_avx2(bool trans, int N, int K, float alpha, const float *W, int ldw, const float *x,
                   int incx, float beta, float *y, int incy);
 
+/* C[m·ldc + n] = alpha·a[m·inca]·b[n·incb] + beta·C[m·ldc + n] for m < M, n < N: a
+ * product over one k (the attention's backward, a column of scores times a row),
+ * which OpenBLAS's Prescott kernel ran at a third of the speed (beta 0 does not read C). false,
+ * nothing done, where b is too long to gather (N > 8192 with incb > 1). */
+bool nn_outer_avx2(int M, int N, float alpha, const float *a, int inca, const float *b, int incb, float beta,
+                   float *C, int ldc);
+
 #endif

@@ -4,7 +4,7 @@
  * product over transposes, alpha (across packing groups too), beta 0 (C not read: it holds NaN), 1 and
  * 0.5, padded leading dimensions, and shapes across the AVX2 engine's blocks
  * (6 rows, 16 columns; 120 rows, 256 k's, 512 columns) and matrix-vector
- * shapes (up to 8 rows, one column); with nmt's panels a
+ * shapes (up to 8 rows, one column, one k); with nmt's panels a
  * row's result alone equals the same row among others, bit for bit. */
 #include "nn/gemm_path.h"
 #include "nn/kernels.h"
@@ -82,6 +82,10 @@ static void against_double(gemm_fn f, const char *name, bool rows_apart) {
              it % 3, &seed))
       return;
   }
+  for (int it = 0; it < 12; it++) /* one k: a column times a row */
+    if (!one(f, name, rows_apart, 9 + it * 5, 1 + it * 23, 1, it & 1, it >> 1 & 1, alphas[it >> 2 & 1], betas[it % 3],
+             it % 3, &seed))
+      return;
   /* across the blocks; then a few rows and one column (nmt's engine: matrix-vector products) */
   static const int big[][3] = {{125, 530, 260}, {121, 1030, 100}, {64, 520, 300}, {7, 515, 513},
                                {40, 1, 300}, {3, 70, 300}};

@@ -11,7 +11,8 @@
 # Sourced by bench/run, or alone: bash bench/train.sh (NMT_TRAIN_STEPS, NMT_TRAIN_WARMUP,
 # NMT_THREADS, NMT_PEER=0 to skip the peer, NMT_DEVICE=cuda and NMT_BATCH=N for both sides,
 # NMT_KERNELS="native best" for a table per OpenBLAS kernel of nmt-train, TRAIN_REPS: runs
-# of the peer, nmt-train and the ceiling in turn, each figure the median, 3: this VM's
+# of the peer, nmt-train and the ceiling in turn (the ceiling before and after nmt-train,
+# the run's the mean; its engines' rates the reading after), each figure the median, 3: this VM's
 # speed drifts; GEMM_SECS: seconds per shape and engine, 0.2; GEMM_READS: readings of each
 # engine, its median the rate, 3; NMT_BEST_KERNEL: skips the search).
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1 2>/dev/null || exit 1
@@ -66,6 +67,11 @@ train_once() {
     ptgt=$(sed -n 's/.* tgt_tok=\([0-9]*\).*/\1/p' "$out/peer.log")
     prss=$(tail -n1 "$out/peer.rss")
   fi
+  # The ceiling read just before and just after nmt-train, the run's the mean of the two:
+  # this VM's speed drifts over minutes (nmt-train moved ±8% between runs), and a ceiling
+  # read once after the run had swung each run's share 77-95%.
+  local before ceiling
+  before=$(gemm_ceiling "${GEMM_SECS:-0.2}" "${GEMM_SHAPES[@]}") || return 1
   rm -f "$out/m.bin" "$out/m.bin.ckpt"
   /usr/bin/time -f '%M' -o "$out/nmt.rss" nmt-train --train-sets "$d/train.bpe.fr" "$d/train.bpe.en" \
     -m "$out/m.bin" --dim-emb 256 --dim-rnn 512 --enc-type bidirectional --attention general \
@@ -95,8 +101,8 @@ train_once() {
   flop=$(awk -v E=256 -v H=512 -v V="$vt" -v S="$S" -v r="$ratio" 'BEGIN { h = H / 2
     tgt = (E + 2 * H) * 4 * H + 2 * S * H + 2 * H * H + H * V; src = 2 * (E + h) * 4 * h + H * H
     printf "%.0f", 6 * (tgt + r * src) }')
-  local ceiling
   ceiling=$(gemm_ceiling "${GEMM_SECS:-0.2}" "${GEMM_SHAPES[@]}") || return 1
+  ceiling=$(awk -v b="${before%% *}" '{ $1 = sprintf("%.1f", ($1 + b) / 2); print }' <<<"$ceiling")
   echo "$ptok $prss $ntok $(tail -n1 "$out/nmt.rss") $ceiling $flop"
 }
 best_kernel || return 1 2>/dev/null || exit 1 # here: once for every kernel's table

@@ -83,13 +83,11 @@ GEMM_SHAPES=(1024x1024x256:NN*2 64x1024x256:NN*32 1024x512x512:NN 1024x2048x256:
 # each swung the best of them 131-169 GFLOP/s between runs on a Zen 3, and a drift in the
 # machine's speed then favoured whichever engine ran last.
 gemm_rates() {
-  local r reads=${GEMM_READS:-3} all=
+  local r e reads=${GEMM_READS:-3} all=
   for ((r = 0; r < reads; r++)); do all+=$(gemm_reading "$@")$'\n' || return 1; done
-  awk 'NF { if (!($1 in n)) order[++k] = $1; v[$1, ++n[$1]] = $2 }
-    END { for (i = 1; i <= k; i++) { e = order[i]; m = n[e]
-            for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
-              if (v[e, b] < v[e, a]) { t = v[e, a]; v[e, a] = v[e, b]; v[e, b] = t }
-            print e, m % 2 ? v[e, (m + 1) / 2] : (v[e, m / 2] + v[e, m / 2 + 1]) / 2 } }' <<<"$all"
+  for e in $(awk 'NF && !seen[$1]++ { print $1 }' <<<"$all"); do # in the first reading's order
+    echo "$e $(awk -v e="$e" '$1 == e { print $2 }' <<<"$all" | median)"
+  done
 }
 
 # gemm_reading SECONDS SHAPE...: one reading of every engine, as gemm_rates prints them.

@@ -16,9 +16,9 @@ enum { THIN_WORK = 1 << 15 }; /* M·N·K below which nmt's engine leaves a produ
 
 /* Matrix-vector products: a few rows (decoding one sentence, a small beam), each
  * one vector times op(B), or one column (the attention's scores, one per sentence),
- * op(A) times a vector; and products over one k (their backward). On either engine beside OpenBLAS they are nmt's own AVX2
- * code, so they do not run in whatever kernel OpenBLAS's model table picked
- * (decoding ran 9-55% slower under its Prescott kernel). */
+ * op(A) times a vector; and products over one k (their backward). On either engine
+ * beside OpenBLAS they are nmt's own AVX2 code, so they do not run in whatever kernel
+ * OpenBLAS's model table picked (decoding ran 9-55% slower under its Prescott kernel). */
 static bool thin_avx2(const nn_gemm_args *j) {
   if (j->K == 1) /* a column times a row: op(A) (M,1), op(B) (1,N) */
     return nn_outer_avx2(j->M, j->N, j->alpha, j->A, j->ta ? 1 : j->lda, j->B, j->tb ? j->ldb : 1, j->beta, j->C,

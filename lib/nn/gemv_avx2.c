@@ -54,18 +54,20 @@ static void axpys(int N, int K, float alpha, const float *W, int ldw, const floa
   }
 }
 
-/* C's rows: row m = alpha·a[m]·b + beta·row m, 8 columns at a time. */
+/* C's rows: row m = (alpha·a[m])·b + beta·row m, 8 columns at a time, the last ones
+ * with the same roundings. */
 static void outer(int M, int N, float alpha, const float *a, int inca, const float *b, float beta, float *C,
                   int ldc) {
+  __m256 vb = _mm256_set1_ps(beta);
   for (int m = 0; m < M; m++) {
-    float *c = C + (size_t)m * ldc, am = a[(size_t)m * inca];
-    __m256 va = _mm256_set1_ps(am), vl = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
+    float *c = C + (size_t)m * ldc, am = alpha * a[(size_t)m * inca];
+    __m256 va = _mm256_set1_ps(am);
     int n = 0;
     for (; n + 8 <= N; n += 8) {
-      __m256 t = _mm256_mul_ps(vl, _mm256_mul_ps(va, _mm256_loadu_ps(b + n)));
+      __m256 t = _mm256_mul_ps(va, _mm256_loadu_ps(b + n));
       _mm256_storeu_ps(c + n, beta != 0 ? _mm256_fmadd_ps(vb, _mm256_loadu_ps(c + n), t) : t);
     }
-    for (; n < N; n++) c[n] = alpha * (am * b[n]) + (beta != 0 ? beta * c[n] : 0);
+    for (; n < N; n++) c[n] = beta != 0 ? __builtin_fmaf(beta, c[n], am * b[n]) : am * b[n];
   }
 }
 NN_COMPILE_END

@@ -21,7 +21,7 @@ enum { MR = 6, KC = 256, MC = 120, NC = 512 };
  * (128 KB packed, in L2): one panel alone read one 64-byte line of each of
  * 256 rows a page apart, which no prefetcher follows, and took half the time
  * of 32-row products (32x1024x2048: 38-47 -> 50-55 GFLOP/s on one Zen 3 core). */
-enum { PACK_PANELS = 8 };
+enum { PACK_COLS = 8 * NN_PANEL };
 
 typedef nn_gemm_args job;
 
@@ -52,8 +52,7 @@ static void pack_b(float *p, const job *j, int c, int cw, int p0, int kc) {
     nn_pgemm_pack_avx2(p, j->B + (size_t)c * j->ldb + p0, j->ldb, kc, cw, true);
   else
     nn_pgemm_pack_avx2(p, j->B + (size_t)p0 * j->ldb + c, j->ldb, kc, cw, false);
-  size_t floats = (size_t)kc * (size_t)((cw + NN_PANEL - 1) / NN_PANEL * NN_PANEL);
-  for (size_t i = 0; j->alpha != 1 && i < floats; i++) p[i] *= j->alpha;
+  for (size_t i = 0, n = nn_packed_floats(kc, cw); j->alpha != 1 && i < n; i++) p[i] *= j->alpha;
 }
 
 /* C's rows [0, rows) × the panel's first w columns = a·b + beta·C. */
@@ -88,9 +87,8 @@ static void chunk(const job *j, int n0, int w, float *P, float *T) {
       for (int c0 = 0; c0 < w; c0 += NN_PANEL) {
         int cw = w - c0 < NN_PANEL ? w - c0 : NN_PANEL;
         float *p = P + (size_t)c0 * kc;
-        int group = PACK_PANELS * NN_PANEL;
-        if (i0 == 0 && c0 % group == 0) /* while B's rows are in cache */
-          pack_b(p, j, n0 + c0, w - c0 < group ? w - c0 : group, p0, kc);
+        if (i0 == 0 && c0 % PACK_COLS == 0) /* while B's rows are in cache */
+          pack_b(p, j, n0 + c0, w - c0 < PACK_COLS ? w - c0 : PACK_COLS, p0, kc);
         for (int r0 = 0; r0 < mc; r0 += MR)
           micro(kc, T + (size_t)r0 * kc, p, beta, j->C + (size_t)(i0 + r0) * j->ldc + n0 + c0, j->ldc,
                 mc - r0 < MR ? mc - r0 : MR, cw);

@@ -15,17 +15,12 @@ int nmt_shard_state(nmt_comm *c, nn_params *p) {
 }
 
 int nmt_shard_grad_norm(nmt_comm *c, const nn_params *p, const double *sums, double *norm) {
-  if (c->size == 1 && sums) { /* nn_sumsq's order: chunk after chunk */
-    double sum = 0;
-    for (size_t k = 0; k < nn_norm_chunks(p->n); k++) sum += sums[k];
-    *norm = sqrt(sum);
-    return NMT_OK;
-  }
-  if (c->size == 1) { /* the whole buffer, wherever it is (a device's kernel sums a device's) */
+  if (c->size == 1 && !sums) { /* the whole buffer, wherever it is (a device's kernel sums a device's) */
     *norm = nn_params_grad_norm(p);
     return NMT_OK;
   }
-  /* every rank's chunk sums, each rank's block padded to the most a rank has */
+  /* every rank's chunk sums (one rank's: those given), each rank's block padded to the
+   * most a rank has, folded in chunk order as nn_sumsq does */
   size_t per = (nn_norm_chunks(p->n) + (size_t)c->size - 1) / (size_t)c->size, lo, hi;
   double *all = calloc((size_t)(c->size + 1) * (per ? per : 1), sizeof *all), *mine = all + (size_t)c->size * per;
   if (!all) return nmt_fail(NMT_EIO, "out of memory");

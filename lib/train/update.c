@@ -41,7 +41,7 @@ int nmt_updater_init(nmt_updater *s, int workers, size_t nparams) {
   s->words = 0;
   s->dev = NULL;
   s->w = calloc((size_t)s->workers, sizeof *s->w);
-  s->sumsq = malloc((nn_norm_chunks(nparams) + 1) * sizeof *s->sumsq);
+  s->sumsq = malloc((nn_norm_chunks(nparams) + 1) * sizeof *s->sumsq); /* + 1: not malloc(0) */
   if (!s->w || !s->sumsq) return nmt_fail(NMT_EIO, "out of memory");
   for (int i = 1; i < s->workers; i++)
     if (!(s->w[i].grad = nn_big_alloc(nparams * sizeof(float)))) return nmt_fail(NMT_EIO, "out of memory");

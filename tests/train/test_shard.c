@@ -24,7 +24,7 @@ static float grad(size_t i) {
   return i ? ldexpf(0.5477f, -26) : 1;
 }
 
-static double norm[RANKS], given[RANKS]; /* given: from the chunk sums the caller made */
+static double norm[RANKS], given[RANKS]; /* given: from chunk sums the caller made */
 static int status[RANKS];
 
 static void rank_main(void *ctx, int rank, int ranks) {
@@ -35,8 +35,9 @@ static void rank_main(void *ctx, int rank, int ranks) {
   for (size_t i = 0; !st && i < p.n; i++) p.g[i] = grad(i);
   if (!st) st = nmt_shard_state(&c, &p);
   if (!st) st = nmt_shard_grad_norm(&c, &p, NULL, &norm[rank]);
-  double sums[8];
+  double sums[nn_norm_chunks(N)]; /* this shard's, times 4: the norm given them is twice the norm */
   if (!st) nn_sumsq_chunks(p.g + p.lo, p.hi - p.lo, sums);
+  for (size_t k = 0; !st && k < nn_norm_chunks(p.hi - p.lo); k++) sums[k] *= 4;
   if (!st) st = nmt_shard_grad_norm(&c, &p, sums, &given[rank]);
   status[rank] = st;
   nn_params_free(&p);
@@ -57,6 +58,6 @@ TEST(train_shard_norm_is_the_whole_norm) {
   for (int r = 0; r < RANKS; r++) {
     CHECK_INT(status[r], NMT_OK);
     CHECK(!memcmp(&norm[r], &want, sizeof want));
-    CHECK(!memcmp(&given[r], &want, sizeof want));
+    CHECK(given[r] == 2 * want);
   }
 }
